@@ -1,0 +1,160 @@
+// The ptas command line. Thin: it parses and validates arguments, then calls
+// into src/. Exit codes: 0 conformant, 1 not conformant, 2 usage or config
+// error, 3 target unreachable, 4 internal error, 130 interrupted.
+import yargs, { type Argv } from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { ConfigError } from '../src/config/errors.ts';
+import { applyOverrides, ENVIRONMENT_VARIABLES, overridesFromEnv, readProfileFile, resolveEnvReferences, type ProfileOverrides } from '../src/config/load.ts';
+import type { Profile } from '../src/config/profile.ts';
+import { EXIT } from '../src/exit-codes.ts';
+import { ptasRun } from '../src/run/run.ts';
+import { UnreachableError } from '../src/run/preflight.ts';
+import { listAllChecks } from '../src/run/list.ts';
+import { terminalSummary } from '../reports/terminal.ts';
+import { runReferenceCommand, referenceOptionsBuilder, type ReferenceArgs } from './reference-command.ts';
+
+// `ptas list | head` closes our stdout early: that is not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
+const ENV_HELP = ENVIRONMENT_VARIABLES.map((v) => `  ${v.name.padEnd(20)} ${v.what}`).join('\n');
+
+function connectionOptions<T>(y: Argv<T>) {
+  return y
+    .option('base-url', { type: 'string', describe: 'Base URL of the implementation under test; omit it to test the bundled reference' })
+    .option('config', { alias: 'c', type: 'string', describe: 'Implementation profile (JSON, see schemas/config.schema.json)' })
+    .option('client-id', { type: 'string', describe: 'client_id for the token endpoint' })
+    .option('client-secret', { type: 'string', describe: 'client_secret (prefer PTAS_CLIENT_SECRET: flags show in ps)' })
+    .option('timeout-ms', { type: 'number', describe: 'Per-request time limit in milliseconds' })
+    .option('ca', { type: 'string', describe: 'PEM CA bundle to trust for an https target' })
+    .option('cert', { type: 'string', describe: 'PEM client certificate for mTLS' })
+    .option('key', { type: 'string', describe: 'PEM private key of the client certificate' })
+    .option('insecure', { type: 'boolean', describe: 'Skip TLS certificate verification (recorded in the report)' });
+}
+
+interface ConnectionArgs {
+  baseUrl?: string;
+  config?: string;
+  clientId?: string;
+  clientSecret?: string;
+  timeoutMs?: number;
+  ca?: string;
+  cert?: string;
+  key?: string;
+  insecure?: boolean;
+}
+
+/** File, then environment, then flags; env: references resolved last. */
+function profileFrom(args: ConnectionArgs): Profile {
+  const fromFile: Profile = args.config ? readProfileFile(args.config) : {};
+  const withEnv = applyOverrides(fromFile, overridesFromEnv(process.env), 'environment (PTAS_*)');
+  const flags: ProfileOverrides = {
+    baseUrl: args.baseUrl,
+    clientId: args.clientId,
+    clientSecret: args.clientSecret,
+    timeoutMs: args.timeoutMs,
+    ca: args.ca,
+    cert: args.cert,
+    key: args.key,
+    insecure: args.insecure,
+  };
+  const merged = applyOverrides(withEnv, flags, 'command-line flags');
+  return resolveEnvReferences(merged, process.env);
+}
+
+function fail(error: unknown): never {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`ptas: configuration error:\n${error.message.replace(/^/gm, '  ')}\n`);
+    process.exit(EXIT.USAGE);
+  }
+  if (error instanceof UnreachableError) {
+    process.stderr.write(`ptas: ${error.message}\n`);
+    process.exit(EXIT.UNREACHABLE);
+  }
+  process.stderr.write(`ptas: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(EXIT.INTERNAL);
+}
+
+await yargs(hideBin(process.argv))
+  .scriptName('ptas')
+  .usage('$0 <command> [options]\n\nConformance and load tests for implementations of the Partner Trading and Account Service API.')
+  .command(
+    'run',
+    'Run the conformance checks (and load probes) against a target and write the report',
+    (y) =>
+      connectionOptions(y)
+        .option('out', { alias: 'o', type: 'string', default: 'ptas-report', describe: 'Directory for index.html, results.json and junit.xml' })
+        .option('fault', { type: 'string', array: true, describe: 'Inject a fault into the embedded reference (repeatable; see `ptas reference --list-faults`)' })
+        .option('grep', { type: 'string', describe: 'Run only checks whose title or tags match, e.g. @TOKEN-REFRESH-SINGLE-USE or @area:auth' })
+        .option('workers', { type: 'number', describe: 'Parallel check workers (default: 2 to 4 by CPU count)' })
+        .option('check-timeout-ms', { type: 'number', default: 60_000, describe: 'Time limit for one check' })
+        .example('$0 run', 'Test the bundled reference implementation (starts and stops it)')
+        .example('$0 run --base-url https://sandbox.example.com -c profile.json', 'Test an implementation described by a profile')
+        .example('$0 run --fault refresh-token-reusable', 'See a check fail against a deliberately broken reference')
+        .example('$0 run --grep @area:auth', 'Run only the auth checks')
+        .epilog(`Environment variables:\n${ENV_HELP}\n\nExit codes: 0 conformant, 1 not conformant, 2 usage or config error, 3 target unreachable, 4 internal error, 130 interrupted.`),
+    async (args) => {
+      try {
+        const profile = profileFrom(args);
+        const abort = new AbortController();
+        process.once('SIGINT', () => abort.abort());
+        const outcome = await ptasRun({
+          profile,
+          outDir: args.out,
+          faults: args.fault,
+          grep: args.grep,
+          workers: args.workers,
+          checkTimeoutMs: args.checkTimeoutMs,
+          signal: abort.signal,
+        });
+        process.stdout.write(terminalSummary(outcome.results, outcome.report));
+        process.exitCode = outcome.exitCode;
+      } catch (error) {
+        fail(error);
+      }
+    },
+  )
+  .command(
+    'reference',
+    'Start the bundled reference implementation (a sandbox, and the target of the self-test)',
+    (y) => referenceOptionsBuilder(y),
+    async (args) => {
+      try {
+        await runReferenceCommand(args as unknown as ReferenceArgs);
+      } catch (error) {
+        fail(error);
+      }
+    },
+  )
+  .command(
+    'list',
+    'List every check with its requirement ids and severity',
+    (y) => y.option('json', { type: 'boolean', describe: 'Print JSON instead of a table' }),
+    (args) => {
+      try {
+        const checks = listAllChecks();
+        if (args.json) {
+          process.stdout.write(JSON.stringify(checks, null, 2) + '\n');
+          return;
+        }
+        const width = Math.max(...checks.map((c) => c.id.length));
+        for (const c of checks) process.stdout.write(`${c.id.padEnd(width)}  ${c.severity.padEnd(6)}  ${c.requirements.join(', ')}\n`);
+        process.stdout.write(`${checks.length} checks\n`);
+      } catch (error) {
+        fail(error);
+      }
+    },
+  )
+  .demandCommand(1, 'Name a command: run, reference or list (see --help).')
+  .strict()
+  .recommendCommands()
+  .wrap(Math.min(110, process.stdout.columns || 110))
+  .fail((message, error, y) => {
+    if (error) fail(error);
+    process.stderr.write(`${y.help()}\n\nptas: ${message}\n`);
+    process.exit(EXIT.USAGE);
+  })
+  .help()
+  .parseAsync();

@@ -1,0 +1,80 @@
+// `ptas reference`: runs the reference implementation in the foreground.
+import type { Argv } from 'yargs';
+import { ConfigError } from '../src/config/errors.ts';
+import { FAULTS } from '../reference/faults/index.ts';
+import { REFERENCE_DEFAULTS, type ReferenceOptions } from '../reference/options.ts';
+import { startReference } from '../reference/server.ts';
+
+export interface ReferenceArgs {
+  port: number;
+  host: string;
+  fault?: string[];
+  listFaults?: boolean;
+  clientId: string;
+  seed: number;
+  tokenRate: number;
+  tokenBurst: number;
+  acceptRate: number;
+  acceptBurst: number;
+  tokenBodyLimit: number;
+  accessTokenTtl: number;
+}
+
+export function referenceOptionsBuilder<T>(y: Argv<T>) {
+  const d = REFERENCE_DEFAULTS;
+  return y
+    .env('PTAS_REF')
+    .option('port', { type: 'number', default: d.port, describe: 'Port to listen on (0: any free port)' })
+    .option('host', { type: 'string', default: d.host, describe: 'Address to bind' })
+    .option('fault', { type: 'string', array: true, describe: 'Break one requirement on purpose (repeatable)' })
+    .option('list-faults', { type: 'boolean', describe: 'Print every fault with the requirement it breaks, then exit' })
+    .option('client-id', { type: 'string', default: d.clientId, describe: 'The one client the reference knows (secret: PTAS_REF_CLIENT_SECRET)' })
+    .option('seed', { type: 'number', default: d.seed, describe: 'Seed of the generated fixtures' })
+    .option('token-rate', { type: 'number', default: d.tokenRatePerSecond, describe: 'Token endpoint rate limit, requests per second' })
+    .option('token-burst', { type: 'number', default: d.tokenBurst, describe: 'Token endpoint burst allowance' })
+    .option('accept-rate', { type: 'number', default: d.acceptRatePerSecond, describe: 'Accept-offer rate limit, requests per second' })
+    .option('accept-burst', { type: 'number', default: d.acceptBurst, describe: 'Accept-offer burst allowance' })
+    .option('token-body-limit', { type: 'number', default: d.tokenBodyLimitBytes, describe: 'Largest token request body in bytes (one more is 413)' })
+    .option('access-token-ttl', { type: 'number', default: d.accessTokenTtlSeconds, describe: 'Access-token lifetime in seconds (expires_in)' })
+    .example('$0 reference --port 8080', 'Serve the reference on http://127.0.0.1:8080')
+    .example('$0 reference --fault refresh-token-reusable', 'Serve a reference that lets refresh tokens be reused')
+    .epilog('Every option can also be set as PTAS_REF_<OPTION>, e.g. PTAS_REF_TOKEN_RATE=300. The client secret comes from PTAS_REF_CLIENT_SECRET (default: a demo secret printed at start).');
+}
+
+export async function runReferenceCommand(args: ReferenceArgs): Promise<void> {
+  if (args.listFaults) {
+    const width = Math.max(...FAULTS.map((f) => f.name.length));
+    for (const f of FAULTS) process.stdout.write(`${f.name.padEnd(width)}  ${f.requirement}\n${' '.repeat(width + 2)}${f.description}\n`);
+    return;
+  }
+  const options: Partial<ReferenceOptions> = {
+    port: args.port,
+    host: args.host,
+    faults: args.fault ?? [],
+    clientId: args.clientId,
+    seed: args.seed,
+    tokenRatePerSecond: args.tokenRate,
+    tokenBurst: args.tokenBurst,
+    acceptRatePerSecond: args.acceptRate,
+    acceptBurst: args.acceptBurst,
+    tokenBodyLimitBytes: args.tokenBodyLimit,
+    accessTokenTtlSeconds: args.accessTokenTtl,
+  };
+  const secret = process.env.PTAS_REF_CLIENT_SECRET;
+  if (secret) options.clientSecret = secret;
+  let running;
+  try {
+    running = await startReference(options);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  process.stdout.write(
+    `PTAS reference implementation listening on ${running.url}\n` +
+      `  client_id ${running.options.clientId}; client_secret ${secret ? 'from PTAS_REF_CLIENT_SECRET' : `"${running.options.clientSecret}" (demo default)`}\n` +
+      (running.options.faults.length ? `  faults: ${running.options.faults.join(', ')}\n` : '') +
+      `  test it: PTAS_CLIENT_SECRET=… ptas run --base-url ${running.url} --client-id ${running.options.clientId}\n`,
+  );
+  const stop = () => void running.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

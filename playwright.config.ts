@@ -1,0 +1,27 @@
+// Playwright runs the conformance checks (suites/**/*.check.ts) against the
+// targets `ptas run` hands over in PTAS_TARGETS, one project per target.
+// Run checks through `ptas run`, not `playwright test` directly.
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+import { targetsFromEnv } from './src/run/targets.ts';
+import type { WorkerFixtures } from './src/check/fixtures.ts';
+
+const targets = targetsFromEnv();
+
+export default defineConfig<object, Pick<WorkerFixtures, 'ptasProfile'>>({
+  testDir: './suites',
+  testMatch: '**/*.check.ts',
+  fullyParallel: true,
+  forbidOnly: true,
+  retries: 0,
+  workers: Number(process.env.PTAS_WORKERS ?? 2),
+  timeout: Number(process.env.PTAS_CHECK_TIMEOUT_MS ?? 60_000),
+  reporter: [['./reports/playwright-reporter.ts']],
+  outputDir: process.env.PTAS_PLAYWRIGHT_OUTPUT ?? path.join(os.tmpdir(), 'ptas-playwright'),
+  projects: targets.map((target) => ({
+    name: target.name,
+    grep: target.grep ? new RegExp(target.grep) : undefined,
+    use: { ptasProfile: target.profile },
+  })),
+});

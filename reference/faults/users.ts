@@ -1,0 +1,3 @@
+import type { Fault } from './types.ts';
+
+export const usersFaults: Fault[] = [];

@@ -1,0 +1,43 @@
+// Everything about the reference implementation that can be configured, with
+// defaults that make `ptas run` pass quickly and the limits findable by probes.
+export interface ReferenceOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  clientId: string;
+  clientSecret: string;
+  /** Active fault names (see --list-faults). */
+  faults: string[];
+  /** Seed for the generated fixtures (users, offers). */
+  seed: number;
+  /** Access-token lifetime in seconds (expires_in). */
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  /** Token endpoint rate limit: sustained requests per second and burst size (token bucket). */
+  tokenRatePerSecond: number;
+  tokenBurst: number;
+  /** Accept-offer rate limit (token bucket), per second and burst. */
+  acceptRatePerSecond: number;
+  acceptBurst: number;
+  /** Largest accepted token-endpoint request body in bytes; one more byte is 413. */
+  tokenBodyLimitBytes: number;
+  /** Largest accepted body on other operations. */
+  bodyLimitBytes: number;
+}
+
+export const REFERENCE_DEFAULTS: ReferenceOptions = {
+  host: '127.0.0.1',
+  port: 8080,
+  clientId: 'ptas-reference-client',
+  clientSecret: 'reference-demo-secret-change-me',
+  faults: [],
+  seed: 1,
+  accessTokenTtlSeconds: 300,
+  refreshTokenTtlSeconds: 86_400,
+  tokenRatePerSecond: 200,
+  tokenBurst: 50,
+  acceptRatePerSecond: 50,
+  acceptBurst: 20,
+  tokenBodyLimitBytes: 16 * 1024,
+  bodyLimitBytes: 64 * 1024,
+};

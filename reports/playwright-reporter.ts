@@ -1,0 +1,87 @@
+// The Playwright reporter of ptas: it turns each finished test into a
+// CheckResult (metadata from the test's annotation, verdict and evidence from
+// the outcome the check runtime attached), prints one progress line per
+// check, and writes all results as JSON to PTAS_CHECK_RESULTS for the
+// orchestrator that builds the report.
+import { writeFileSync } from 'node:fs';
+import type { FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import { META_ANNOTATION, OUTCOME_ATTACHMENT, type CheckMeta, type CheckOutcome, type CheckResult, type Verdict } from '../src/check/model.ts';
+import { Redactor } from '../src/http/redact.ts';
+
+export interface CheckRunOutput {
+  checks: CheckResult[];
+  /** Problems outside any check (a suite file that failed to load, a worker crash). */
+  errors: string[];
+  status: FullResult['status'];
+  startedAt: string;
+  durationMs: number;
+}
+
+export const CHECK_RESULTS_ENV = 'PTAS_CHECK_RESULTS';
+const PROGRESS_ENV = 'PTAS_PROGRESS';
+
+// The reporter never sees a token in the clear (checks redact before
+// attaching); this catches JWT-shaped strings in Playwright's own error text.
+const redactor = new Redactor();
+
+function fallbackOutcome(result: TestResult): CheckOutcome {
+  const verdict: Verdict = result.status === 'skipped' ? 'SKIP' : result.status === 'passed' ? 'PASS' : 'ERROR';
+  const reason = result.status === 'passed' ? undefined : redactor.redactString(result.error?.message?.split('\n')[0] ?? `test ${result.status}`);
+  return { verdict, reason, findings: [], evidence: [], timeline: [] };
+}
+
+function outcomeOf(result: TestResult): CheckOutcome {
+  const attachment = result.attachments.find((a) => a.name === OUTCOME_ATTACHMENT && a.body);
+  return attachment?.body ? (JSON.parse(attachment.body.toString('utf8')) as CheckOutcome) : fallbackOutcome(result);
+}
+
+export default class PtasReporter implements Reporter {
+  private readonly checks: CheckResult[] = [];
+  private readonly errors: string[] = [];
+  private startedAt = new Date();
+  private total = 0;
+
+  printsToStdio(): boolean {
+    return true;
+  }
+
+  onBegin(_config: unknown, suite: { allTests(): TestCase[] }): void {
+    this.startedAt = new Date();
+    this.total = suite.allTests().length;
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    const annotation = test.annotations.find((a) => a.type === META_ANNOTATION);
+    if (!annotation?.description) return;
+    const meta = JSON.parse(annotation.description) as CheckMeta;
+    const outcome = outcomeOf(result);
+    const check: CheckResult = {
+      ...meta,
+      ...outcome,
+      target: test.parent.project()?.name ?? 'default',
+      durationMs: Math.round(result.duration),
+    };
+    this.checks.push(check);
+    if (process.env[PROGRESS_ENV] !== '0') {
+      const counter = `[${String(this.checks.length).padStart(String(this.total).length)}/${this.total}]`;
+      const reason = check.reason && check.verdict !== 'PASS' ? `\n${' '.repeat(counter.length + 9)}${check.reason}` : '';
+      process.stdout.write(`${counter} ${check.verdict.padEnd(6)} ${check.id}  ${check.title} (${check.durationMs} ms)${reason}\n`);
+    }
+  }
+
+  onError(error: TestError): void {
+    this.errors.push(redactor.redactString(error.message ?? String(error.value ?? 'unknown error')));
+  }
+
+  onEnd(result: FullResult): void {
+    const output: CheckRunOutput = {
+      checks: this.checks,
+      errors: this.errors,
+      status: result.status,
+      startedAt: this.startedAt.toISOString(),
+      durationMs: Math.round(result.duration),
+    };
+    const file = process.env[CHECK_RESULTS_ENV];
+    if (file) writeFileSync(file, JSON.stringify(output));
+  }
+}

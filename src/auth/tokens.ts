@@ -1,0 +1,108 @@
+// Obtains and renews credentials through the token endpoint (spec 4.1). The
+// worker keeps one access token for checks that only need to be let in;
+// checks about tokens themselves issue fresh pairs through their own
+// recording client so the exchanges become their evidence.
+import type { HttpClient, HttpResponse } from '../http/client.ts';
+import type { ResolvedProfile } from '../config/profile.ts';
+
+export const TOKEN_PATH = '/v1/oauth/token';
+
+export interface TokenPair {
+  accessToken: string;
+  refreshToken: string;
+  expiresIn: number;
+  response: HttpResponse;
+}
+
+/** A response the setup of a check cannot proceed from. */
+export class TokenSetupError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'TokenSetupError';
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Seconds to wait as advertised by Retry-After (delta-seconds or HTTP-date), bounded. */
+export function retryAfterMs(res: HttpResponse, fallbackMs = 500, maxMs = 5_000): number {
+  const header = res.headers['retry-after'];
+  if (!header) return fallbackMs;
+  const seconds = Number(header);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
+  return Math.min(Math.max(Number.isFinite(ms) ? ms : fallbackMs, 50), maxMs);
+}
+
+export function clientCredentialsBody(profile: ResolvedProfile): Record<string, string> {
+  return {
+    grant_type: 'client_credentials',
+    client_id: profile.credentials.clientId,
+    client_secret: profile.credentials.clientSecret,
+  };
+}
+
+export function refreshBody(profile: ResolvedProfile, refreshToken: string): Record<string, string> {
+  return { grant_type: 'refresh_token', client_id: profile.credentials.clientId, refresh_token: refreshToken };
+}
+
+function pairFrom(res: HttpResponse): TokenPair {
+  const body = res.json as Record<string, unknown> | undefined;
+  const accessToken = body?.access_token;
+  const refreshToken = body?.refresh_token;
+  if (res.status !== 200 || typeof accessToken !== 'string' || typeof refreshToken !== 'string') {
+    throw new TokenSetupError(
+      `token endpoint did not issue a token pair (status ${res.status}${res.jsonError ? `, ${res.jsonError}` : ''})`,
+      res.status,
+    );
+  }
+  return { accessToken, refreshToken, expiresIn: Number(body?.expires_in), response: res };
+}
+
+/**
+ * Posts to the token endpoint, waiting out 429s (bounded): the suite's own
+ * set-up must not be mistaken for a failure because a rate limit is tight.
+ */
+export async function postToken(http: HttpClient, body: unknown, label: string, attempts = 4): Promise<HttpResponse> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await http.post(TOKEN_PATH, { json: body, label });
+    if (res.status !== 429 || attempt >= attempts) return res;
+    await sleep(retryAfterMs(res));
+  }
+}
+
+export async function issuePair(http: HttpClient, profile: ResolvedProfile, label = 'obtain a token pair (client_credentials)'): Promise<TokenPair> {
+  return pairFrom(await postToken(http, clientCredentialsBody(profile), label));
+}
+
+export async function refreshPair(http: HttpClient, profile: ResolvedProfile, refreshToken: string, label = 'refresh'): Promise<TokenPair> {
+  return pairFrom(await postToken(http, refreshBody(profile, refreshToken), label));
+}
+
+/** The worker's shared access token, renewed before it expires. */
+export class AccessTokenCache {
+  private current?: { token: string; renewAt: number };
+  private pending?: Promise<string>;
+
+  constructor(
+    private readonly http: HttpClient,
+    private readonly profile: ResolvedProfile,
+  ) {}
+
+  async get(): Promise<string> {
+    if (this.current && Date.now() < this.current.renewAt) return this.current.token;
+    this.pending ??= this.fetch().finally(() => (this.pending = undefined));
+    return this.pending;
+  }
+
+  private async fetch(): Promise<string> {
+    const pair = await issuePair(this.http, this.profile, 'worker access token');
+    const unitMs = this.profile.auth?.expiresInUnit === 'milliseconds' ? 1 : 1000;
+    const lifetimeMs = Number.isFinite(pair.expiresIn) && pair.expiresIn > 0 ? pair.expiresIn * unitMs : 60_000;
+    // Renew at half-life so a check never starts with a token about to expire.
+    this.current = { token: pair.accessToken, renewAt: Date.now() + lifetimeMs / 2 };
+    return pair.accessToken;
+  }
+}

@@ -1,0 +1,175 @@
+// The API a check body uses to reach its verdict. A check fails with one
+// human-readable reason and structured details; it can record warnings and
+// observations for review and carry on; it skips with the config key that
+// would enable it. Everything it says is redacted before it is kept.
+import type { RecordedExchange, ExchangeRecorder } from '../http/exchange.ts';
+import type { HttpResponse } from '../http/client.ts';
+import type { Redactor } from '../http/redact.ts';
+import { describeSchemaErrors, validateAgainst, type SchemaError } from '../schemas/registry.ts';
+import type { Finding, TimelineEntry } from './model.ts';
+
+/** Thrown by fail(): the check has reached its verdict. */
+export class CheckFailure extends Error {
+  constructor(
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'CheckFailure';
+  }
+}
+
+/** Thrown by skip(): a precondition is missing. */
+export class CheckSkip extends Error {
+  constructor(
+    message: string,
+    readonly configKey?: string,
+  ) {
+    super(message);
+    this.name = 'CheckSkip';
+  }
+}
+
+export const isSuccess = (status: number): boolean => status >= 200 && status < 300;
+export const isServerError = (status: number): boolean => status >= 500;
+
+function statusList(codes: readonly number[]): string {
+  return codes.length === 1 ? String(codes[0]) : codes.join('/');
+}
+
+export class CheckContext implements ExchangeRecorder {
+  readonly evidence: RecordedExchange[] = [];
+  readonly findings: Finding[] = [];
+  readonly timeline: TimelineEntry[] = [];
+  failure?: { reason: string; details?: Record<string, unknown> };
+  skipped?: { reason: string; configKey?: string };
+  private readonly startedAt = performance.now();
+
+  constructor(private readonly redactor: Redactor) {}
+
+  record(exchange: RecordedExchange): void {
+    this.evidence.push(exchange);
+  }
+
+  private clean<T>(value: T): T {
+    return this.redactor.redactJson(value) as T;
+  }
+
+  /** Ends the check: the implementation violates what the check proves. */
+  fail(reason: string, details?: Record<string, unknown>): never {
+    this.failure = { reason: this.redactor.redactString(reason), details: details && this.clean(details) };
+    throw new CheckFailure(this.failure.reason, this.failure.details);
+  }
+
+  /** Ends the check with SKIP: a fixture or profile entry is missing. */
+  skip(reason: string, configKey?: string): never {
+    const text = configKey ? `${reason} (set ${configKey} in the profile to run it)` : reason;
+    this.skipped = { reason: this.redactor.redactString(text), configKey };
+    throw new CheckSkip(this.skipped.reason, configKey);
+  }
+
+  /**
+   * Fails unless the condition holds. Not an assertion signature: TypeScript
+   * only narrows through explicitly typed names, and checks destructure their
+   * fixtures; write `return check.fail(...)` where narrowing is needed.
+   */
+  assert(condition: unknown, reason: string, details?: Record<string, unknown>): void {
+    if (!condition) this.fail(reason, details);
+  }
+
+  /** Records a deviation that does not break a MUST; the check goes on. */
+  warn(message: string, details?: Record<string, unknown>): void {
+    this.findings.push({ level: 'WARN', message: this.redactor.redactString(message), details: details && this.clean(details) });
+  }
+
+  /** Records an observation about something the spec does not show. */
+  review(message: string, details?: Record<string, unknown>): void {
+    this.findings.push({ level: 'REVIEW', message: this.redactor.redactString(message), details: details && this.clean(details) });
+  }
+
+  note(message: string, details?: Record<string, unknown>): void {
+    this.findings.push({ level: 'INFO', message: this.redactor.redactString(message), details: details && this.clean(details) });
+  }
+
+  /** A timestamped step, for polling and retry timelines. */
+  event(event: string, detail?: string): void {
+    this.timeline.push({
+      atMs: Math.round(performance.now() - this.startedAt),
+      event,
+      detail: detail === undefined ? undefined : this.redactor.redactString(detail),
+    });
+  }
+
+  private attachSchemaErrors(res: HttpResponse, errors: SchemaError[]): void {
+    const exchange = this.evidence.find((e) => e.id === res.exchangeId);
+    if (exchange) exchange.schemaErrors = this.clean(errors);
+  }
+
+  expectStatus(res: HttpResponse, expected: number | readonly number[], what: string): void {
+    const codes = typeof expected === 'number' ? [expected] : expected;
+    if (!codes.includes(res.status)) {
+      this.fail(`${what}: expected ${statusList(codes)}, got ${res.status}${bodyHint(res)}`, {
+        expected: codes,
+        actual: res.status,
+        exchange: res.exchangeId,
+      });
+    }
+  }
+
+  /** Fails unless the response declares application/json (parameters such as charset allowed). */
+  expectJsonContentType(res: HttpResponse, what: string): void {
+    const type = res.contentType?.split(';')[0]?.trim().toLowerCase();
+    if (type !== 'application/json' && !type?.endsWith('+json')) {
+      this.fail(`${what}: Content-Type is ${res.contentType ?? 'missing'}, expected application/json`, {
+        expected: 'application/json',
+        actual: res.contentType ?? null,
+      });
+    }
+  }
+
+  /** Validates the JSON body; fails naming the first schema errors and keeps them with the exchange. */
+  expectSchema(res: HttpResponse, schemaFile: string, what: string): void {
+    if (res.json === undefined) {
+      this.fail(`${what}: body is not JSON (${res.jsonError ?? 'unparseable'})`, { exchange: res.exchangeId });
+    }
+    const errors = validateAgainst(schemaFile, res.json);
+    if (errors.length) {
+      this.attachSchemaErrors(res, errors);
+      this.fail(`${what}: body does not match ${schemaFile}: ${describeSchemaErrors(errors)}`, {
+        schema: schemaFile,
+        errors: errors.slice(0, 20),
+      });
+    }
+  }
+
+  /**
+   * The common shape of "must be rejected": a 2xx or 5xx is a FAIL; a 4xx
+   * other than the documented code(s) is a WARN.
+   */
+  expectRejected(res: HttpResponse, what: string, documented: readonly number[]): void {
+    if (isSuccess(res.status)) {
+      this.fail(`${what} was accepted: ${res.status}`, { expected: `4xx (${statusList(documented)})`, actual: res.status });
+    }
+    if (isServerError(res.status)) {
+      this.fail(`${what} caused a server error: ${res.status}${bodyHint(res)}`, {
+        expected: `4xx (${statusList(documented)})`,
+        actual: res.status,
+      });
+    }
+    if (res.status < 400) {
+      this.fail(`${what}: expected a 4xx rejection, got ${res.status}`, { expected: documented, actual: res.status });
+    }
+    if (!documented.includes(res.status)) {
+      this.warn(`${what} was rejected with ${res.status}; the spec documents ${statusList(documented)} for this`, {
+        expected: documented,
+        actual: res.status,
+      });
+    }
+  }
+}
+
+function bodyHint(res: HttpResponse): string {
+  if (!res.text) return '';
+  const oneLine = res.text.replace(/\s+/g, ' ').trim();
+  return ` (body: ${oneLine.length > 120 ? `${oneLine.slice(0, 120)}…` : oneLine})`;
+}

@@ -1,0 +1,34 @@
+// defineCheck: one conformance check = one Playwright test, tagged with its
+// requirement ids (so `--grep @TOKEN-REFRESH-SINGLE-USE` selects it) and
+// carrying its metadata as an annotation that `ptas list` and the reporter read.
+import type { TestInfo } from '@playwright/test';
+import { CheckFailure, CheckSkip, type CheckContext } from './context.ts';
+import { test, thrownByTest, type TestFixtures, type WorkerFixtures } from './fixtures.ts';
+import { META_ANNOTATION, type CheckMeta } from './model.ts';
+import { assertKnownRequirements } from '../requirements.ts';
+
+export type CheckFixtures = Omit<TestFixtures, 'checkOutcome'> & Omit<WorkerFixtures, 'ptasProfile'>;
+export type CheckBody = (fixtures: CheckFixtures & { check: CheckContext }, testInfo: TestInfo) => Promise<void>;
+
+export function checkTags(meta: CheckMeta): string[] {
+  return [...meta.requirements.map((id) => `@${id}`), `@area:${meta.area}`, `@check:${meta.id}`];
+}
+
+export function defineCheck(meta: CheckMeta, body: CheckBody): void {
+  assertKnownRequirements(meta);
+  test(
+    meta.title,
+    { tag: checkTags(meta), annotation: { type: META_ANNOTATION, description: JSON.stringify(meta) } },
+    async ({ check, http, profile, transport, redactor, tokens }, testInfo) => {
+      try {
+        await body({ check, http, profile, transport, redactor, tokens }, testInfo);
+      } catch (error) {
+        if (error instanceof CheckSkip) testInfo.skip(true, error.message);
+        // A violated SHOULD or REVIEW expectation is a WARN, not a test failure.
+        if (error instanceof CheckFailure && meta.severity !== 'MUST') return;
+        thrownByTest.set(testInfo, error);
+        throw error;
+      }
+    },
+  );
+}

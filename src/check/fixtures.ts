@@ -1,0 +1,117 @@
+// Playwright fixtures that give every check its profile, a recording HTTP
+// client, the verdict API and a shared access token, and that turn what the
+// check did into one CheckOutcome attached to the test for the reporter.
+import { test as base, type TestInfo } from '@playwright/test';
+import type { ResolvedProfile } from '../config/profile.ts';
+import { createTransport, HttpClient, TransportError, type TransportSettings } from '../http/client.ts';
+import { Redactor } from '../http/redact.ts';
+import { AccessTokenCache, TokenSetupError } from '../auth/tokens.ts';
+import { CheckContext } from './context.ts';
+import { META_ANNOTATION, OUTCOME_ATTACHMENT, worstVerdict, type CheckMeta, type CheckOutcome, type Verdict } from './model.ts';
+
+export interface WorkerFixtures {
+  /** Set per Playwright project by playwright.config.ts from PTAS_TARGETS. */
+  ptasProfile: ResolvedProfile | undefined;
+  profile: ResolvedProfile;
+  transport: TransportSettings;
+  redactor: Redactor;
+  tokens: AccessTokenCache;
+}
+
+export interface TestFixtures {
+  check: CheckContext;
+  http: HttpClient;
+  checkOutcome: void;
+}
+
+function metaOf(testInfo: TestInfo): CheckMeta | undefined {
+  const annotation = testInfo.annotations.find((a) => a.type === META_ANNOTATION);
+  return annotation?.description ? (JSON.parse(annotation.description) as CheckMeta) : undefined;
+}
+
+function firstLine(text: string | undefined): string {
+  return (text ?? '').split('\n').find((line) => line.trim())?.trim() ?? 'unknown error';
+}
+
+/** Folds what happened during the test into one verdict with a reason. */
+export function outcomeOf(check: CheckContext, testInfo: TestInfo, severity: CheckMeta['severity'], error: unknown): CheckOutcome {
+  const base = { findings: check.findings, evidence: check.evidence, timeline: check.timeline };
+  if (check.skipped || testInfo.status === 'skipped') {
+    const skip = testInfo.annotations.find((a) => a.type === 'skip')?.description;
+    return { ...base, verdict: 'SKIP', reason: check.skipped?.reason ?? skip ?? 'skipped' };
+  }
+  if (check.failure) {
+    return { ...base, verdict: severity === 'MUST' ? 'FAIL' : 'WARN', reason: check.failure.reason, details: check.failure.details };
+  }
+  if (testInfo.status === 'timedOut') {
+    return { ...base, verdict: 'ERROR', reason: `the check did not finish within its ${testInfo.timeout} ms time limit` };
+  }
+  if (error !== undefined || testInfo.status === 'failed' || testInfo.error) {
+    let reason: string;
+    if (error instanceof TransportError) reason = `no usable response from ${error.url}: ${error.code} (${error.message})`;
+    else if (error instanceof TokenSetupError) reason = `set-up failed: ${error.message}`;
+    else reason = `the check could not run: ${firstLine(error instanceof Error ? error.message : testInfo.error?.message)}`;
+    return { ...base, verdict: 'ERROR', reason };
+  }
+  const levels = check.findings.map((f): Verdict => (f.level === 'WARN' ? 'WARN' : f.level === 'REVIEW' ? 'REVIEW' : 'PASS'));
+  const verdict = worstVerdict(levels);
+  const reason = check.findings.find((f) => f.level === verdict)?.message;
+  return { ...base, verdict, reason };
+}
+
+/** Errors a check body threw, kept per test so teardown can classify them (testInfo only has their text). */
+export const thrownByTest = new WeakMap<TestInfo, unknown>();
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  ptasProfile: [undefined, { option: true, scope: 'worker' }],
+
+  profile: [
+    async ({ ptasProfile }, use) => {
+      if (!ptasProfile) throw new Error('no target profile: run the checks through `ptas run` (PTAS_TARGETS is not set)');
+      await use(ptasProfile);
+    },
+    { scope: 'worker' },
+  ],
+
+  transport: [
+    async ({ profile }, use) => {
+      const transport = createTransport(profile.http);
+      await use(transport);
+      await transport.dispatcher.close();
+    },
+    { scope: 'worker' },
+  ],
+
+  redactor: [
+    async ({ profile }, use) => {
+      await use(new Redactor([[profile.credentials.clientSecret, 'client_secret']]));
+    },
+    { scope: 'worker' },
+  ],
+
+  tokens: [
+    async ({ profile, transport, redactor }, use) => {
+      await use(new AccessTokenCache(new HttpClient({ baseUrl: profile.baseUrl, transport, redactor }), profile));
+    },
+    { scope: 'worker' },
+  ],
+
+  check: async ({ redactor }, use) => {
+    await use(new CheckContext(redactor));
+  },
+
+  http: async ({ profile, transport, redactor, check }, use) => {
+    await use(new HttpClient({ baseUrl: profile.baseUrl, transport, redactor, recorder: check }));
+  },
+
+  checkOutcome: [
+    async ({ check }, use, testInfo) => {
+      await use();
+      const meta = metaOf(testInfo);
+      if (!meta) return;
+      const outcome = outcomeOf(check, testInfo, meta.severity, thrownByTest.get(testInfo));
+      await testInfo.attach(OUTCOME_ATTACHMENT, { body: JSON.stringify(outcome), contentType: 'application/json' });
+    },
+    { auto: true },
+  ],
+});

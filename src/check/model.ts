@@ -1,0 +1,72 @@
+// The vocabulary of a conformance verdict (DESIGN.md, principle 2).
+import type { RecordedExchange } from '../http/exchange.ts';
+
+export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'REVIEW' | 'SKIP' | 'ERROR';
+export const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'WARN', 'REVIEW', 'SKIP', 'ERROR'];
+
+/**
+ * MUST: a violation is FAIL and makes the run NOT CONFORMANT.
+ * SHOULD: a violation is WARN (a documented code or format deviates where the spec only implies it).
+ * REVIEW: the spec says "not shown"; the check records what it observed for a human.
+ */
+export type Severity = 'MUST' | 'SHOULD' | 'REVIEW';
+
+export type Area = 'auth' | 'users' | 'crypto-transfers' | 'trading' | 'webhooks' | 'load';
+
+export interface CheckMeta {
+  /** Stable id, area-prefixed: "auth.refresh-token-single-use". */
+  id: string;
+  title: string;
+  area: Area;
+  /** Requirement ids from schemas/requirements.json. */
+  requirements: string[];
+  severity: Severity;
+}
+
+export interface Finding {
+  level: 'WARN' | 'REVIEW' | 'INFO';
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export interface TimelineEntry {
+  /** Milliseconds since the check started. */
+  atMs: number;
+  event: string;
+  detail?: string;
+}
+
+/** What one check produced: attached by the check runtime, read by the reporter. */
+export interface CheckOutcome {
+  verdict: Verdict;
+  /** One line a human understands; required for every verdict but PASS. */
+  reason?: string;
+  /** Structured expected/actual of the failure, OpenID-suite style. */
+  details?: Record<string, unknown>;
+  findings: Finding[];
+  evidence: RecordedExchange[];
+  timeline: TimelineEntry[];
+}
+
+export interface CheckResult extends CheckMeta, CheckOutcome {
+  /** Which target (Playwright project) the check ran against. */
+  target: string;
+  durationMs: number;
+}
+
+/** Verdicts ranked by how much they say is wrong, for folding findings into one verdict. */
+const RANK: Record<Verdict, number> = { PASS: 0, SKIP: 1, REVIEW: 2, WARN: 3, FAIL: 4, ERROR: 5 };
+
+export function worstVerdict(verdicts: Iterable<Verdict>): Verdict {
+  let worst: Verdict = 'PASS';
+  for (const v of verdicts) if (RANK[v] > RANK[worst]) worst = v;
+  return worst;
+}
+
+/** Only FAIL and ERROR on mandatory (MUST) checks break conformance. */
+export function breaksConformance(result: Pick<CheckResult, 'verdict' | 'severity'>): boolean {
+  return result.severity === 'MUST' && (result.verdict === 'FAIL' || result.verdict === 'ERROR');
+}
+
+export const OUTCOME_ATTACHMENT = 'ptas-check-outcome';
+export const META_ANNOTATION = 'ptas.check';

@@ -1,0 +1,46 @@
+// The implementation profile: a typed view of schemas/config.schema.json.
+// The schema is the source of truth; tests validate the reference's own
+// profile against it so the two cannot drift apart unnoticed.
+import type { UsersProfile } from './sections/users.ts';
+import type { CryptoTransfersProfile } from './sections/crypto-transfers.ts';
+import type { TradingProfile } from './sections/trading.ts';
+import type { WebhooksProfile } from './sections/webhooks.ts';
+import type { LoadProfile } from './sections/load.ts';
+
+export interface HttpProfile {
+  timeoutMs?: number;
+  maxResponseBytes?: number;
+  ca?: string;
+  cert?: string;
+  key?: string;
+  insecure?: boolean;
+}
+
+export interface AuthProfile {
+  jwksUrl?: string;
+  jwksFile?: string;
+  expiresInUnit?: 'seconds' | 'milliseconds';
+  protectedPath?: string;
+  concurrency?: number;
+}
+
+export interface Profile {
+  name?: string;
+  baseUrl?: string;
+  credentials?: { clientId: string; clientSecret: string };
+  http?: HttpProfile;
+  auth?: AuthProfile;
+  users?: UsersProfile;
+  cryptoTransfers?: CryptoTransfersProfile;
+  trading?: TradingProfile;
+  webhooks?: WebhooksProfile;
+  load?: LoadProfile;
+}
+
+/** A profile after resolution: the target and the credentials are known. */
+export interface ResolvedProfile extends Profile {
+  baseUrl: string;
+  credentials: { clientId: string; clientSecret: string };
+}
+
+export const HTTP_DEFAULTS = { timeoutMs: 10_000, maxResponseBytes: 8 * 1024 * 1024 } as const;

@@ -1,0 +1,4 @@
+// Profile section "load": typed view of schemas/profile/load.schema.json.
+export interface LoadProfile {
+  [key: string]: unknown;
+}

@@ -1,0 +1,4 @@
+// Profile section "webhooks": typed view of schemas/profile/webhooks.schema.json.
+export interface WebhooksProfile {
+  [key: string]: unknown;
+}

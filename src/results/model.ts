@@ -1,0 +1,44 @@
+// results.json: everything one run produced. The HTML report, junit.xml,
+// the terminal summary and `ptas report --baseline` are all renderings of it.
+// schemas/results.schema.json publishes this shape.
+import type { CheckResult, Verdict } from '../check/model.ts';
+import type { Requirement } from '../requirements.ts';
+import type { LoadSection } from './load-model.ts';
+
+export type RunVerdict = 'CONFORMANT' | 'NOT CONFORMANT' | 'INCOMPLETE';
+
+export interface RunMetadata {
+  /** Base URL of the implementation under test. */
+  target: string;
+  implementation?: string;
+  suiteVersion: string;
+  specVersion: string;
+  /** sha-256 prefix of the profile with secrets replaced: same profile, same hash. */
+  profileHash: string;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  /** Set when the run used the bundled reference implementation. */
+  reference?: { faults: string[] };
+  /** TLS verification was switched off (--insecure). */
+  insecureTls: boolean;
+  /** The run was cut short (SIGINT, deadline); the verdict is INCOMPLETE. */
+  interrupted?: string;
+}
+
+export interface TraceabilityRow extends Requirement {
+  /** Ids of the checks covering this requirement (empty: uncovered). */
+  checks: string[];
+}
+
+export interface RunResults {
+  schemaVersion: 1;
+  run: RunMetadata;
+  verdict: RunVerdict;
+  counts: Record<Verdict, number>;
+  checks: CheckResult[];
+  requirements: TraceabilityRow[];
+  load?: LoadSection;
+  /** Problems outside any check. */
+  errors: string[];
+}

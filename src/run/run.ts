@@ -1,0 +1,110 @@
+// `ptas run`: resolve the target (the embedded reference when no base URL is
+// given), check it is reachable, run the conformance checks, then the load
+// stage, and write the report. The returned exit code follows the verdict.
+import path from 'node:path';
+import { ConfigError } from '../config/errors.ts';
+import type { Profile, ResolvedProfile } from '../config/profile.ts';
+import { EXIT } from '../exit-codes.ts';
+import { buildResults } from '../results/build.ts';
+import type { RunResults } from '../results/model.ts';
+import { specVersion, suiteVersion } from '../version.ts';
+import { referenceProfile } from '../../reference/profile.ts';
+import type { ReferenceOptions } from '../../reference/options.ts';
+import { writeReport, type WrittenReport } from '../../reports/write.ts';
+import { runConformance } from './conformance.ts';
+import { assertReachable } from './preflight.ts';
+import { profileHash } from './profile-hash.ts';
+import { spawnReference, type ReferenceProcess } from './reference-process.ts';
+
+export interface RunOptions {
+  /** The profile from file, env and flags; without baseUrl the embedded reference is the target. */
+  profile: Profile;
+  outDir: string;
+  /** Faults to inject into the embedded reference. */
+  faults?: string[];
+  /** Options of the embedded reference (limits, seed). */
+  reference?: Partial<ReferenceOptions>;
+  grep?: string;
+  workers?: number;
+  checkTimeoutMs?: number;
+  signal?: AbortSignal;
+  /** Terminal output (progress lines); default process.stdout. */
+  output?: NodeJS.WritableStream;
+}
+
+export interface RunOutcome {
+  results: RunResults;
+  report: WrittenReport;
+  exitCode: number;
+}
+
+function requireResolved(profile: Profile): ResolvedProfile {
+  if (!profile.baseUrl) throw new ConfigError('no base URL: pass --base-url, set PTAS_BASE_URL, or set baseUrl in the config file');
+  const { clientId, clientSecret } = profile.credentials ?? {};
+  if (!clientId) throw new ConfigError('missing credentials.clientId: pass --client-id, set PTAS_CLIENT_ID, or set credentials.clientId in the config file', '/credentials/clientId');
+  if (!clientSecret) {
+    throw new ConfigError('missing credentials.clientSecret: set PTAS_CLIENT_SECRET, or credentials.clientSecret ("env:NAME" to read it from the environment)', '/credentials/clientSecret');
+  }
+  return profile as ResolvedProfile;
+}
+
+export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
+  const out = options.output ?? process.stdout;
+  const startedAt = new Date();
+  let reference: ReferenceProcess | undefined;
+  if (options.faults?.length && options.profile.baseUrl) {
+    throw new ConfigError('--fault injects faults into the embedded reference; it cannot be combined with --base-url');
+  }
+  try {
+    let profile: ResolvedProfile;
+    if (!options.profile.baseUrl) {
+      reference = await spawnReference({ ...options.reference, faults: options.faults ?? [] });
+      const { baseUrl: _ignored, credentials: _alsoIgnored, ...userSections } = options.profile;
+      profile = { ...referenceProfile(reference.url, reference.options), ...userSections };
+      out.write(`ptas: started the reference implementation at ${reference.url}${options.faults?.length ? ` with fault(s) ${options.faults.join(', ')}` : ''}\n`);
+    } else {
+      profile = requireResolved(options.profile);
+    }
+    await assertReachable(profile.baseUrl, profile.http);
+    out.write(`ptas: running conformance checks against ${profile.baseUrl}\n`);
+    const checks = await runConformance({
+      targets: [{ name: 'target', profile }],
+      grep: options.grep,
+      workers: options.workers,
+      checkTimeoutMs: options.checkTimeoutMs,
+      output: out,
+      signal: options.signal,
+    });
+    const finishedAt = new Date();
+    const interrupted = options.signal?.aborted || checks.status === 'interrupted' ? 'interrupted (SIGINT)' : undefined;
+    const results = buildResults({
+      run: {
+        target: profile.baseUrl,
+        implementation: profile.name,
+        suiteVersion,
+        specVersion: specVersion(),
+        profileHash: profileHash(profile),
+        startedAt: startedAt.toISOString(),
+        finishedAt: finishedAt.toISOString(),
+        durationMs: finishedAt.getTime() - startedAt.getTime(),
+        reference: reference ? { faults: options.faults ?? [] } : undefined,
+        insecureTls: profile.http?.insecure ?? false,
+        interrupted,
+      },
+      checks: checks.checks,
+      errors: checks.errors,
+    });
+    const report = writeReport(results, path.resolve(options.outDir));
+    const exitCode =
+      results.verdict === 'CONFORMANT'
+        ? EXIT.CONFORMANT
+        : results.verdict === 'NOT CONFORMANT'
+          ? EXIT.NOT_CONFORMANT
+          : interrupted
+            ? EXIT.INTERRUPTED
+            : EXIT.INTERNAL;
+    return { results, report, exitCode };
+  } finally {
+    await reference?.stop();
+  }
+}

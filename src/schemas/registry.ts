@@ -1,0 +1,79 @@
+// Every JSON Schema under schemas/ is loaded once into one Ajv 2020 instance
+// (strict mode, ajv-formats), so $refs between files resolve and every part
+// of the suite validates against the same compiled schemas.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { schemasDir } from '../paths.ts';
+
+/** All schema $ids share this base so files can $ref each other relatively. */
+export const SCHEMA_BASE = 'https://ptas-conformance.example/schemas/';
+
+export interface SchemaError {
+  /** JSON Pointer into the validated instance, '' for the root. */
+  instancePath: string;
+  message: string;
+  keyword: string;
+  params: Record<string, unknown>;
+}
+
+// ajv-formats is CommonJS; under ESM its callable sits on .default.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv2020,
+) => Ajv2020;
+
+function listSchemaFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return listSchemaFiles(full);
+    return entry.name.endsWith('.schema.json') ? [full] : [];
+  });
+}
+
+let ajvInstance: Ajv2020 | undefined;
+
+function ajv(): Ajv2020 {
+  if (ajvInstance) return ajvInstance;
+  const instance = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, verbose: true });
+  addFormats(instance);
+  for (const file of listSchemaFiles(schemasDir)) {
+    const schema = JSON.parse(readFileSync(file, 'utf8')) as { $id?: string };
+    const expectedId = SCHEMA_BASE + path.relative(schemasDir, file).split(path.sep).join('/');
+    if (schema.$id !== expectedId) {
+      throw new Error(`${file}: $id must be ${expectedId} (found ${String(schema.$id)})`);
+    }
+    instance.addSchema(schema);
+  }
+  ajvInstance = instance;
+  return instance;
+}
+
+/** Compiled validator for a schema file name relative to schemas/, e.g. 'token-response.schema.json'. */
+export function validatorFor(schemaFile: string): ValidateFunction {
+  const validate = ajv().getSchema(SCHEMA_BASE + schemaFile);
+  if (!validate) throw new Error(`unknown schema ${schemaFile}`);
+  return validate;
+}
+
+export function toSchemaErrors(errors: ErrorObject[] | null | undefined): SchemaError[] {
+  return (errors ?? []).map((e) => ({
+    instancePath: e.instancePath,
+    message: e.message ?? e.keyword,
+    keyword: e.keyword,
+    params: e.params as Record<string, unknown>,
+  }));
+}
+
+/** Validate and return the errors (empty when valid). */
+export function validateAgainst(schemaFile: string, instance: unknown): SchemaError[] {
+  const validate = validatorFor(schemaFile);
+  return validate(instance) ? [] : toSchemaErrors(validate.errors);
+}
+
+/** A short human line for a list of schema errors. */
+export function describeSchemaErrors(errors: SchemaError[], limit = 3): string {
+  const shown = errors.slice(0, limit).map((e) => `${e.instancePath || '(root)'} ${e.message}`);
+  const more = errors.length > limit ? ` (+${errors.length - limit} more)` : '';
+  return shown.join('; ') + more;
+}
