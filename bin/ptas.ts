@@ -12,6 +12,8 @@ import { UnreachableError } from '../src/run/preflight.ts';
 import { listAllChecks } from '../src/run/list.ts';
 import { terminalSummary } from '../reports/terminal.ts';
 import { runReferenceCommand, referenceOptionsBuilder, type ReferenceArgs } from './reference-command.ts';
+import { loadCommand } from './load-command.ts';
+import { reportCommand } from './report-command.ts';
 
 // `ptas list | head` closes our stdout early: that is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -90,6 +92,7 @@ await yargs(hideBin(process.argv))
         .option('grep', { type: 'string', describe: 'Run only checks whose title or tags match, e.g. @TOKEN-REFRESH-SINGLE-USE or @area:auth' })
         .option('workers', { type: 'number', describe: 'Parallel check workers (default: 2 to 4 by CPU count)' })
         .option('check-timeout-ms', { type: 'number', default: 60_000, describe: 'Time limit for one check' })
+        .option('load', { type: 'boolean', default: true, describe: 'Run the load stage (429 and 413 probes); --no-load skips it' })
         .example('$0 run', 'Test the bundled reference implementation (starts and stops it)')
         .example('$0 run --base-url https://sandbox.example.com -c profile.json', 'Test an implementation described by a profile')
         .example('$0 run --fault refresh-token-reusable', 'See a check fail against a deliberately broken reference')
@@ -107,6 +110,7 @@ await yargs(hideBin(process.argv))
           grep: args.grep,
           workers: args.workers,
           checkTimeoutMs: args.checkTimeoutMs,
+          load: args.load,
           signal: abort.signal,
         });
         process.stdout.write(terminalSummary(outcome.results, outcome.report));
@@ -147,7 +151,9 @@ await yargs(hideBin(process.argv))
       }
     },
   )
-  .demandCommand(1, 'Name a command: run, reference or list (see --help).')
+  .command(loadCommand)
+  .command(reportCommand)
+  .demandCommand(1, 'Name a command: run, reference, list, load or report (see --help).')
   .strict()
   .recommendCommands()
   .wrap(Math.min(110, process.stdout.columns || 110))

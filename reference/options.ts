@@ -23,6 +23,17 @@ export interface ReferenceOptions {
   tokenBodyLimitBytes: number;
   /** Largest accepted body on other operations. */
   bodyLimitBytes: number;
+  /** Trade offers: validity period after creation, in seconds (spec 8). */
+  offerValiditySeconds: number;
+  /** The short predefined processing time before accept answers 202 instead of 200 (spec 3.1, 8), in ms. */
+  acceptPredefinedTimeMs: number;
+  /** Default processing duration of an accepted offer, in ms (per-offer override at creation). */
+  offerProcessingMs: number;
+  /** Webhook deliveries: attempts per event (1 = no retry) and the first retry delay, doubling each time. */
+  webhookMaxAttempts: number;
+  webhookRetryBaseMs: number;
+  /** A second client that runs the service under its own licence (spec 4.2 rule 7). */
+  ownLicenceClientId: string;
 }
 
 export const REFERENCE_DEFAULTS: ReferenceOptions = {
@@ -40,4 +51,10 @@ export const REFERENCE_DEFAULTS: ReferenceOptions = {
   acceptBurst: 20,
   tokenBodyLimitBytes: 16 * 1024,
   bodyLimitBytes: 64 * 1024,
+  offerValiditySeconds: 30,
+  acceptPredefinedTimeMs: 300,
+  offerProcessingMs: 20,
+  webhookMaxAttempts: 4,
+  webhookRetryBaseMs: 200,
+  ownLicenceClientId: 'ptas-own-licence-client',
 };

@@ -1,17 +1,27 @@
 // The reference's own implementation profile: what a certification team
-// would write for it. `ptas run` uses it when no --base-url is given.
+// would write for it. `ptas run` uses it when no --base-url is given. Each
+// area contributes its section from reference/profile-sections/.
 import type { ResolvedProfile } from '../src/config/profile.ts';
-import { seedUsers } from './fixtures/users.ts';
 import { REFERENCE_DEFAULTS, type ReferenceOptions } from './options.ts';
+import { usersSection } from './profile-sections/users.ts';
+import { cryptoTransfersSection } from './profile-sections/crypto-transfers.ts';
+import { tradingSection } from './profile-sections/trading.ts';
+import { webhooksSection } from './profile-sections/webhooks.ts';
+import { loadSection } from './profile-sections/load.ts';
 
 export function referenceProfile(baseUrl: string, overrides: Partial<ReferenceOptions> = {}): ResolvedProfile {
-  const options = { ...REFERENCE_DEFAULTS, ...overrides };
-  const users = seedUsers(options.seed);
-  return {
+  const options: ReferenceOptions = { ...REFERENCE_DEFAULTS, ...overrides };
+  const profile: ResolvedProfile = {
     name: 'PTAS reference implementation',
     baseUrl,
     credentials: { clientId: options.clientId, clientSecret: options.clientSecret },
     auth: { jwksUrl: '/.well-known/jwks.json', expiresInUnit: 'seconds' },
-    users: { existingUserId: users[0]!.id },
+    users: usersSection(baseUrl, options),
+    cryptoTransfers: cryptoTransfersSection(baseUrl, options),
+    trading: tradingSection(baseUrl, options),
+    webhooks: webhooksSection(baseUrl, options),
+    load: loadSection(baseUrl, options),
   };
+  // Sections an area does not fill are left out rather than written as undefined.
+  return JSON.parse(JSON.stringify(profile)) as ResolvedProfile;
 }

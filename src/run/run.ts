@@ -15,6 +15,7 @@ import { runConformance } from './conformance.ts';
 import { assertReachable } from './preflight.ts';
 import { profileHash } from './profile-hash.ts';
 import { spawnReference, type ReferenceProcess } from './reference-process.ts';
+import { runLoadStage } from '../../load/stage.ts';
 
 export interface RunOptions {
   /** The profile from file, env and flags; without baseUrl the embedded reference is the target. */
@@ -27,6 +28,8 @@ export interface RunOptions {
   grep?: string;
   workers?: number;
   checkTimeoutMs?: number;
+  /** Run the load stage (429/413 probes) after the checks (default true). */
+  load?: boolean;
   signal?: AbortSignal;
   /** Terminal output (progress lines); default process.stdout. */
   output?: NodeJS.WritableStream;
@@ -75,6 +78,10 @@ export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
       output: out,
       signal: options.signal,
     });
+    const loadStage =
+      options.load === false || options.signal?.aborted
+        ? { checks: [] }
+        : await runLoadStage({ profile, embeddedReference: Boolean(reference), signal: options.signal, output: out });
     const finishedAt = new Date();
     const interrupted = options.signal?.aborted || checks.status === 'interrupted' ? 'interrupted (SIGINT)' : undefined;
     const results = buildResults({
@@ -91,7 +98,8 @@ export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
         insecureTls: profile.http?.insecure ?? false,
         interrupted,
       },
-      checks: checks.checks,
+      checks: [...checks.checks, ...loadStage.checks],
+      load: loadStage.load,
       errors: checks.errors,
     });
     const report = writeReport(results, path.resolve(options.outDir));
