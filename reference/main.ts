@@ -9,8 +9,11 @@ const parsed = JSON.parse(process.argv[2] ?? '{}') as Partial<ReferenceOptions> 
 const optionsList = Array.isArray(parsed) ? parsed : [parsed];
 // The secret travels by environment, never on the command line (ps would show it).
 const secret = process.env.PTAS_REFERENCE_CLIENT_SECRET;
+const issuedTokenLog = process.env.PTAS_REFERENCE_TOKEN_LOG;
 const servers: RunningReference[] = await Promise.all(
-  optionsList.map((options) => startReference(secret ? { ...options, clientSecret: secret } : options)),
+  optionsList.map((options) =>
+    startReference({ ...options, ...(secret ? { clientSecret: secret } : {}), ...(issuedTokenLog ? { issuedTokenLog } : {}) }),
+  ),
 );
 process.stdout.write(JSON.stringify({ event: 'listening', urls: servers.map((s) => s.url) }) + '\n');
 const stop = () => void Promise.all(servers.map((s) => s.close())).then(() => process.exit(0));

@@ -32,6 +32,8 @@ export interface ReferenceOptions {
   /** Webhook deliveries: attempts per event (1 = no retry) and the first retry delay, doubling each time. */
   webhookMaxAttempts: number;
   webhookRetryBaseMs: number;
+  /** When set, every issued token is appended to this file (leak tests grep artifacts for them). */
+  issuedTokenLog?: string;
   /** A second client that runs the service under its own licence (spec 4.2 rule 7). */
   ownLicenceClientId: string;
 }

@@ -3,6 +3,7 @@
 // rate limit. Every check-then-invalidate step is synchronous so concurrent
 // refreshes of one token cannot both succeed.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { ReferenceContext } from '../context.ts';
 import { isJsonContentType, parseJson, readBody, sendError, sendJson, sendPayloadTooLarge } from '../http-util.ts';
@@ -41,12 +42,15 @@ export function registerTokenRoutes(router: Router, ctx: ReferenceContext): void
     const refreshToken = await ctx.keys.sign('refresh', clientId, refreshTokenTtlSeconds, refreshJti);
     accessTokenOfRefresh.set(refreshJti, accessToken);
     const shownAccess = present(accessToken);
+    const shownRefresh = present(refreshToken);
+    // Opt-in audit of every credential handed out, so leak tests can grep artifacts for them.
+    if (ctx.options.issuedTokenLog) appendFileSync(ctx.options.issuedTokenLog, `${shownAccess}\n${shownRefresh}\n`);
     const body = {
       expires_in: ctx.faults.has('expires-in-as-string')
         ? String(accessTokenTtlSeconds)
         : accessTokenTtlSeconds * (ctx.faults.has('expires-in-mismatch') ? 3 : 1),
       access_token: shownAccess,
-      refresh_token: ctx.faults.has('cc-same-token-twice') && !previousAccessToken ? shownAccess : present(refreshToken),
+      refresh_token: ctx.faults.has('cc-same-token-twice') && !previousAccessToken ? shownAccess : shownRefresh,
     };
     if (ctx.faults.has('token-content-type-text')) {
       res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });

@@ -86,10 +86,12 @@ export function applyOverrides(profile: Profile, overrides: ProfileOverrides, so
   const merged: Profile = structuredClone(profile);
   if (overrides.baseUrl !== undefined) merged.baseUrl = overrides.baseUrl;
   if (overrides.clientId !== undefined || overrides.clientSecret !== undefined) {
+    // Either half may come from a different source; completeness is checked once everything is merged.
     merged.credentials = {
-      clientId: overrides.clientId ?? merged.credentials?.clientId ?? '',
-      clientSecret: overrides.clientSecret ?? merged.credentials?.clientSecret ?? '',
-    };
+      ...merged.credentials,
+      ...(overrides.clientId !== undefined ? { clientId: overrides.clientId } : {}),
+      ...(overrides.clientSecret !== undefined ? { clientSecret: overrides.clientSecret } : {}),
+    } as Profile['credentials'];
   }
   const http = { ...merged.http };
   if (overrides.timeoutMs !== undefined) http.timeoutMs = overrides.timeoutMs;

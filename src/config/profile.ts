@@ -27,7 +27,7 @@ export interface AuthProfile {
 export interface Profile {
   name?: string;
   baseUrl?: string;
-  credentials?: { clientId: string; clientSecret: string };
+  credentials?: { clientId?: string; clientSecret?: string };
   http?: HttpProfile;
   auth?: AuthProfile;
   users?: UsersProfile;

@@ -4,7 +4,7 @@ import { Redactor } from '../http/redact.ts';
 
 /** A stable fingerprint of the profile, with secrets replaced by their markers. */
 export function profileHash(profile: Profile): string {
-  const redactor = new Redactor(profile.credentials ? [[profile.credentials.clientSecret, 'client_secret']] : []);
+  const redactor = new Redactor(profile.credentials?.clientSecret ? [[profile.credentials.clientSecret, 'client_secret']] : []);
   const canonical = JSON.stringify(redactor.redactJson(profile), (_key, value: unknown) =>
     value && typeof value === 'object' && !Array.isArray(value)
       ? Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))

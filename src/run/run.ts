@@ -16,6 +16,7 @@ import { assertReachable } from './preflight.ts';
 import { profileHash } from './profile-hash.ts';
 import { spawnReference, type ReferenceProcess } from './reference-process.ts';
 import { runLoadStage } from '../../load/stage.ts';
+import { FaultSet } from '../../reference/faults/index.ts';
 
 export interface RunOptions {
   /** The profile from file, env and flags; without baseUrl the embedded reference is the target. */
@@ -57,6 +58,11 @@ export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
   let reference: ReferenceProcess | undefined;
   if (options.faults?.length && options.profile.baseUrl) {
     throw new ConfigError('--fault injects faults into the embedded reference; it cannot be combined with --base-url');
+  }
+  try {
+    new FaultSet(options.faults ?? []);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
   }
   try {
     let profile: ResolvedProfile;

@@ -1,0 +1,24 @@
+// Small real HTTP servers on 127.0.0.1 for the suite's own tests.
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface TestServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export async function startServer(handler: RequestListener): Promise<TestServer> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

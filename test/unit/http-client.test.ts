@@ -1,0 +1,117 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTransport, HttpClient, TransportError } from '../../src/http/client.ts';
+import { Redactor } from '../../src/http/redact.ts';
+import type { RecordedExchange } from '../../src/http/exchange.ts';
+import { startServer } from '../support/servers.ts';
+
+function client(baseUrl: string, options: { timeoutMs?: number; maxResponseBytes?: number } = {}) {
+  const exchanges: RecordedExchange[] = [];
+  const redactor = new Redactor([['top-secret-value', 'client_secret']]);
+  const http = new HttpClient({ baseUrl, transport: createTransport(options), redactor, recorder: { record: (e) => exchanges.push(e) } });
+  return { http, exchanges };
+}
+
+test('records the exchange with secrets redacted and a curl line using placeholders', async (t) => {
+  const server = await startServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ echo: JSON.parse(body), access_token: 'issued-access-token-1' }));
+    });
+  });
+  t.after(() => server.close());
+  const { http, exchanges } = client(server.url);
+  const res = await http.post('/v1/oauth/token', { json: { client_secret: 'top-secret-value' }, bearer: 'bearer-token-xyz', label: 'issue' });
+  assert.equal(res.status, 200);
+  assert.deepEqual((res.json as { echo: unknown }).echo, { client_secret: 'top-secret-value' }, 'the check itself sees real values');
+  const [exchange] = exchanges;
+  const text = JSON.stringify(exchange);
+  for (const secret of ['top-secret-value', 'bearer-token-xyz', 'issued-access-token-1']) assert.ok(!text.includes(secret), `${secret} leaked`);
+  assert.equal(exchange!.label, 'issue');
+  assert.match(exchange!.curl, /\$PTAS_CLIENT_SECRET/);
+  assert.match(exchange!.curl, /Bearer \$BEARER/);
+});
+
+test('repeated query parameters are sent as repeated keys', async (t) => {
+  const server = await startServer((req, res) => res.end(req.url));
+  t.after(() => server.close());
+  const { http } = client(server.url);
+  const res = await http.get('/q', { query: { 'user_journey[]': ['a', 'b'], user_flow: undefined } });
+  assert.equal(decodeURIComponent(res.text), '/q?user_journey[]=a&user_journey[]=b');
+});
+
+test('a response over the cap is cut and marked truncated, not buffered whole', async (t) => {
+  const server = await startServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    let sent = 0;
+    const pump = () => {
+      while (sent < 200 && res.write(chunk)) sent++;
+      if (sent >= 200) res.end();
+      else res.once('drain', pump);
+    };
+    pump();
+  });
+  t.after(() => server.close());
+  const { http } = client(server.url, { maxResponseBytes: 100_000 });
+  const res = await http.get('/big');
+  assert.equal(res.truncated, true);
+  assert.equal(res.body.length, 100_000);
+  assert.equal(res.json, undefined);
+  assert.match(res.jsonError!, /cut off/);
+});
+
+test('a slow server hits the whole-exchange timeout as TransportError TIMEOUT, recorded as evidence', async (t) => {
+  const server = await startServer((_req, res) => {
+    res.writeHead(200);
+    const timer = setInterval(() => res.write('x'), 100);
+    res.on('close', () => clearInterval(timer));
+  });
+  t.after(() => server.close());
+  const { http, exchanges } = client(server.url, { timeoutMs: 300 });
+  const started = performance.now();
+  await assert.rejects(http.get('/drip'), (e: unknown) => e instanceof TransportError && e.code === 'TIMEOUT');
+  assert.ok(performance.now() - started < 2_000);
+  assert.equal(exchanges[0]!.error?.code, 'TIMEOUT');
+});
+
+test('redirects are not followed (so Authorization never travels to another origin)', async (t) => {
+  let otherHits = 0;
+  const other = await startServer((_req, res) => {
+    otherHits++;
+    res.end('{}');
+  });
+  const server = await startServer((_req, res) => {
+    res.writeHead(302, { location: `${other.url}/steal` });
+    res.end();
+  });
+  t.after(async () => {
+    await server.close();
+    await other.close();
+  });
+  const { http } = client(server.url);
+  const res = await http.get('/', { bearer: 'bearer-token-redirect' });
+  assert.equal(res.status, 302);
+  assert.equal(otherHits, 0);
+});
+
+test('a refused connection is CONNECTION_REFUSED', async () => {
+  const server = await startServer((_req, res) => res.end());
+  const url = server.url;
+  await server.close();
+  const { http } = client(url);
+  await assert.rejects(http.get('/'), (e: unknown) => e instanceof TransportError && e.code === 'CONNECTION_REFUSED');
+});
+
+test('a connection reset mid-body is CONNECTION_RESET', async (t) => {
+  const server = await startServer((req, res) => {
+    res.writeHead(200, { 'content-length': '1000' });
+    res.write('partial');
+    setTimeout(() => req.socket.destroy(), 20);
+  });
+  t.after(() => server.close());
+  const { http } = client(server.url);
+  await assert.rejects(http.get('/'), (e: unknown) => e instanceof TransportError && e.code === 'CONNECTION_RESET');
+});
