@@ -102,7 +102,12 @@ await yargs(hideBin(process.argv))
       try {
         const profile = profileFrom(args);
         const abort = new AbortController();
-        process.once('SIGINT', () => abort.abort());
+        // First Ctrl-C: stop and write a partial report marked INCOMPLETE. Second: leave at once.
+        process.once('SIGINT', () => {
+          process.stderr.write('\nptas: interrupted; stopping and writing a partial report (Ctrl-C again to quit at once)\n');
+          abort.abort();
+          process.once('SIGINT', () => process.exit(EXIT.INTERRUPTED));
+        });
         const outcome = await ptasRun({
           profile,
           outDir: args.out,

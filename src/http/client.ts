@@ -112,6 +112,17 @@ function classify(error: unknown): { code: TransportErrorCode; message: string }
   return { code: 'OTHER', message: code ? `${code}: ${message}` : message };
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function isValidUtf8(bytes: Buffer): boolean {
+  try {
+    strictUtf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function buildUrl(baseUrl: string, path: string, query: HttpRequest['query']): URL {
   const url = /^https?:\/\//.test(path) ? new URL(path) : new URL(baseUrl.replace(/\/+$/, '') + path);
   for (const [key, value] of Object.entries(query ?? {})) {
@@ -236,7 +247,7 @@ export class HttpClient {
     } catch (error) {
       const { code, message } = classify(error);
       const text = redactor.redactString(
-        code === 'TIMEOUT' ? `no complete response within ${timeoutMs} ms (${message})` : message,
+        code === 'TIMEOUT' ? `no complete response within ${timeoutMs} ms` : message,
       );
       record({ error: { code, message: text } });
       throw new TransportError(code, text, id, redactor.redactString(url.toString()));
@@ -245,11 +256,14 @@ export class HttpClient {
     const durationMs = performance.now() - t0;
     const buffer = Buffer.concat(chunks);
     const text = buffer.toString('utf8');
+    const validUtf8 = isValidUtf8(buffer);
     const contentType = responseHeaders['content-type'];
     let json: unknown;
     let jsonError: string | undefined;
     if (truncated) jsonError = `body cut off at the ${transport.maxResponseBytes}-byte response cap`;
     else if (buffer.length === 0) jsonError = 'empty body';
+    // JSON exchanged between systems must be UTF-8 (RFC 8259, 8.1).
+    else if (!validUtf8) jsonError = 'not JSON: the body is not valid UTF-8';
     else {
       try {
         json = JSON.parse(text);

@@ -11,6 +11,9 @@ const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie'
 /** A JWS compact serialization: every bearer and refresh token of the spec (2.1) has this shape. */
 const JWT_SHAPE = /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
 
+/** How deep redactJson walks; deeper subtrees are kept as redacted text. */
+const MAX_DEPTH = 64;
+
 export function fingerprint(value: string): string {
   return createHash('sha256').update(value).digest('hex').slice(0, 8);
 }
@@ -79,10 +82,18 @@ export class Redactor {
     return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, this.redactHeaderValue(k, v, style)]));
   }
 
-  /** Deep copy of a JSON value with secret keys replaced and every string redacted. */
-  redactJson(value: unknown, style: RedactionStyle = 'marker'): unknown {
+  /**
+   * Deep copy of a JSON value with secret keys replaced and every string
+   * redacted. Below MAX_DEPTH a subtree is kept as redacted JSON text: a
+   * hostile body nested 10,000 deep must not overflow the stack.
+   */
+  redactJson(value: unknown, style: RedactionStyle = 'marker', depth = 0): unknown {
     if (typeof value === 'string') return this.redactString(value, style);
-    if (Array.isArray(value)) return value.map((v) => this.redactJson(v, style));
+    if (value && typeof value === 'object' && depth >= MAX_DEPTH) {
+      // Not JSON.stringify: it overflows the stack on the 10,000-deep bodies this guards against.
+      return `[${Array.isArray(value) ? 'array' : 'object'} nested deeper than ${MAX_DEPTH} levels: not shown]`;
+    }
+    if (Array.isArray(value)) return value.map((v) => this.redactJson(v, style, depth + 1));
     if (value && typeof value === 'object') {
       return Object.fromEntries(
         Object.entries(value).map(([k, v]) => {
@@ -90,7 +101,7 @@ export class Redactor {
             this.addSecret(v, k.toLowerCase());
             return [k, this.replacement(k.toLowerCase(), v, style)];
           }
-          return [k, this.redactJson(v, style)];
+          return [k, this.redactJson(v, style, depth + 1)];
         }),
       );
     }

@@ -45,8 +45,13 @@ export async function runConformance(options: ConformanceOptions): Promise<Check
           FORCE_COLOR: '0',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
-        signal: options.signal,
       });
+      // Interrupt, don't kill: on SIGINT Playwright stops the checks in flight
+      // and its reporter still writes what finished, for a partial report.
+      const interrupt = () => child.kill('SIGINT');
+      if (options.signal?.aborted) interrupt();
+      options.signal?.addEventListener('abort', interrupt, { once: true });
+      child.once('exit', () => options.signal?.removeEventListener('abort', interrupt));
       const sink = options.output ?? process.stdout;
       child.stdout!.on('data', (chunk: Buffer) => sink.write(chunk));
       child.stderr!.on('data', (chunk: Buffer) => sink.write(chunk));
