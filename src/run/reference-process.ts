@@ -21,9 +21,13 @@ export interface ReferenceFarm {
   stop(): Promise<void>;
 }
 
-/** Starts several reference servers in one child process (they share one random client secret). */
+/**
+ * Starts several reference servers in one child process. They share one
+ * client secret: random per run, unless PTAS_REFERENCE_CLIENT_SECRET pins it
+ * (leak tests need to know what to search for).
+ */
 export async function spawnReferences(optionsList: Array<Partial<ReferenceOptions>>, startTimeoutMs = 30_000): Promise<ReferenceFarm> {
-  const clientSecret = `ref-${randomBytes(18).toString('base64url')}`;
+  const clientSecret = process.env.PTAS_REFERENCE_CLIENT_SECRET || `ref-${randomBytes(18).toString('base64url')}`;
   const publicOptions = optionsList.map(({ clientSecret: _omit, ...rest }) => ({ ...rest, port: rest.port ?? 0 }));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', fromRoot('reference', 'main.ts'), JSON.stringify(publicOptions)], {
     cwd: fromRoot(),

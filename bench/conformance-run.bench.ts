@@ -1,0 +1,30 @@
+// Times a full conformance run (no load stage) against the reference, with 1
+// and with the default number of Playwright workers, against a baseline from
+// the same run: the fixed cost of a run that selects no check.
+import { Writable } from 'node:stream';
+import { referenceProfile } from '../reference/profile.ts';
+import { spawnReference } from '../src/run/reference-process.ts';
+import { runConformance } from '../src/run/conformance.ts';
+
+const quiet = new Writable({ write: (_c, _e, done) => done() });
+const reference = await spawnReference();
+const profile = referenceProfile(reference.url, reference.options);
+
+async function timed(label: string, options: { grep?: string; workers?: number }): Promise<number> {
+  const started = performance.now();
+  const output = await runConformance({ targets: [{ name: 'target', profile }], progress: false, output: quiet, ...options });
+  const ms = performance.now() - started;
+  const bad = output.checks.filter((c) => c.verdict === 'FAIL' || c.verdict === 'ERROR').length;
+  console.log(`${label.padEnd(34)} ${(ms / 1000).toFixed(2).padStart(6)} s  ${output.checks.length} checks${bad ? `, ${bad} FAIL/ERROR` : ''}`);
+  return ms;
+}
+
+try {
+  const baseline = await timed('baseline (no check selected)', { grep: '@no-such-check' });
+  const serial = await timed('full run, 1 worker', { workers: 1 });
+  const parallel = await timed('full run, default workers', {});
+  console.log(`ratio full/baseline: ${(parallel / baseline).toFixed(2)}; speed-up of default workers over 1: ${(serial / parallel).toFixed(2)}×`);
+  console.log(`target: full run at most 30 s — ${parallel <= 30_000 ? 'met' : 'NOT met'}`);
+} finally {
+  await reference.stop();
+}
