@@ -11,6 +11,7 @@ export interface ReferenceArgs {
   fault?: string[];
   listFaults?: boolean;
   clientId: string;
+  ownLicenceClientId: string;
   seed: number;
   tokenRate: number;
   tokenBurst: number;
@@ -18,6 +19,12 @@ export interface ReferenceArgs {
   acceptBurst: number;
   tokenBodyLimit: number;
   accessTokenTtl: number;
+  offerValidity: number;
+  acceptPredefinedTime: number;
+  offerProcessing: number;
+  webhookMaxAttempts: number;
+  webhookRetryBase: number;
+  webhookTimeout: number;
 }
 
 export function referenceOptionsBuilder<T>(y: Argv<T>) {
@@ -29,6 +36,7 @@ export function referenceOptionsBuilder<T>(y: Argv<T>) {
     .option('fault', { type: 'string', array: true, describe: 'Break one requirement on purpose (repeatable)' })
     .option('list-faults', { type: 'boolean', describe: 'Print every fault with the requirement it breaks, then exit' })
     .option('client-id', { type: 'string', default: d.clientId, describe: 'The one client the reference knows (secret: PTAS_REF_CLIENT_SECRET)' })
+    .option('own-licence-client-id', { type: 'string', default: d.ownLicenceClientId, describe: 'A second client, same secret, that runs under its own licence: user details v2 answers it 403 (spec 4.2 rule 7)' })
     .option('seed', { type: 'number', default: d.seed, describe: 'Seed of the generated fixtures' })
     .option('token-rate', { type: 'number', default: d.tokenRatePerSecond, describe: 'Token endpoint rate limit, requests per second' })
     .option('token-burst', { type: 'number', default: d.tokenBurst, describe: 'Token endpoint burst allowance' })
@@ -36,6 +44,12 @@ export function referenceOptionsBuilder<T>(y: Argv<T>) {
     .option('accept-burst', { type: 'number', default: d.acceptBurst, describe: 'Accept-offer burst allowance' })
     .option('token-body-limit', { type: 'number', default: d.tokenBodyLimitBytes, describe: 'Largest token request body in bytes (one more is 413)' })
     .option('access-token-ttl', { type: 'number', default: d.accessTokenTtlSeconds, describe: 'Access-token lifetime in seconds (expires_in)' })
+    .option('offer-validity', { type: 'number', default: d.offerValiditySeconds, describe: 'Default validity period of a trade offer in seconds' })
+    .option('accept-predefined-time', { type: 'number', default: d.acceptPredefinedTimeMs, describe: 'Processing time in ms after which accept answers 202 instead of 200' })
+    .option('offer-processing', { type: 'number', default: d.offerProcessingMs, describe: 'Default processing time of an accepted offer in ms' })
+    .option('webhook-max-attempts', { type: 'number', default: d.webhookMaxAttempts, describe: 'Webhook delivery attempts per event (1: no retry)' })
+    .option('webhook-retry-base', { type: 'number', default: d.webhookRetryBaseMs, describe: 'First webhook retry delay in ms, doubling per retry' })
+    .option('webhook-timeout', { type: 'number', default: d.webhookTimeoutMs, describe: 'Time a webhook receiver has to answer one delivery, in ms' })
     .example('$0 reference --port 8080', 'Serve the reference on http://127.0.0.1:8080')
     .example('$0 reference --fault refresh-token-reusable', 'Serve a reference that lets refresh tokens be reused')
     .epilog('Every option can also be set as PTAS_REF_<OPTION>, e.g. PTAS_REF_TOKEN_RATE=300. The client secret comes from PTAS_REF_CLIENT_SECRET (default: a demo secret printed at start).');
@@ -52,6 +66,7 @@ export async function runReferenceCommand(args: ReferenceArgs): Promise<void> {
     host: args.host,
     faults: args.fault ?? [],
     clientId: args.clientId,
+    ownLicenceClientId: args.ownLicenceClientId,
     seed: args.seed,
     tokenRatePerSecond: args.tokenRate,
     tokenBurst: args.tokenBurst,
@@ -59,6 +74,12 @@ export async function runReferenceCommand(args: ReferenceArgs): Promise<void> {
     acceptBurst: args.acceptBurst,
     tokenBodyLimitBytes: args.tokenBodyLimit,
     accessTokenTtlSeconds: args.accessTokenTtl,
+    offerValiditySeconds: args.offerValidity,
+    acceptPredefinedTimeMs: args.acceptPredefinedTime,
+    offerProcessingMs: args.offerProcessing,
+    webhookMaxAttempts: args.webhookMaxAttempts,
+    webhookRetryBaseMs: args.webhookRetryBase,
+    webhookTimeoutMs: args.webhookTimeout,
   };
   const secret = process.env.PTAS_REF_CLIENT_SECRET;
   if (secret) options.clientSecret = secret;

@@ -1,7 +1,25 @@
 // The "cryptoTransfers" section of the reference's own implementation profile.
 import type { CryptoTransfersProfile } from '../../src/config/sections/crypto-transfers.ts';
+import { seedDirectory } from '../crypto-transfers/directory.ts';
+import { seedUsers } from '../fixtures/users.ts';
 import type { ReferenceOptions } from '../options.ts';
 
-export function cryptoTransfersSection(_baseUrl: string, _options: ReferenceOptions): CryptoTransfersProfile | undefined {
-  return undefined;
+export function cryptoTransfersSection(_baseUrl: string, options: ReferenceOptions): CryptoTransfersProfile {
+  const directory = seedDirectory(options.seed);
+  const [xrp] = directory.coinNetworks.values();
+  const [vasp] = directory.vasps.values();
+  return {
+    userId: seedUsers(options.seed)[0]!.id,
+    // Every field set, with values that differ from any default, so each echo is meaningful.
+    withdrawalAddress: {
+      coin_network_id: xrp!.id,
+      address: 'rEb8TK3gBgk5auZkwc6sHnwrGVJH8DuaLh',
+      destination_tag: '104938',
+      host_type: 'KNOWN_VASP',
+      host_name: vasp!.name,
+      host_id: vasp!.id,
+      user_owned: false,
+      owner_legal_name: 'Erika Mustermann',
+    },
+  };
 }

@@ -1,7 +1,42 @@
-// The "trading" section of the reference's own implementation profile.
+// The "trading" section of the reference's own implementation profile: the
+// reference-only operations of routes/trading.ts, and processing and
+// validity values that exercise both the 200 and the 202 path and expiry.
 import type { TradingProfile } from '../../src/config/sections/trading.ts';
+import { seedUsers } from '../fixtures/users.ts';
 import type { ReferenceOptions } from '../options.ts';
 
-export function tradingSection(_baseUrl: string, _options: ReferenceOptions): TradingProfile | undefined {
-  return undefined;
+export function tradingSection(_baseUrl: string, options: ReferenceOptions): TradingProfile {
+  const users = seedUsers(options.seed);
+  const predefined = options.acceptPredefinedTimeMs;
+  return {
+    userId: users[1]!.id,
+    otherUserId: users[3]!.id,
+    createUser: { method: 'POST', path: '/reference/v1/users', expectStatus: [201], extract: { userId: '/data/id' } },
+    createOffer: {
+      method: 'POST',
+      path: '/reference/v1/users/{userId}/offers',
+      body: { processingMs: '{processingMs}', validitySeconds: '{validitySeconds}' },
+      expectStatus: [201],
+      extract: { offerId: '/data/id', status: '/data/status' },
+    },
+    offerStatus: {
+      method: 'GET',
+      path: '/reference/v1/offers/{offerId}',
+      headers: { 'svc-user-id': '{userId}' },
+      expectStatus: [200],
+      extract: { status: '/data/status', externalTransactionId: '/data/external_transaction_id' },
+    },
+    terminalStatuses: ['accepted'],
+    processingTimeMs: predefined,
+    // Well clear of the predefined time on both sides, so a busy machine does not flip 200 and 202.
+    fastProcessingMs: Math.min(options.offerProcessingMs, Math.floor(predefined / 4)),
+    slowProcessingMs: Math.max(1_000, predefined * 4),
+    validitySeconds: options.offerValiditySeconds,
+    expiryValiditySeconds: 1,
+    expiryMarginMs: 750,
+    pollDeadlineMs: Math.max(10_000, predefined * 4 + 5_000),
+    pollIntervalMs: 100,
+    pollMaxIntervalMs: 1_000,
+    concurrency: 8,
+  };
 }

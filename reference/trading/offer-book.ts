@@ -1,0 +1,93 @@
+// The trade offers of one reference server and the acceptance rules of spec
+// 4.4: only the newest offer of a user, only within its validity period, only
+// by its owner, and only once. refusal() and begin() are synchronous: a route
+// that calls them back to back, with no await in between, makes
+// check-and-set atomic on the event loop, so of simultaneous accepts exactly
+// one begins.
+import { quoteFor, tradeFor, type AcceptedTrade, type Quote } from './trade.ts';
+
+/** What the book stores; "expired" and "superseded" are derived from time and newer offers. */
+export type StoredStatus = 'offered' | 'in_progress' | 'accepted';
+export type OfferStatus = StoredStatus | 'expired' | 'superseded';
+
+export interface Offer {
+  id: string;
+  userId: string;
+  createdAt: Date;
+  validUntil: Date;
+  processingMs: number;
+  quote: Quote;
+  status: StoredStatus;
+  externalTransactionId?: string;
+  trade?: AcceptedTrade;
+}
+
+/** Why an accept is refused. */
+export type Refusal = 'not-owner' | 'already-accepted' | 'superseded' | 'expired';
+
+/** The acceptance rules; each can be switched off by one fault, breaking one requirement. */
+export interface AcceptRules {
+  ownership: boolean;
+  newestOnly: boolean;
+  validity: boolean;
+  /** An offer whose processing has finished stays accepted (not acceptable again). */
+  completedStaysAccepted: boolean;
+}
+
+/** Offers kept; the oldest go first, and then count as unknown. Bounds memory under load. */
+const OFFER_CAP = 50_000;
+
+export class OfferBook {
+  private readonly offers = new Map<string, Offer>();
+  private readonly newestByUser = new Map<string, string>();
+  private sequence = 0;
+
+  create(userId: string, options: { processingMs: number; validitySeconds: number }, now = new Date()): Offer {
+    const offer: Offer = {
+      id: crypto.randomUUID(),
+      userId,
+      createdAt: now,
+      validUntil: new Date(now.getTime() + options.validitySeconds * 1000),
+      processingMs: options.processingMs,
+      quote: quoteFor(++this.sequence),
+      status: 'offered',
+    };
+    this.offers.set(offer.id, offer);
+    this.newestByUser.set(userId, offer.id);
+    if (this.offers.size > OFFER_CAP) this.offers.delete(this.offers.keys().next().value!);
+    return offer;
+  }
+
+  get(id: string): Offer | undefined {
+    return this.offers.get(id.toLowerCase());
+  }
+
+  statusOf(offer: Offer, now = new Date()): OfferStatus {
+    if (offer.status !== 'offered') return offer.status;
+    if (this.newestByUser.get(offer.userId) !== offer.id) return 'superseded';
+    return now >= offer.validUntil ? 'expired' : 'offered';
+  }
+
+  /** Why `userId` may not accept the offer now, or undefined when they may. */
+  refusal(offer: Offer, userId: string, rules: AcceptRules, now = new Date()): Refusal | undefined {
+    if (rules.ownership && offer.userId !== userId) return 'not-owner';
+    if (offer.status === 'in_progress') return 'already-accepted';
+    if (offer.status === 'accepted' && rules.completedStaysAccepted) return 'already-accepted';
+    if (rules.newestOnly && this.newestByUser.get(offer.userId) !== offer.id) return 'superseded';
+    if (rules.validity && now >= offer.validUntil) return 'expired';
+    return undefined;
+  }
+
+  /** Moves the offer to in progress (3.1); the caller completes it once processing is done. */
+  begin(offer: Offer, externalTransactionId: string | undefined): void {
+    offer.status = 'in_progress';
+    offer.externalTransactionId = externalTransactionId;
+    offer.trade = undefined;
+  }
+
+  complete(offer: Offer, at = new Date()): AcceptedTrade {
+    offer.trade = tradeFor(offer.id, offer.quote, at);
+    offer.status = 'accepted';
+    return offer.trade;
+  }
+}

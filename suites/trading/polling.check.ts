@@ -1,0 +1,38 @@
+// After a 202 the offer is in progress, and the offer-status operation shows
+// it reaching a terminal state (spec 3.1, 4.4 rules 3-4). Polling backs off
+// and stops at trading.pollDeadlineMs: a never-finishing offer is a FAIL whose
+// evidence is the polling timeline.
+import { defineCheck } from '../../src/check/index.ts';
+import { accept, checkUser, createOffer, pollOffer, shortId, statusSettings, tradingSection } from './support.ts';
+
+defineCheck(
+  {
+    id: 'trading.accepted-202-reaches-terminal-status',
+    title: 'An offer answered 202 reaches a terminal status, polled with backoff within a deadline',
+    area: 'trading',
+    requirements: ['OFFER-202-STATUS-TERMINAL'],
+    severity: 'MUST',
+  },
+  async ({ check, http, profile, tokens }) => {
+    const section = tradingSection(profile, check);
+    statusSettings(section, check);
+    if (!section.pollDeadlineMs) return check.skip('no deadline for polling the offer status after a 202', 'trading.pollDeadlineMs');
+    const bearer = await tokens.get();
+    const userId = await checkUser(check, http, section, bearer);
+    const offer = await createOffer(http, section, bearer, { userId, processingMs: section.slowProcessingMs });
+    const res = await accept(check, http, offer.offerId, { bearer, userId, label: 'accept an offer that processes slowly' });
+    if (res.status === 200) return check.skip('the accept answered 200, so there was no 202 to follow up', 'trading.slowProcessingMs');
+    check.expectStatus(res, 202, `accept of offer ${shortId(offer.offerId)}`);
+    check.event('202 received', `accept of offer ${shortId(offer.offerId)} answered after ${Math.round(res.durationMs)} ms`);
+
+    const outcome = await pollOffer(check, http, section, bearer, offer);
+    if (!outcome.reached) {
+      const last = outcome.last?.summary ?? 'no status read';
+      check.fail(
+        `offer ${shortId(offer.offerId)} did not reach a terminal status (${section.terminalStatuses!.join(', ')}) within ${(outcome.deadlineMs / 1000).toFixed(1)} s of its 202: ${outcome.polls} polls, last ${last}`,
+        { polls: outcome.polls, deadlineMs: outcome.deadlineMs, lastStatus: outcome.last?.status ?? null },
+      );
+    }
+    check.note(`offer ${shortId(offer.offerId)} reached ${outcome.last!.status} after ${outcome.polls} polls in ${(outcome.elapsedMs / 1000).toFixed(1)} s`);
+  },
+);

@@ -1,0 +1,111 @@
+// pollUntilTerminal against a real local server: it stops at the first
+// terminal status, backs off with a bounded interval, and ends at the
+// deadline — never later — when the status never becomes terminal or a poll
+// never answers.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { backoffMs, pollUntilTerminal, type PollObservation } from '../../src/polling.ts';
+import { createTransport, HttpClient, type TransportSettings } from '../../src/http/client.ts';
+import { Redactor } from '../../src/http/redact.ts';
+
+let server: Server;
+let transport: TransportSettings;
+let http: HttpClient;
+/** Poll times per job, as the server saw them. */
+const hits = new Map<string, number[]>();
+
+before(async () => {
+  server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const job = url.searchParams.get('job') ?? '';
+    const times = hits.get(job) ?? [];
+    times.push(performance.now());
+    hits.set(job, times);
+    if (job === 'hang') return; // never answers; the client's timeout or close ends it
+    const doneAfter = Number(url.searchParams.get('doneAfter') ?? Infinity);
+    const status = times.length >= doneAfter ? 'accepted' : 'in_progress';
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ data: { status } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  transport = createTransport({ timeoutMs: 5_000 });
+  http = new HttpClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, transport, redactor: new Redactor() });
+});
+
+after(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await transport.dispatcher.destroy();
+});
+
+interface StatusObservation extends PollObservation {
+  status?: string;
+}
+
+function statusPoll(query: Record<string, string>) {
+  return async (): Promise<StatusObservation> => {
+    const res = await http.get('/status', { query, label: 'poll' });
+    const status = (res.json as { data?: { status?: string } } | undefined)?.data?.status;
+    return { status, terminal: status === 'accepted', summary: `status ${status} (HTTP ${res.status})` };
+  };
+}
+
+function recorder() {
+  const events: Array<{ name: string; detail?: string }> = [];
+  return { events, event: (name: string, detail?: string) => void events.push({ name, detail }) };
+}
+
+test('backoff doubles from the initial interval and stays at the maximum', () => {
+  const settings = { deadlineMs: 10_000, initialIntervalMs: 50, maxIntervalMs: 300 };
+  assert.deepEqual([1, 2, 3, 4, 5, 6].map((n) => backoffMs(n, settings)), [50, 100, 200, 300, 300, 300]);
+});
+
+test('stops at the first terminal status and records every poll', async () => {
+  const sink = recorder();
+  const outcome = await pollUntilTerminal(statusPoll({ job: 'three', doneAfter: '3' }), { deadlineMs: 5_000, initialIntervalMs: 20 }, sink);
+  assert.equal(outcome.reached, true);
+  assert.equal(outcome.polls, 3);
+  assert.equal(outcome.last?.status, 'accepted');
+  assert.equal(hits.get('three')?.length, 3);
+  assert.deepEqual(sink.events.map((e) => e.name), ['poll 1', 'poll 2', 'poll 3']);
+  assert.match(sink.events[2]!.detail!, /status accepted \(HTTP 200\).*terminal/);
+  // 20 ms then 40 ms between polls, as the server saw them.
+  const [t1, t2, t3] = hits.get('three')!;
+  assert.ok(t2! - t1! >= 15 && t3! - t2! >= 35, `intervals ${t2! - t1!}, ${t3! - t2!}`);
+});
+
+test('a status that never becomes terminal ends at the deadline with a timeline, backing off within the bound', async () => {
+  const sink = recorder();
+  const deadlineMs = 1_200;
+  const started = performance.now();
+  const outcome = await pollUntilTerminal(statusPoll({ job: 'never' }), { deadlineMs, initialIntervalMs: 25, maxIntervalMs: 200 }, sink);
+  const took = performance.now() - started;
+  assert.equal(outcome.reached, false);
+  assert.equal(outcome.last?.status, 'in_progress');
+  assert.ok(took <= deadlineMs + 50, `took ${took} ms for a ${deadlineMs} ms deadline`);
+  assert.ok(took >= deadlineMs - 300, `gave up early, after ${took} ms`);
+  const times = hits.get('never')!;
+  assert.equal(times.length, outcome.polls);
+  const gaps = times.slice(1).map((t, i) => t - times[i]!);
+  assert.ok(gaps.every((g) => g <= 200 + 40), `a gap exceeded the 200 ms bound: ${gaps.map(Math.round).join(', ')}`);
+  assert.ok(gaps[1]! > gaps[0]!, 'the interval grows');
+  assert.equal(sink.events.length, outcome.polls);
+  assert.match(sink.events.at(-1)!.detail!, /still not terminal at the 1\.2 s deadline/);
+});
+
+test('a poll that never answers does not hold polling past the deadline', async () => {
+  const sink = recorder();
+  const started = performance.now();
+  const outcome = await pollUntilTerminal(statusPoll({ job: 'hang' }), { deadlineMs: 400 }, sink);
+  const took = performance.now() - started;
+  assert.equal(outcome.reached, false);
+  assert.equal(outcome.last, undefined);
+  assert.ok(took < 450, `took ${took} ms`);
+  assert.deepEqual(sink.events.map((e) => e.name), ['poll 1 unanswered']);
+});
+
+test('a non-positive deadline is refused', async () => {
+  await assert.rejects(pollUntilTerminal(statusPoll({ job: 'x' }), { deadlineMs: 0 }, recorder()), RangeError);
+});

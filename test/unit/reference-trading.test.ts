@@ -1,0 +1,224 @@
+// The reference's trade offers over real HTTP: the 200 and 202 paths, the
+// acceptance rules, the atomicity of accept under concurrency, and the accept
+// rate limit (whose conformance checks are load probes, so its two faults are
+// pinned here too). Every trade body is validated against the suite's schema.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startReference, type RunningReference } from '../../reference/server.ts';
+import { seedUsers } from '../../reference/fixtures/users.ts';
+import { referenceProfile } from '../../reference/profile.ts';
+import type { ReferenceOptions } from '../../reference/options.ts';
+import { describeSchemaErrors, validateAgainst } from '../../src/schemas/registry.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  json: any;
+  ms: number;
+}
+
+/** A reference on a free port with a token, and small helpers for its trading operations. */
+async function tradingReference(overrides: Partial<ReferenceOptions> = {}) {
+  const ref: RunningReference = await startReference({ port: 0, acceptPredefinedTimeMs: 150, ...overrides });
+  const call = async (method: string, path: string, init: { headers?: Record<string, string>; body?: string; bearer?: string | null } = {}): Promise<Answer> => {
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.bearer !== null) headers.authorization = `Bearer ${init.bearer ?? token}`;
+    if (init.body !== undefined) headers['content-type'] ??= 'application/json';
+    const t0 = performance.now();
+    const res = await fetch(ref.url + path, { method, headers, body: init.body });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : undefined, ms: performance.now() - t0 };
+  };
+  let token = '';
+  const issued = await call('POST', '/v1/oauth/token', {
+    bearer: null,
+    body: JSON.stringify({ grant_type: 'client_credentials', client_id: ref.options.clientId, client_secret: ref.options.clientSecret }),
+  });
+  token = issued.json.access_token;
+  const newUser = async (): Promise<string> => (await call('POST', '/reference/v1/users')).json.data.id;
+  const createOffer = async (userId: string, body: Record<string, unknown> = {}): Promise<string> => {
+    const res = await call('POST', `/reference/v1/users/${userId}/offers`, { body: JSON.stringify(body) });
+    assert.equal(res.status, 201, JSON.stringify(res.json));
+    return res.json.data.id;
+  };
+  const accept = (offerId: string, userId: string | undefined, query = '') =>
+    call('PATCH', `/v1/offers/${offerId}/accept${query}`, { headers: userId === undefined ? {} : { 'svc-user-id': userId } });
+  const status = async (offerId: string): Promise<string> => (await call('GET', `/reference/v1/offers/${offerId}`)).json.data.status;
+  return { ref, call, newUser, createOffer, accept, status };
+}
+
+function assertTrade(body: unknown): void {
+  const errors = validateAgainst('accepted-trade.schema.json', body);
+  assert.deepEqual(errors, [], describeSchemaErrors(errors));
+}
+
+describe('reference trade offers', () => {
+  let r: Awaited<ReturnType<typeof tradingReference>>;
+  before(async () => {
+    // A roomy rate limit: these tests are about the acceptance rules, not the limit.
+    r = await tradingReference({ acceptBurst: 200, acceptRatePerSecond: 500 });
+  });
+  after(() => r.ref.close());
+
+  test('a fast offer is answered 200 with a trade that matches accepted-trade.schema.json, and is accepted afterwards', async () => {
+    const user = await r.newUser();
+    const offer = await r.createOffer(user, { processingMs: 5 });
+    assert.equal(await r.status(offer), 'offered');
+    const res = await r.accept(offer, user);
+    assert.equal(res.status, 200);
+    assertTrade(res.json);
+    assert.equal(res.json.data.id, offer);
+    const view = (await r.call('GET', `/reference/v1/offers/${offer}`)).json.data;
+    assert.equal(view.status, 'accepted');
+    assertTrade({ data: view.trade });
+  });
+
+  test('a slow offer is answered 202 at the predefined time, then reaches accepted', async () => {
+    const user = await r.newUser();
+    const offer = await r.createOffer(user, { processingMs: 600 });
+    const res = await r.accept(offer, user);
+    assert.equal(res.status, 202);
+    assert.ok(res.ms < 500, `202 took ${res.ms} ms`);
+    assert.deepEqual(res.json, { data: { id: offer, status: 'in_progress' } });
+    assert.equal(await r.status(offer), 'in_progress');
+    await sleep(700);
+    assert.equal(await r.status(offer), 'accepted');
+  });
+
+  test('only the newest offer is acceptable (409), an expired one is gone (410), an accepted one conflicts (409)', async () => {
+    const user = await r.newUser();
+    const older = await r.createOffer(user, { processingMs: 0 });
+    const newer = await r.createOffer(user, { processingMs: 0, validitySeconds: 1 });
+    assert.equal((await r.accept(older, user)).status, 409);
+    assert.equal(await r.status(older), 'superseded');
+    assert.equal((await r.accept(newer, user)).status, 200);
+    assert.equal((await r.accept(newer, user)).status, 409);
+
+    const expiring = await r.createOffer(user, { processingMs: 0, validitySeconds: 1 });
+    await sleep(1_050);
+    assert.equal(await r.status(expiring), 'expired');
+    assert.equal((await r.accept(expiring, user)).status, 410);
+  });
+
+  test('ownership, unknown offers, the user header and external_transaction_id', async () => {
+    const [owner, other] = [await r.newUser(), await r.newUser()];
+    const offer = await r.createOffer(owner, { processingMs: 0 });
+    assert.equal((await r.accept(offer, other)).status, 403);
+    assert.equal((await r.accept(crypto.randomUUID(), owner)).status, 404);
+    assert.equal((await r.accept('not-an-offer', owner)).status, 404);
+    assert.equal((await r.accept(offer, undefined)).status, 422);
+    assert.equal((await r.accept(offer, 'not-a-uuid')).status, 422);
+    assert.equal((await r.accept(offer, owner, `?external_transaction_id=${'x'.repeat(257)}`)).status, 422);
+    assert.equal((await r.accept(offer, owner, '?external_transaction_id=a&external_transaction_id=b')).status, 422);
+    assert.equal((await r.call('PATCH', `/v1/offers/${offer}/accept`, { bearer: null, headers: { 'svc-user-id': owner } })).status, 401);
+    assert.equal(await r.status(offer), 'offered', 'refused accepts must leave the offer untouched');
+    assert.equal((await r.accept(offer, owner, '?external_transaction_id=partner-42')).status, 200);
+    assert.equal((await r.call('GET', `/reference/v1/offers/${offer}`)).json.data.external_transaction_id, 'partner-42');
+    assert.equal((await r.call('GET', `/reference/v1/offers/${offer}`, { headers: { 'svc-user-id': other } })).status, 403);
+  });
+
+  test('create-offer input is validated, never a 5xx', async () => {
+    const user = await r.newUser();
+    const post = (body: string, contentType = 'application/json') =>
+      r.call('POST', `/reference/v1/users/${user}/offers`, { body, headers: { 'content-type': contentType } });
+    assert.equal((await post('')).status, 201, 'an empty body takes the defaults');
+    assert.equal((await post('{')).status, 400);
+    assert.equal((await post('processingMs=1', 'text/plain')).status, 400);
+    for (const body of ['[]', 'null', '{"processingMs":-1}', '{"processingMs":1.5}', '{"validitySeconds":0}', '{"validitySeconds":"30"}']) {
+      assert.equal((await post(body)).status, 422, body);
+    }
+    assert.equal((await r.call('POST', `/reference/v1/users/${crypto.randomUUID()}/offers`, { body: '{}' })).status, 404);
+  });
+
+  test('a created fixture user is a real user', async () => {
+    const user = await r.newUser();
+    assert.equal((await r.call('GET', `/v2/users/${user}`)).status, 200);
+  });
+
+  test('of 20 simultaneous accepts of one offer exactly one executes', async () => {
+    const user = await r.newUser();
+    for (const processingMs of [0, 400]) {
+      const offer = await r.createOffer(user, { processingMs });
+      const statuses = (await Promise.all(Array.from({ length: 20 }, () => r.accept(offer, user)))).map((a) => a.status);
+      assert.equal(statuses.filter((s) => s === 200 || s === 202).length, 1, `processing ${processingMs} ms: ${statuses.join(',')}`);
+      assert.ok(statuses.every((s) => [200, 202, 409].includes(s)), statuses.join(','));
+    }
+  });
+});
+
+test('the accept-race fault lets simultaneous accepts all execute (the atomicity test can fail)', async () => {
+  const r = await tradingReference({ faults: ['accept-race'] });
+  try {
+    const user = await r.newUser();
+    const offer = await r.createOffer(user, { processingMs: 0 });
+    const statuses = (await Promise.all(Array.from({ length: 5 }, () => r.accept(offer, user)))).map((a) => a.status);
+    assert.ok(statuses.filter((s) => s === 200).length > 1, statuses.join(','));
+  } finally {
+    await r.ref.close();
+  }
+});
+
+describe('the accept rate limit', () => {
+  const limited = { acceptRatePerSecond: 1, acceptBurst: 2 };
+
+  test('over the limit: 429 with Retry-After, and the offer is not executed', async () => {
+    const r = await tradingReference(limited);
+    try {
+      const user = await r.newUser();
+      const stale = await r.createOffer(user, { processingMs: 0 });
+      await r.accept(crypto.randomUUID(), user);
+      await r.accept(crypto.randomUUID(), user);
+      const offer = await r.createOffer(user, { processingMs: 0 });
+      const res = await r.accept(offer, user);
+      assert.equal(res.status, 429);
+      assert.ok(Number(res.headers.get('retry-after')) >= 1);
+      assert.equal(await r.status(offer), 'offered');
+      await sleep(1_050);
+      assert.equal((await r.accept(offer, user)).status, 200);
+      assert.equal(await r.status(stale), 'superseded');
+    } finally {
+      await r.ref.close();
+    }
+  });
+
+  test('no-accept-rate-limit never answers 429', async () => {
+    const r = await tradingReference({ ...limited, faults: ['no-accept-rate-limit'] });
+    try {
+      const user = await r.newUser();
+      const statuses = await Promise.all(Array.from({ length: 6 }, () => r.accept(crypto.randomUUID(), user).then((a) => a.status)));
+      assert.deepEqual(statuses, [404, 404, 404, 404, 404, 404]);
+    } finally {
+      await r.ref.close();
+    }
+  });
+
+  test('rate-limited-accept-executes answers 429 and executes the offer anyway', async () => {
+    const r = await tradingReference({ ...limited, faults: ['rate-limited-accept-executes'] });
+    try {
+      const user = await r.newUser();
+      await r.accept(crypto.randomUUID(), user);
+      await r.accept(crypto.randomUUID(), user);
+      const offer = await r.createOffer(user, { processingMs: 0 });
+      assert.equal((await r.accept(offer, user)).status, 429);
+      await sleep(20);
+      assert.equal(await r.status(offer), 'accepted');
+    } finally {
+      await r.ref.close();
+    }
+  });
+});
+
+test("the reference's trading profile section validates and names every key the checks and probes use", () => {
+  const profile = referenceProfile('http://127.0.0.1:1');
+  assert.deepEqual(validateAgainst('profile/trading.schema.json', profile.trading), []);
+  const trading = profile.trading!;
+  for (const key of ['userId', 'otherUserId', 'createOffer', 'offerStatus', 'terminalStatuses', 'processingTimeMs', 'pollDeadlineMs'] as const) {
+    assert.ok(trading[key] !== undefined, `trading.${key}`);
+  }
+  assert.equal(trading.createOffer!.extract!.offerId, '/data/id');
+  assert.equal(trading.offerStatus!.extract!.status, '/data/status');
+  assert.ok(trading.fastProcessingMs! < trading.processingTimeMs! && trading.slowProcessingMs! > trading.processingTimeMs!);
+  assert.ok(seedUsers(1).some((u) => u.id === trading.userId));
+});
