@@ -32,6 +32,8 @@ export interface ReferenceOptions {
   /** Webhook deliveries: attempts per event (1 = no retry) and the first retry delay, doubling each time. */
   webhookMaxAttempts: number;
   webhookRetryBaseMs: number;
+  /** Webhook deliveries: how long one attempt may take before it counts as failed, in ms. */
+  webhookTimeoutMs: number;
   /** When set, every issued token is appended to this file (leak tests grep artifacts for them). */
   issuedTokenLog?: string;
   /** A second client that runs the service under its own licence (spec 4.2 rule 7). */
@@ -58,5 +60,6 @@ export const REFERENCE_DEFAULTS: ReferenceOptions = {
   offerProcessingMs: 20,
   webhookMaxAttempts: 4,
   webhookRetryBaseMs: 200,
+  webhookTimeoutMs: 1_000,
   ownLicenceClientId: 'ptas-own-licence-client',
 };

@@ -1,3 +1,20 @@
 import type { Fault } from './types.ts';
 
-export const webhooksFaults: Fault[] = [];
+export const webhooksFaults: Fault[] = [
+  { name: 'webhook-put-method', requirement: 'WEBHOOK-POST-JSON', description: 'User-update deliveries are sent with PUT instead of POST.' },
+  { name: 'webhook-content-type-text', requirement: 'WEBHOOK-POST-JSON', description: 'User-update deliveries are labelled Content-Type: text/plain.' },
+  { name: 'webhook-idempotency-header-renamed', requirement: 'WEBHOOK-HEADERS-PRESENT', description: 'The idempotency key is sent as Idempotency-Key instead of X-BTS-Idempotency-Key.' },
+  { name: 'webhook-digest-other-body', requirement: 'WEBHOOK-CONTENT-DIGEST', description: 'Content-Digest is computed over a pretty-printed body while the compact body is sent.' },
+  { name: 'webhook-stale-date', requirement: 'WEBHOOK-DATE', description: 'Date lies ten minutes in the past (and is signed that way).' },
+  { name: 'webhook-signature-wrong-key', requirement: 'WEBHOOK-SIGNATURE', description: 'Deliveries are signed with a key that is not in the published JWK Set.' },
+  { name: 'webhook-signature-skips-digest', requirement: 'WEBHOOK-SIGNATURE', description: 'The signature does not cover content-digest, so the body is not protected by it.' },
+  { name: 'webhook-body-without-params', requirement: 'WEBHOOK-BODY-SCHEMA', description: 'The event fields are sent at the top level of the body instead of inside params.' },
+  { name: 'webhook-timestamp-milliseconds', requirement: 'WEBHOOK-BODY-SCHEMA', description: 'params.timestamp is Unix time in milliseconds instead of seconds.' },
+  { name: 'webhook-risk-status-completed', requirement: 'WEBHOOK-ACTIONS', description: 'A finished risk evaluation reports status "completed" instead of "finished".' },
+  { name: 'webhook-204-not-acknowledged', requirement: 'WEBHOOK-ACK-CODES', description: 'A 204 answer is taken as a failure and the event is delivered again.' },
+  { name: 'webhook-ack-requires-body', requirement: 'WEBHOOK-ACK-CODES', description: 'An answer without a body is taken as a failure, so every acknowledgement of the spec is retried.' },
+  { name: 'webhook-new-key-per-attempt', requirement: 'WEBHOOK-IDEMPOTENCY-STABLE', description: 'Every redelivery carries a fresh X-BTS-Idempotency-Key.' },
+  { name: 'webhook-key-per-user-action', requirement: 'WEBHOOK-IDEMPOTENCY-DISTINCT', description: 'The idempotency key is derived from user and action, so distinct events of one kind share it.' },
+  { name: 'webhook-no-retry', requirement: 'WEBHOOK-RETRY-POLICY', description: 'A delivery that is not acknowledged (500, timeout) is never retried.' },
+  { name: 'webhook-timeout-treated-as-delivered', requirement: 'WEBHOOK-RETRY-POLICY', description: 'A delivery whose answer times out counts as delivered and is not retried.' },
+];

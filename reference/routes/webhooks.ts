@@ -1,5 +1,84 @@
-// Routes of area "webhooks" (not implemented yet).
+// The user-update webhook (spec 5 rule 5, 6.1). The spec does not show how a
+// partner sets up its receiving address nor how events come about, so the
+// reference offers its own operations under /reference/v1 (not part of the
+// spec; the reference's profile describes them to the suite):
+//   PUT  /reference/v1/webhooks/user-update   {"url": "https://…"}   bearer; the calling client's receiving address → 200
+//   POST /reference/v1/users/{userId}/events  {"action": …, "success"|"status": …}   bearer; causes one event → 202
+//   GET  /reference/v1/webhooks/jwks.json     the public key deliveries are signed with (RFC 9421, Ed25519)
+// Actions: verification (success true/false), blacklisting, inactivation,
+// risk_evaluation (status processing/finished/cancelled); see webhooks/events.ts.
+import { randomUUID, createHash } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { ReferenceContext } from '../context.ts';
-import type { Router } from '../router.ts';
+import { authenticate } from '../context.ts';
+import { isJsonContentType, parseJson, readBody, sendError, sendJson, sendPayloadTooLarge } from '../http-util.ts';
+import { UUID_SHAPE } from '../fixtures/ids.ts';
+import type { Router, RouteRequest } from '../router.ts';
+import { WebhookDispatcher } from '../webhooks/dispatcher.ts';
+import { eventBody, eventParams, parseEventRequest } from '../webhooks/events.ts';
+import { WebhookSigner } from '../webhooks/signer.ts';
 
-export function registerWebhooksRoutes(_router: Router, _ctx: ReferenceContext): void {}
+export const WEBHOOK_REGISTER_PATH = '/reference/v1/webhooks/user-update';
+export const WEBHOOK_TRIGGER_PATH = '/reference/v1/users/{userId}/events';
+export const WEBHOOK_JWKS_PATH = '/reference/v1/webhooks/jwks.json';
+
+function receivingAddress(body: unknown): string | undefined {
+  const url = (body as { url?: unknown } | undefined)?.url;
+  if (typeof url !== 'string') return undefined;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function registerWebhooksRoutes(router: Router, ctx: ReferenceContext): void {
+  // The key pair is made once per server; requests wait for it.
+  const ready = WebhookSigner.create().then((signer) => ({ signer, dispatcher: new WebhookDispatcher(ctx, signer) }));
+
+  async function jsonBody(req: RouteRequest, res: ServerResponse): Promise<unknown> {
+    const read = await readBody(req.raw, ctx.options.bodyLimitBytes);
+    if (read.kind === 'too-large') return sendPayloadTooLarge(res, read.limit);
+    if (read.kind === 'aborted') return undefined;
+    if (!isJsonContentType(req.raw)) return sendError(res, 422, 'parameter_error', 'Content-Type must be application/json');
+    const parsed = parseJson(read.text);
+    if (!parsed.ok) return sendError(res, 422, 'parameter_error', `body is not valid JSON: ${parsed.message}`);
+    return parsed.value ?? null;
+  }
+
+  router.add('PUT', WEBHOOK_REGISTER_PATH, async (req, res) => {
+    const claims = await authenticate(ctx, req, res);
+    if (!claims) return;
+    const body = await jsonBody(req, res);
+    if (res.headersSent || body === undefined) return;
+    const url = receivingAddress(body);
+    if (!url) return sendError(res, 422, 'parameter_error', 'url must be an absolute http or https URL');
+    (await ready).dispatcher.register(claims.client_id, url);
+    sendJson(res, 200, { data: { event: 'user-update', url } });
+  });
+
+  router.add('POST', WEBHOOK_TRIGGER_PATH.replace('{userId}', ':userId'), async (req, res) => {
+    const claims = await authenticate(ctx, req, res);
+    if (!claims) return;
+    const userId = req.params.userId!.toLowerCase();
+    if (!UUID_SHAPE.test(userId)) return sendError(res, 422, 'parameter_error', 'userId must be a UUID');
+    if (!ctx.users.has(userId)) return sendError(res, 404, 'record_not_found', 'no user with this id');
+    const body = await jsonBody(req, res);
+    if (res.headersSent || body === undefined) return;
+    const request = parseEventRequest(body);
+    if (typeof request === 'string') return sendError(res, 422, 'parameter_error', request);
+    const { dispatcher } = await ready;
+    const url = dispatcher.addressOf(claims.client_id);
+    if (!url) return sendError(res, 409, 'no_receiving_address', `no user-update address is set up for this client: PUT ${WEBHOOK_REGISTER_PATH} first`);
+    const params = eventParams(request, userId, new Date(), ctx.faults);
+    const id = randomUUID();
+    const idempotencyKey = ctx.faults.has('webhook-key-per-user-action')
+      ? createHash('sha256').update(`${userId}:${request.action}`).digest('hex').slice(0, 32)
+      : randomUUID();
+    dispatcher.dispatch({ id, idempotencyKey, url, params, body: eventBody(params, ctx.faults) });
+    sendJson(res, 202, { data: { event_id: id, action: request.action, user_id: userId } });
+  });
+
+  router.add('GET', WEBHOOK_JWKS_PATH, async (_req, res) => sendJson(res, 200, (await ready).signer.jwks()));
+}

@@ -32,3 +32,18 @@ export function defineCheck(meta: CheckMeta, body: CheckBody): void {
     },
   );
 }
+
+/**
+ * Declares checks that run one after another in one worker, in the order
+ * declared, because they share something the implementation holds once per
+ * client (the webhook receiving address): in parallel workers they would
+ * take each other's deliveries. Unlike Playwright's serial mode, a failing
+ * check does not skip the rest. `afterAll` releases what the group shared.
+ */
+export function defineCheckGroup(title: string, declare: () => void, hooks: { afterAll?: () => Promise<void> } = {}): void {
+  test.describe(title, () => {
+    test.describe.configure({ mode: 'default' });
+    if (hooks.afterAll) test.afterAll(hooks.afterAll);
+    declare();
+  });
+}

@@ -1,0 +1,82 @@
+// Delivers user-update events to the receiving address each client set up.
+// An answer of 200, 201, 202 or 204 confirms receipt (spec 6.1); anything
+// else, a connection error or a timeout is retried with exponential backoff
+// (webhookRetryBaseMs, doubling) up to webhookMaxAttempts, under the same
+// idempotency key. One dispatcher per server: its state is its own.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, request } from 'undici';
+import type { ReferenceContext } from '../context.ts';
+import { buildDelivery, type WebhookEvent } from './message.ts';
+import type { WebhookSigner } from './signer.ts';
+
+const ACKNOWLEDGEMENTS = new Set([200, 201, 202, 204]);
+/** An answer body is only looked at for its presence; more than this is not read. */
+const ANSWER_READ_LIMIT = 64 * 1024;
+
+type AttemptOutcome = { kind: 'answered'; status: number; bodyBytes: number } | { kind: 'timeout' } | { kind: 'error' };
+
+export class WebhookDispatcher {
+  /** client_id → the receiving address that client set up. */
+  private readonly addresses = new Map<string, string>();
+  private readonly agent = new Agent({ keepAliveTimeout: 2_000 });
+
+  constructor(
+    private readonly ctx: ReferenceContext,
+    private readonly signer: WebhookSigner,
+  ) {}
+
+  register(clientId: string, url: string): void {
+    this.addresses.set(clientId, url);
+  }
+
+  addressOf(clientId: string): string | undefined {
+    return this.addresses.get(clientId);
+  }
+
+  /** Starts delivering in the background; the trigger does not wait for the partner. */
+  dispatch(event: WebhookEvent): void {
+    void this.deliver(event).catch((error: unknown) => console.error('reference: webhook delivery failed:', error));
+  }
+
+  private acknowledged(outcome: AttemptOutcome): boolean {
+    const { faults } = this.ctx;
+    if (outcome.kind === 'timeout') return faults.has('webhook-timeout-treated-as-delivered');
+    if (outcome.kind !== 'answered' || !ACKNOWLEDGEMENTS.has(outcome.status)) return false;
+    if (outcome.status === 204 && faults.has('webhook-204-not-acknowledged')) return false;
+    return !(outcome.bodyBytes === 0 && faults.has('webhook-ack-requires-body'));
+  }
+
+  private async deliver(event: WebhookEvent): Promise<void> {
+    const { options, faults } = this.ctx;
+    const attempts = faults.has('webhook-no-retry') ? 1 : Math.max(1, options.webhookMaxAttempts);
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      if (this.acknowledged(await this.attempt(event, attempt))) return;
+      if (attempt < attempts) await sleep(options.webhookRetryBaseMs * 2 ** (attempt - 1), undefined, { ref: false });
+    }
+  }
+
+  private async attempt(event: WebhookEvent, attempt: number): Promise<AttemptOutcome> {
+    const delivery = await buildDelivery(event, attempt, this.ctx.faults, this.signer);
+    try {
+      const response = await request(delivery.url, {
+        method: delivery.method as 'POST',
+        headers: delivery.headers,
+        body: delivery.body,
+        dispatcher: this.agent,
+        signal: AbortSignal.timeout(this.ctx.options.webhookTimeoutMs),
+      });
+      let bodyBytes = 0;
+      for await (const chunk of response.body as AsyncIterable<Buffer>) {
+        bodyBytes += chunk.length;
+        if (bodyBytes > ANSWER_READ_LIMIT) {
+          response.body.destroy();
+          break;
+        }
+      }
+      return { kind: 'answered', status: response.statusCode, bodyBytes };
+    } catch (error) {
+      const name = (error as { name?: string }).name;
+      return name === 'TimeoutError' || name === 'AbortError' ? { kind: 'timeout' } : { kind: 'error' };
+    }
+  }
+}

@@ -1,0 +1,52 @@
+// User-update events of the reference (spec 6.1, 3.2): what the trigger
+// operation accepts and the params each action carries. The spec shows the
+// verification params only; the others are the reference's choice:
+//   verification     {action, success, user_pid, timestamp}
+//   blacklisting     {action, user_pid, timestamp}            (deprecated)
+//   inactivation     {action, user_pid, timestamp}
+//   risk_evaluation  {action, status, user_pid, timestamp}    status: processing | finished | cancelled
+// "risk_evaluation" is the reference's action string for risk evaluation (not shown by the spec).
+import type { FaultSet } from '../faults/index.ts';
+
+export const RISK_EVALUATION_ACTION = 'risk_evaluation';
+export const RISK_STATUSES = ['processing', 'finished', 'cancelled'] as const;
+export type RiskStatus = (typeof RISK_STATUSES)[number];
+
+export type EventRequest =
+  | { action: 'verification'; success: boolean }
+  | { action: 'blacklisting' }
+  | { action: 'inactivation' }
+  | { action: typeof RISK_EVALUATION_ACTION; status: RiskStatus };
+
+const ACTIONS = ['verification', 'blacklisting', 'inactivation', RISK_EVALUATION_ACTION];
+
+/** The event a trigger body asks for, or why it is not one. */
+export function parseEventRequest(body: unknown): EventRequest | string {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return 'body must be a JSON object';
+  const { action, success, status } = body as Record<string, unknown>;
+  if (typeof action !== 'string' || !ACTIONS.includes(action)) return `action must be one of ${ACTIONS.join(', ')}`;
+  if (action === 'verification') {
+    if (typeof success !== 'boolean') return 'a verification event needs success (boolean)';
+    return { action, success };
+  }
+  if (action === RISK_EVALUATION_ACTION) {
+    if (!RISK_STATUSES.includes(status as RiskStatus)) return `a risk evaluation event needs status ${RISK_STATUSES.join(', ')}`;
+    return { action, status: status as RiskStatus };
+  }
+  return { action: action as 'blacklisting' | 'inactivation' };
+}
+
+export function eventParams(request: EventRequest, userId: string, at: Date, faults: FaultSet): Record<string, unknown> {
+  const timestamp = faults.has('webhook-timestamp-milliseconds') ? at.getTime() : Math.floor(at.getTime() / 1000);
+  const params: Record<string, unknown> = { action: request.action };
+  if (request.action === 'verification') params.success = request.success;
+  if (request.action === RISK_EVALUATION_ACTION) {
+    params.status = request.status === 'finished' && faults.has('webhook-risk-status-completed') ? 'completed' : request.status;
+  }
+  return { ...params, user_pid: userId, timestamp };
+}
+
+/** The JSON body of a delivery: {"params": {…}} (spec 6.1). */
+export function eventBody(params: Record<string, unknown>, faults: FaultSet): string {
+  return JSON.stringify(faults.has('webhook-body-without-params') ? params : { params });
+}

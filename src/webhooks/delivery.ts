@@ -1,0 +1,87 @@
+// One webhook delivery as the suite's receiver saw it: everything a verifier
+// needs (field lines in order, the raw body bytes) and when it arrived.
+import { createHash } from 'node:crypto';
+
+export const IDEMPOTENCY_HEADER = 'x-bts-idempotency-key';
+
+export interface DeliveryAnswer {
+  status: number;
+  /** How long the receiver held the answer back. */
+  delayMs: number;
+  /** False when the implementation had hung up before the answer was written (it timed out). */
+  written: boolean;
+}
+
+export interface ReceivedDelivery {
+  /** 1-based, in order of arrival at this receiver. */
+  seq: number;
+  method: string;
+  /** The request target as on the request line: path and query. */
+  requestTarget: string;
+  /** The URL the implementation called, as the receiver reconstructs it (public origin + request target). */
+  targetUri: string;
+  /** Field lines as received, names lower-cased, in order. */
+  fieldLines: Array<[name: string, value: string]>;
+  body: Buffer;
+  /** The body was longer than the receiver keeps; the rest was not read. */
+  bodyTruncated: boolean;
+  receivedAt: Date;
+  /** performance.now() at receipt, for intervals between deliveries. */
+  receivedAtMs: number;
+  answer?: DeliveryAnswer;
+}
+
+/** A field's value: every line of that name, trimmed, joined with ", " (RFC 9110, 5.3). */
+export function fieldValue(delivery: { fieldLines: ReadonlyArray<readonly [string, string]> }, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  const lines = delivery.fieldLines.filter(([n]) => n === wanted).map(([, v]) => v.trim());
+  return lines.length ? lines.join(', ') : undefined;
+}
+
+export function idempotencyKey(delivery: ReceivedDelivery): string | undefined {
+  return fieldValue(delivery, IDEMPOTENCY_HEADER);
+}
+
+export function parsedBody(delivery: ReceivedDelivery): unknown {
+  try {
+    return JSON.parse(delivery.body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The params of a {params:{…}} body, when it has that shape. */
+export function paramsOf(delivery: ReceivedDelivery): Record<string, unknown> | undefined {
+  const body = parsedBody(delivery) as { params?: unknown } | undefined;
+  const params = body && typeof body === 'object' ? body.params : undefined;
+  return params && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : undefined;
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The content of a delivery, independent of JSON formatting: two attempts of one event have the same. */
+export function contentFingerprint(delivery: ReceivedDelivery): string {
+  const body = parsedBody(delivery);
+  const text = body === undefined ? delivery.body.toString('base64') : canonicalJson(body);
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Key and content: what marks a delivery as an attempt of an event seen before. */
+export function eventFingerprint(delivery: ReceivedDelivery): string {
+  return `${idempotencyKey(delivery) ?? ''}\n${contentFingerprint(delivery)}`;
+}
+
+/** Another attempt of the same event: the same idempotency key, or the same content under another key. */
+export function isAttemptOf(candidate: ReceivedDelivery, first: ReceivedDelivery): boolean {
+  const key = idempotencyKey(first);
+  return (key !== undefined && idempotencyKey(candidate) === key) || contentFingerprint(candidate) === contentFingerprint(first);
+}

@@ -1,0 +1,34 @@
+// A received delivery as check evidence: the same redacted exchange shape as
+// the HTTP client records, with a curl line that replays the delivery
+// against a receiver (the signature as a shell placeholder).
+import { clipForEvidence, curlLine, type RecordedExchange } from '../http/exchange.ts';
+import type { Redactor } from '../http/redact.ts';
+import { idempotencyKey, type ReceivedDelivery } from './delivery.ts';
+
+/** Above the HTTP client's counter range, so delivery ids never collide with exchange ids. */
+const DELIVERY_ID_BASE = 1_000_000_000;
+
+export function deliveryExchange(delivery: ReceivedDelivery, redactor: Redactor, receiverName = "the suite's receiver"): RecordedExchange {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of delivery.fieldLines) headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+  const text = delivery.body.toString('utf8');
+  const key = idempotencyKey(delivery);
+  const answer = delivery.answer;
+  return {
+    id: DELIVERY_ID_BASE + delivery.seq,
+    label: `delivery #${delivery.seq} to ${receiverName}${key ? ` (key ${redactor.redactString(key)})` : ''}`,
+    startedAt: delivery.receivedAt.toISOString(),
+    durationMs: answer?.delayMs ?? 0,
+    request: {
+      method: delivery.method,
+      url: redactor.redactString(delivery.targetUri),
+      headers: redactor.redactHeaders(headers),
+      // Kept byte for byte (known secrets aside): a reader recomputes the digest and signature over it.
+      body: text ? clipForEvidence(redactor.redactString(text)) : undefined,
+      bodyBytes: delivery.body.length,
+    },
+    response: answer?.written ? { status: answer.status, headers: {}, bodyBytes: 0, truncated: false } : undefined,
+    error: answer && !answer.written ? { code: 'TIMEOUT', message: `the sender hung up before the receiver's ${answer.status} after ${answer.delayMs} ms` } : undefined,
+    curl: curlLine(delivery.method, redactor.redactString(delivery.targetUri, 'shell'), redactor.redactHeaders(headers, 'shell'), text ? redactor.redactString(text, 'shell') : undefined),
+  };
+}

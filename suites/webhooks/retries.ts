@@ -1,0 +1,70 @@
+// What happens after a delivery is not acknowledged (spec 6.2: retry and
+// redelivery behaviour not shown). The checks record the attempts and their
+// timing for review; no redelivery at all within the observation window is
+// a warning, because an unacknowledged event would then be lost.
+import { defineCheck } from '../../src/check/index.ts';
+import type { CheckContext } from '../../src/check/index.ts';
+import { idempotencyKey, isAttemptOf, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
+import { offset, VERIFICATION_SUCCEEDED, webhookSettings, withWebhookSession, type WebhookSession } from './support.ts';
+
+function reportAttempts(check: CheckContext, session: WebhookSession, first: ReceivedDelivery, provocation: string, watchedMs: number): void {
+  const attempts = [first, ...session.deliveries.filter((d) => d !== first && isAttemptOf(d, first))];
+  const timeline = attempts.map((d) => ({ delivery: d.seq, at: offset(d, first), key: idempotencyKey(d) ?? null, answered: d.answer?.status ?? null }));
+  if (attempts.length === 1) {
+    check.warn(
+      `no redelivery within ${watchedMs} ms after ${provocation}: the event may be lost (retry behaviour is not shown by the spec; widen webhooks.observationWindowMs if the first retry comes later)`,
+      { timeline },
+    );
+    return;
+  }
+  const keys = new Set(timeline.map((t) => t.key));
+  check.review(
+    `after ${provocation} the event was delivered ${attempts.length} times within ${watchedMs} ms: ${timeline.map((t) => t.at).join(', ')}${keys.size === 1 ? ', same key' : `, ${keys.size} different keys`}`,
+    { timeline },
+  );
+}
+
+export function declareRetryChecks(): void {
+  defineCheck(
+    {
+      id: 'webhooks.retry-after-500',
+      title: 'After a 500 the redeliveries are recorded for review',
+      area: 'webhooks',
+      requirements: ['WEBHOOK-RETRY-POLICY'],
+      severity: 'REVIEW',
+    },
+    async (fixtures) => {
+      await withWebhookSession(fixtures, [{ status: 500 }], async (session) => {
+        await session.mustCause(VERIFICATION_SUCCEEDED);
+        const first = await session.firstDelivery('verification');
+        await session.watchAfter(first);
+        reportAttempts(fixtures.check, session, first, 'answering 500 to every attempt', session.settings.observationWindowMs);
+      });
+    },
+  );
+
+  defineCheck(
+    {
+      id: 'webhooks.retry-after-timeout',
+      title: 'After an answer that never comes in time the redeliveries are recorded for review',
+      area: 'webhooks',
+      requirements: ['WEBHOOK-RETRY-POLICY'],
+      severity: 'REVIEW',
+    },
+    async (fixtures) => {
+      const { check, profile } = fixtures;
+      const slowMs = webhookSettings(profile, check).slowResponseMs;
+      if (!slowMs) return check.skip('no answer delay that exceeds the delivery timeout is configured', 'webhooks.slowResponseMs');
+      await withWebhookSession(fixtures, [{ status: 204, delayMs: slowMs }], async (session) => {
+        await session.mustCause(VERIFICATION_SUCCEEDED);
+        const first = await session.firstDelivery('verification');
+        await session.watchAfter(first, slowMs);
+        if (first.answer?.written) {
+          check.review(`the implementation waited ${slowMs} ms for the answer and got it, so no timeout was provoked: raise webhooks.slowResponseMs above its delivery timeout`);
+          return;
+        }
+        reportAttempts(check, session, first, `holding every answer for ${slowMs} ms (the sender hung up first)`, slowMs + session.settings.observationWindowMs);
+      });
+    },
+  );
+}

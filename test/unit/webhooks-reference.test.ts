@@ -1,0 +1,98 @@
+// The reference's user-update webhook end to end on loopback: its own
+// register/trigger operations, a delivery the suite's verifiers accept, and
+// the retry schedule after 500s and timeouts under one idempotency key.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { Agent, request } from 'undici';
+import { startReference, type RunningReference } from '../../reference/server.ts';
+import { seedUsers } from '../../reference/fixtures/users.ts';
+import { WEBHOOK_JWKS_PATH, WEBHOOK_REGISTER_PATH } from '../../reference/routes/webhooks.ts';
+import { idempotencyKey, paramsOf } from '../../src/webhooks/delivery.ts';
+import { verifyContentDigest } from '../../src/webhooks/digest.ts';
+import { checkHttpDate } from '../../src/webhooks/http-date.ts';
+import { WebhookReceiver, type ResponseStep } from '../../src/webhooks/receiver.ts';
+import { verifyRfc9421 } from '../../src/webhooks/signature/rfc9421.ts';
+import { WEBHOOK_DEFAULTS } from '../../src/config/sections/webhooks.ts';
+
+const agent = new Agent({ keepAliveTimeout: 100 });
+const USER = seedUsers(1)[0]!.id;
+const started: Array<{ close(): Promise<void> }> = [];
+after(async () => {
+  await Promise.all(started.map((s) => s.close()));
+  await agent.close();
+});
+
+async function call(base: string, method: string, path: string, body?: unknown, bearer?: string): Promise<{ status: number; json: any }> {
+  const res = await request(base + path, {
+    method: method as 'POST',
+    headers: { 'content-type': 'application/json', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    dispatcher: agent,
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, json: text ? JSON.parse(text) : undefined };
+}
+
+async function setUp(options: Parameters<typeof startReference>[0] = {}): Promise<{ reference: RunningReference; receiver: WebhookReceiver; token: string }> {
+  const reference = await startReference({ port: 0, ...options });
+  const receiver = await WebhookReceiver.start({ listenHost: '127.0.0.1', listenPort: 0, path: '/hook' });
+  started.push(reference, receiver);
+  const { clientId, clientSecret } = reference.options;
+  const token = (await call(reference.url, 'POST', '/v1/oauth/token', { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret })).json.access_token as string;
+  return { reference, receiver, token };
+}
+
+const eventsPath = (userId: string) => `/reference/v1/users/${userId}/events`;
+
+test('register and trigger validate their input and need a bearer', async () => {
+  const { reference, token } = await setUp();
+  assert.equal((await call(reference.url, 'PUT', WEBHOOK_REGISTER_PATH, { url: 'http://127.0.0.1:9/x' })).status, 401);
+  assert.equal((await call(reference.url, 'PUT', WEBHOOK_REGISTER_PATH, { url: 'ftp://example.com/x' }, token)).status, 422);
+  assert.equal((await call(reference.url, 'POST', eventsPath(USER), { action: 'verification', success: true }, token)).status, 409, 'no address set up yet');
+  assert.equal((await call(reference.url, 'PUT', WEBHOOK_REGISTER_PATH, { url: 'http://127.0.0.1:9/x' }, token)).status, 200);
+  assert.equal((await call(reference.url, 'POST', eventsPath('00000000-0000-4000-8000-000000000000'), { action: 'inactivation' }, token)).status, 404);
+  for (const bad of [{ action: 'verify' }, { action: 'verification' }, { action: 'risk_evaluation', status: 'done' }]) {
+    assert.equal((await call(reference.url, 'POST', eventsPath(USER), bad, token)).status, 422, JSON.stringify(bad));
+  }
+  const jwks = await call(reference.url, 'GET', WEBHOOK_JWKS_PATH);
+  assert.equal(jwks.json.keys[0].crv, 'Ed25519');
+});
+
+async function deliverOne(script: ResponseStep[], waitMs: number, options: Parameters<typeof startReference>[0] = {}) {
+  const { reference, receiver, token } = await setUp(options);
+  await call(reference.url, 'PUT', WEBHOOK_REGISTER_PATH, { url: receiver.url }, token);
+  const session = receiver.beginSession(script);
+  const triggered = await call(reference.url, 'POST', eventsPath(USER), { action: 'risk_evaluation', status: 'finished' }, token);
+  assert.equal(triggered.status, 202);
+  await session.waitFor(() => true, 2_000);
+  await new Promise((resolve) => setTimeout(resolve, waitMs));
+  session.end();
+  return { deliveries: session.deliveries, jwks: (await call(reference.url, 'GET', WEBHOOK_JWKS_PATH)).json };
+}
+
+test('a delivery is a signed POST the suite verifies: digest, date, signature and params', async () => {
+  const { deliveries, jwks } = await deliverOne([{ status: 204 }], 300);
+  assert.equal(deliveries.length, 1, 'an acknowledged event is delivered once');
+  const d = deliveries[0]!;
+  assert.equal(d.method, 'POST');
+  assert.deepEqual(paramsOf(d), { action: 'risk_evaluation', status: 'finished', user_pid: USER, timestamp: (paramsOf(d) as { timestamp: number }).timestamp });
+  assert.equal(verifyContentDigest(d.fieldLines.find(([n]) => n === 'content-digest')?.[1], d.body, ['sha-256']).ok, true);
+  assert.equal(checkHttpDate(d.fieldLines.find(([n]) => n === 'date')?.[1], d.receivedAt, 5).ok, true);
+  const verdict = await verifyRfc9421(d, { jwks }, { requiredComponents: WEBHOOK_DEFAULTS.requiredComponents, skewSeconds: 5, now: d.receivedAt });
+  assert.equal(verdict.verified, true, verdict.reason);
+});
+
+test('after 500s the event is retried with doubling delays, up to the attempt limit, under one key', async () => {
+  const { deliveries } = await deliverOne([{ status: 500 }], 600, { webhookMaxAttempts: 3, webhookRetryBaseMs: 60 });
+  assert.equal(deliveries.length, 3);
+  assert.equal(new Set(deliveries.map(idempotencyKey)).size, 1);
+  const [a, b, c] = deliveries.map((d) => d.receivedAtMs);
+  assert.ok(b! - a! >= 55 && c! - b! >= 115, `gaps ${b! - a!} ms and ${c! - b!} ms should be about 60 and 120`);
+});
+
+test('an attempt that times out is retried', async () => {
+  const { deliveries } = await deliverOne([{ status: 204, delayMs: 400 }, { status: 204 }], 500, { webhookTimeoutMs: 150, webhookRetryBaseMs: 50 });
+  assert.equal(deliveries.length, 2);
+  assert.equal(deliveries[0]!.answer?.written, false);
+  assert.equal(idempotencyKey(deliveries[1]!), idempotencyKey(deliveries[0]!));
+});
