@@ -34,7 +34,7 @@ export interface ReferenceOptions {
   webhookRetryBaseMs: number;
   /** Webhook deliveries: how long one attempt may take before it counts as failed, in ms. */
   webhookTimeoutMs: number;
-  /** When set, every issued token is appended to this file (leak tests grep artifacts for them). */
+  /** When set, every issued token and webhook Signature value is appended to this file (leak tests grep artifacts for them). */
   issuedTokenLog?: string;
   /** A second client that runs the service under its own licence (spec 4.2 rule 7). */
   ownLicenceClientId: string;

@@ -3,6 +3,7 @@
 // else, a connection error or a timeout is retried with exponential backoff
 // (webhookRetryBaseMs, doubling) up to webhookMaxAttempts, under the same
 // idempotency key. One dispatcher per server: its state is its own.
+import { appendFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import type { ReferenceContext } from '../context.ts';
@@ -57,6 +58,8 @@ export class WebhookDispatcher {
 
   private async attempt(event: WebhookEvent, attempt: number): Promise<AttemptOutcome> {
     const delivery = await buildDelivery(event, attempt, this.ctx.faults, this.signer);
+    // The same opt-in audit as issued tokens: leak tests grep artifacts for every Signature value.
+    if (this.ctx.options.issuedTokenLog) appendFileSync(this.ctx.options.issuedTokenLog, `${delivery.headers.signature}\n`);
     try {
       const response = await request(delivery.url, {
         method: delivery.method as 'POST',

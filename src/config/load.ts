@@ -58,6 +58,10 @@ export function readProfileFile(file: string): Profile {
   if (profile.auth?.jwksFile && !profile.auth.jwksFile.startsWith('env:')) {
     profile.auth.jwksFile = path.resolve(base, profile.auth.jwksFile);
   }
+  const signature = profile.webhooks?.signature;
+  if (signature && 'jwksFile' in signature && typeof signature.jwksFile === 'string' && !signature.jwksFile.startsWith('env:')) {
+    signature.jwksFile = path.resolve(base, signature.jwksFile);
+  }
   return profile;
 }
 
