@@ -1,31 +1,62 @@
-// index.html: one self-contained page (no external requests) with the
-// verdict, the counts and every check with its evidence.
+// index.html: one self-contained page (inline CSS, JS and SVG; no request
+// leaves it, enforced by its Content-Security-Policy) that a certification
+// team can hand over. The verdict banner is rendered here; the checks, the
+// traceability matrix, the load charts and the baseline comparison are drawn
+// by the page's script from the results embedded as JSON, and a check's
+// evidence only when it is opened, so large reports stay fast.
 import type { RunResults } from '../src/results/model.ts';
-import type { CheckResult } from '../src/check/model.ts';
+import type { BaselineDiff } from './baseline.ts';
 import { escapeXml as esc } from './escape.ts';
+import { clientScript, pageStyle } from './html/assets.ts';
+import { renderBanner } from './html/banner.ts';
+import { contentSecurityPolicy, jsonForScriptElement } from './html/embed.ts';
 
-function evidence(check: CheckResult): string {
-  return check.evidence
-    .map((e) => {
-      const req = `${e.request.method} ${e.request.url}\n${Object.entries(e.request.headers).map(([k, v]) => `${k}: ${v}`).join('\n')}${e.request.body ? `\n\n${e.request.body}` : ''}`;
-      const res = e.response
-        ? `${e.response.status}\n${Object.entries(e.response.headers).map(([k, v]) => `${k}: ${v}`).join('\n')}${e.response.body ? `\n\n${e.response.body}` : ''}`
-        : `no response: ${e.error?.code} ${e.error?.message}`;
-      return `<div class="exchange"><h4>${esc(e.label ?? 'exchange')} <small>${e.durationMs} ms</small></h4><pre>${esc(req)}</pre><pre>${esc(res)}</pre><pre class="curl">${esc(e.curl)}</pre></div>`;
-    })
-    .join('');
+export interface HtmlOptions {
+  /** Comparison with a previous run (`ptas report --baseline`). */
+  diff?: BaselineDiff;
 }
 
-export function renderHtml(results: RunResults): string {
-  const rows = results.checks
-    .map(
-      (c) =>
-        `<details class="check ${c.verdict}"><summary><span class="v">${c.verdict}</span> ${esc(c.id)} — ${esc(c.title)} <small>${esc(c.requirements.join(', '))} · ${c.severity}</small>${c.reason ? `<div class="reason">${esc(c.reason)}</div>` : ''}</summary>${evidence(c)}</details>`,
-    )
-    .join('\n');
-  const counts = Object.entries(results.counts).map(([v, n]) => `<span class="count ${v}">${v} ${n}</span>`).join(' ');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ptas: ${esc(results.verdict)}</title>
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<style>body{font:14px system-ui,sans-serif;margin:2em}pre{background:#f6f6f6;padding:.5em;overflow:auto;white-space:pre-wrap}.FAIL .v,.ERROR .v{color:#b00}.PASS .v{color:#070}.WARN .v{color:#a60}.reason{margin-left:2em;color:#444}</style></head>
-<body><h1 id="verdict">${esc(results.verdict)}</h1><p>${esc(results.run.target)} · suite ${esc(results.run.suiteVersion)} · ${esc(results.run.specVersion)}</p><p>${counts}</p>${rows}</body></html>`;
+/** What the page's script reads from the embedded JSON. */
+export interface EmbeddedReportData {
+  results: RunResults;
+  diff?: BaselineDiff;
+}
+
+export function renderHtml(results: RunResults, options: HtmlOptions = {}): string {
+  const script = clientScript();
+  const style = pageStyle();
+  const data: EmbeddedReportData = { results, diff: options.diff };
+  const title = `ptas: ${results.verdict} — ${results.run.implementation ?? results.run.target}`;
+  const baseline = options.diff
+    ? '<section id="baseline"><h2>Compared with the baseline run</h2><div id="baseline-body"></div></section>'
+    : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(script, style)}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="ptas-conformance ${esc(results.run.suiteVersion)}">
+<title>${esc(title)}</title>
+<style>${style}</style>
+</head>
+<body>
+${renderBanner(results)}
+<nav class="toc">${options.diff ? '<a href="#baseline">Baseline</a>' : ''}<a href="#checks">Checks</a><a href="#requirements">Requirement traceability</a><a href="#load">Load</a></nav>
+<div id="filters"></div>
+<main>
+<noscript><p class="notice notice-warn">Scripts are blocked: the verdict above is complete, but the checks, evidence and charts need JavaScript. results.json next to this file holds the same data.</p></noscript>
+<div id="render-error" class="notice notice-danger" hidden></div>
+${baseline}
+<section id="checks"><h2>Checks by spec area</h2><div id="checks-body"></div></section>
+<section id="requirements"><h2>Requirement traceability</h2><div id="matrix-body"></div></section>
+<section id="load"><h2>Load</h2><div id="load-body"></div></section>
+</main>
+<footer>Written by ptas-conformance ${esc(results.run.suiteVersion)} · results.json and junit.xml next to this file hold the same results · secrets appear only as redaction markers such as «access_token#…»</footer>
+<script type="application/json" id="ptas-data">${jsonForScriptElement(data)}</script>
+<script>${script}</script>
+</body>
+</html>
+`;
 }

@@ -1,34 +1,59 @@
-// junit.xml: one testcase per check, grouped by area; FAIL and ERROR are
-// failures, SKIP is skipped; requirement ids travel as properties.
+// junit.xml: one testcase per check, grouped by area (and target, when a run
+// has several); FAIL is a failure, ERROR an error, SKIP skipped; requirement
+// ids, severity and verdict travel as properties. A failure's text names the
+// exchanges so a CI log already shows what was sent and answered.
 import type { RunResults } from '../src/results/model.ts';
 import type { CheckResult } from '../src/check/model.ts';
+import type { TraceabilityRow } from '../src/results/model.ts';
 import { escapeXml } from './escape.ts';
 
-function testcase(check: CheckResult): string {
+/** Exchanges listed in a failure's text; the HTML report has them all. */
+const EXCHANGES_IN_FAILURE = 10;
+
+type Clauses = ReadonlyMap<string, TraceabilityRow>;
+
+function failureText(check: CheckResult, multiTarget: boolean, clauses: Clauses): string {
+  const requirements = check.requirements.map((id) => (clauses.get(id) ? `${id} (clause ${clauses.get(id)!.clause})` : id));
+  const lines = [`${check.verdict}: ${check.reason ?? '(no reason given)'}`, `requirements: ${requirements.join(', ')}; severity ${check.severity}`];
+  for (const e of check.evidence.slice(-EXCHANGES_IN_FAILURE)) {
+    const outcome = e.response ? String(e.response.status) : `no response (${e.error?.code ?? 'unknown'})`;
+    lines.push(`  #${e.id} ${e.label ? `${e.label}: ` : ''}${e.request.method} ${e.request.url} -> ${outcome}`);
+  }
+  if (check.evidence.length > EXCHANGES_IN_FAILURE) lines.push(`  (${check.evidence.length - EXCHANGES_IN_FAILURE} earlier exchanges in index.html)`);
+  // The anchor of the check's row in index.html (reports/html/client/checks.js).
+  lines.push(`evidence: index.html#check-${multiTarget ? `${check.target}--${check.id}` : check.id}`);
+  return lines.join('\n');
+}
+
+function testcase(check: CheckResult, suitePrefix: string, multiTarget: boolean, clauses: Clauses): string {
   const props = [
     ...check.requirements.map((id) => `<property name="requirement" value="${escapeXml(id)}"/>`),
     `<property name="severity" value="${check.severity}"/>`,
     `<property name="verdict" value="${check.verdict}"/>`,
   ].join('');
-  const open = `    <testcase classname="${escapeXml(`ptas.${check.area}`)}" name="${escapeXml(`${check.id}: ${check.title}`)}" time="${(check.durationMs / 1000).toFixed(3)}">`;
+  const open = `    <testcase classname="${escapeXml(`${suitePrefix}.${check.area}`)}" name="${escapeXml(`${check.id}: ${check.title}`)}" time="${(check.durationMs / 1000).toFixed(3)}">`;
   const reason = escapeXml(check.reason ?? check.verdict);
   let body = `<properties>${props}</properties>`;
-  if (check.verdict === 'FAIL') body += `<failure type="FAIL" message="${reason}">${reason}</failure>`;
-  else if (check.verdict === 'ERROR') body += `<error type="ERROR" message="${reason}">${reason}</error>`;
+  if (check.verdict === 'FAIL') body += `<failure type="FAIL" message="${reason}">${escapeXml(failureText(check, multiTarget, clauses))}</failure>`;
+  else if (check.verdict === 'ERROR') body += `<error type="ERROR" message="${reason}">${escapeXml(failureText(check, multiTarget, clauses))}</error>`;
   else if (check.verdict === 'SKIP') body += `<skipped message="${reason}"/>`;
   else if (check.reason) body += `<system-out>${check.verdict}: ${reason}</system-out>`;
   return `${open}${body}</testcase>`;
 }
 
 export function renderJunit(results: RunResults): string {
-  const areas = [...new Set(results.checks.map((c) => c.area))];
-  const suites = areas.map((area) => {
-    const checks = results.checks.filter((c) => c.area === area);
+  const clauses: Clauses = new Map(results.requirements.map((r) => [r.id, r]));
+  const targets = [...new Set(results.checks.map((c) => c.target))];
+  const groups = targets.flatMap((target) => [...new Set(results.checks.filter((c) => c.target === target).map((c) => c.area))].map((area) => ({ target, area })));
+  const suites = groups.map(({ target, area }) => {
+    const prefix = targets.length > 1 ? `ptas.${target}` : 'ptas';
+    const checks = results.checks.filter((c) => c.area === area && c.target === target);
     const count = (v: string) => checks.filter((c) => c.verdict === v).length;
     const time = checks.reduce((sum, c) => sum + c.durationMs, 0) / 1000;
+    const name = targets.length > 1 ? `${target} ${area}` : area;
     return [
-      `  <testsuite name="${escapeXml(area)}" tests="${checks.length}" failures="${count('FAIL')}" errors="${count('ERROR')}" skipped="${count('SKIP')}" time="${time.toFixed(3)}">`,
-      ...checks.map(testcase),
+      `  <testsuite name="${escapeXml(name)}" tests="${checks.length}" failures="${count('FAIL')}" errors="${count('ERROR')}" skipped="${count('SKIP')}" time="${time.toFixed(3)}">`,
+      ...checks.map((c) => testcase(c, prefix, targets.length > 1, clauses)),
       '  </testsuite>',
     ].join('\n');
   });

@@ -1,17 +1,86 @@
-// The short terminal summary printed at the end of `ptas run`.
+// The short terminal summary printed at the end of `ptas run` and by
+// `ptas report`: the verdict, the counts, each failure with its requirement
+// and reason, the load headline figures and, with a baseline, what changed.
+import type { CheckResult } from '../src/check/model.ts';
 import type { RunResults } from '../src/results/model.ts';
+import type { BaselineDiff, CheckChange, LoadFigureChange } from './baseline.ts';
+import { formatTimestamp } from './format.ts';
 import type { WrittenReport } from './write.ts';
 
-export function terminalSummary(results: RunResults, report?: WrittenReport): string {
+/** Beyond this many lines of one kind, the report has the rest. */
+const LIST_LIMIT = 20;
+
+function limited<T>(items: T[], line: (item: T) => string, indent: string): string[] {
+  const lines = items.slice(0, LIST_LIMIT).map(line);
+  if (items.length > LIST_LIMIT) lines.push(`${indent}… and ${items.length - LIST_LIMIT} more (see the report)`);
+  return lines;
+}
+
+function loadLines(results: RunResults): string[] {
+  const load = results.load;
+  if (!load) return [];
+  const lines: string[] = [];
+  for (const p of load.probes) {
+    const figures =
+      p.kind === 'rate-limit'
+        ? [p.onsetRps !== undefined ? `429 onset ${p.onsetRps} req/s` : `no 429 up to ${p.capRps} req/s`, p.estimatedLimitRps !== undefined ? `limit ≈ ${p.estimatedLimitRps} req/s` : '']
+        : [
+            p.smallestRejectedBytes !== undefined ? `smallest 413 body ${p.smallestRejectedBytes} B` : 'no 413 found',
+            p.largestAcceptedBytes !== undefined ? `largest accepted ${p.largestAcceptedBytes} B` : '',
+          ];
+    lines.push(`  load ${p.verdict} ${p.checkId}: ${figures.filter(Boolean).join(', ')}`);
+  }
+  for (const r of load.profiles) {
+    lines.push(`  load profile ${r.scenario}: ${r.achievedRps}/${r.targetRps} req/s, ${r.requests} requests, p95 ${r.latency.p95Ms} ms, p99 ${r.latency.p99Ms} ms`);
+  }
+  return lines;
+}
+
+function changeLine(kind: string, c: CheckChange): string {
+  const now = c.after ?? 'not run';
+  const was = c.before ? `was ${c.before}` : 'new check';
+  return `    ${kind.padEnd(14)} ${now} ${c.id} [${c.requirements.join(', ')}] (${was})${c.reason && c.after !== 'PASS' ? `: ${c.reason}` : ''}`;
+}
+
+function figure(value: number | undefined, unit: string): string {
+  if (value === undefined) return '—';
+  if (unit === 'share') return `${(value * 100).toFixed(1)} %`;
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${unit === 'bytes' ? 'B' : unit}`;
+}
+
+function loadChangeLine(c: LoadFigureChange): string {
+  const rel = c.relative !== undefined ? ` (${c.relative > 0 ? '+' : ''}${(c.relative * 100).toFixed(1)} %)` : '';
+  return `    ${'load'.padEnd(14)} ${c.subject} ${c.figure}: ${figure(c.before, c.unit)} → ${figure(c.after, c.unit)}${rel} ${c.change}`;
+}
+
+export function baselineSummary(diff: BaselineDiff): string[] {
+  const lines = [
+    `  compared with the baseline of ${formatTimestamp(diff.baseline.startedAt)} (${diff.verdict.before} → ${diff.verdict.after}): ` +
+      `${diff.newlyFailing.length} newly failing, ${diff.newlyPassing.length} newly passing, ${diff.otherChanges.length} other changes, ` +
+      `${diff.load.length} load figures changed; ${diff.regressions} regression${diff.regressions === 1 ? '' : 's'}`,
+  ];
+  for (const note of diff.notes) lines.push(`    note: ${note}`);
+  lines.push(...limited(diff.newlyFailing, (c) => changeLine('newly failing', c), '    '));
+  lines.push(...limited(diff.newlyPassing, (c) => changeLine('newly passing', c), '    '));
+  lines.push(...limited(diff.otherChanges, (c) => changeLine('changed', c), '    '));
+  lines.push(...limited(diff.load, loadChangeLine, '    '));
+  return lines;
+}
+
+export function terminalSummary(results: RunResults, report?: WrittenReport, diff?: BaselineDiff): string {
   const c = results.counts;
   const lines = [
     '',
     `${results.verdict}  ${results.run.target}`,
     `  ${c.PASS} pass, ${c.FAIL} fail, ${c.WARN} warn, ${c.REVIEW} review, ${c.SKIP} skip, ${c.ERROR} error in ${(results.run.durationMs / 1000).toFixed(1)} s`,
   ];
-  const bad = results.checks.filter((check) => check.verdict === 'FAIL' || check.verdict === 'ERROR');
-  for (const check of bad) lines.push(`  ${check.verdict} ${check.id} [${check.requirements.join(', ')}]: ${check.reason ?? ''}`);
+  if (results.run.interrupted) lines.push(`  INTERRUPTED: ${results.run.interrupted}`);
+  if (results.run.insecureTls) lines.push('  TLS certificate verification was OFF (--insecure)');
+  const bad = results.checks.filter((check: CheckResult) => check.verdict === 'FAIL' || check.verdict === 'ERROR');
+  lines.push(...limited(bad, (check) => `  ${check.verdict} ${check.id} [${check.requirements.join(', ')}]: ${check.reason ?? ''}`, '  '));
   for (const error of results.errors) lines.push(`  run error: ${error.split('\n')[0]}`);
+  lines.push(...loadLines(results));
+  if (diff) lines.push(...baselineSummary(diff));
   if (report) lines.push(`  report: ${report.html}`, `  results: ${report.json}`, `  junit: ${report.junit}`);
   return lines.join('\n') + '\n';
 }

@@ -1,0 +1,86 @@
+// The verdict banner, rendered when the report is written (not by the page's
+// script), so the verdict and counts show even where scripts are blocked.
+import { breaksConformance, VERDICTS, type CheckResult, type Verdict } from '../../src/check/model.ts';
+import type { RunResults } from '../../src/results/model.ts';
+import { escapeXml as esc } from '../escape.ts';
+import { formatDuration, formatTimestamp } from '../format.ts';
+
+function verdictReason(results: RunResults): string {
+  const c = results.counts;
+  if (results.verdict === 'NOT CONFORMANT') {
+    const broken = results.checks.filter(breaksConformance).length;
+    return `${broken} mandatory (MUST) check${broken === 1 ? '' : 's'} failed or could not run`;
+  }
+  if (results.verdict === 'INCOMPLETE') {
+    if (results.run.interrupted) return `the run was cut short: ${results.run.interrupted}`;
+    if (results.checks.length === 0) return 'no check ran';
+    return `${results.errors.length} problem${results.errors.length === 1 ? '' : 's'} kept some checks from running`;
+  }
+  const notes = [c.WARN && `${c.WARN} warning${c.WARN === 1 ? '' : 's'}`, c.REVIEW && `${c.REVIEW} to review`, c.SKIP && `${c.SKIP} skipped`].filter(Boolean);
+  return `every mandatory check passed${notes.length ? `; ${notes.join(', ')}` : ''}`;
+}
+
+function countButtons(counts: Record<Verdict, number>): string {
+  return VERDICTS.map(
+    (v) =>
+      `<button type="button" class="count v-${v}${counts[v] ? '' : ' zero'}" data-verdict="${v}" aria-pressed="false" title="show only ${v}"><b>${counts[v]}</b><span>${v}</span></button>`,
+  ).join('');
+}
+
+function countsByTarget(checks: CheckResult[]): string {
+  const targets = [...new Set(checks.map((c) => c.target))];
+  if (targets.length < 2) return '';
+  const rows = targets.map((t) => {
+    const mine = checks.filter((c) => c.target === t);
+    return `<tr><th>${esc(t)}</th>${VERDICTS.map((v) => `<td>${mine.filter((c) => c.verdict === v).length}</td>`).join('')}</tr>`;
+  });
+  return `<table class="by-target"><thead><tr><th>target</th>${VERDICTS.map((v) => `<th>${v}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function notices(results: RunResults): string {
+  const out: string[] = [];
+  if (results.run.interrupted) {
+    out.push(`<div class="notice notice-danger" id="notice-interrupted"><b>Run interrupted:</b> ${esc(results.run.interrupted)}. Checks that did not finish are missing; this report cannot certify conformance.</div>`);
+  }
+  if (results.run.insecureTls) {
+    out.push(
+      '<div class="notice notice-warn" id="notice-insecure-tls"><b>TLS certificate verification was switched off (--insecure).</b> The target\'s identity was not verified; this run says nothing about its TLS set-up.</div>',
+    );
+  }
+  if (results.errors.length) {
+    out.push(
+      `<div class="notice notice-danger" id="notice-errors"><b>${results.errors.length} problem${results.errors.length === 1 ? '' : 's'} outside any check:</b><ul>${results.errors.map((e) => `<li><pre>${esc(e)}</pre></li>`).join('')}</ul></div>`,
+    );
+  }
+  const faults = results.run.reference?.faults ?? [];
+  if (faults.length) {
+    out.push(`<div class="notice notice-info" id="notice-faults">Target: the bundled reference implementation with injected fault${faults.length === 1 ? '' : 's'} <b>${esc(faults.join(', '))}</b> (a demonstration, not an implementation under test).</div>`);
+  }
+  return out.join('');
+}
+
+function meta(results: RunResults): string {
+  const r = results.run;
+  const areas = new Set(results.checks.map((c) => c.area)).size;
+  const items: Array<[string, string]> = [
+    ['Suite version', r.suiteVersion],
+    ['Spec version', r.specVersion],
+    ['Profile hash', r.profileHash],
+    ['Started', formatTimestamp(r.startedAt)],
+    ['Duration', formatDuration(r.durationMs)],
+    ['Checks', `${results.checks.length} in ${areas} area${areas === 1 ? '' : 's'}`],
+  ];
+  return `<dl class="meta">${items.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd data-meta="${esc(k.toLowerCase().replace(/ /g, '-'))}">${esc(v)}</dd></div>`).join('')}</dl>`;
+}
+
+export function renderBanner(results: RunResults): string {
+  const cls = `b-${results.verdict.replace(/ /g, '-')}`;
+  return `<header class="banner ${cls}"><div class="banner-inner">
+<div class="verdict-line"><span class="verdict" id="verdict">${esc(results.verdict)}</span><span class="verdict-why">${esc(verdictReason(results))}</span></div>
+<div class="target-line">${results.run.implementation ? `${esc(results.run.implementation)} at ` : ''}<code>${esc(results.run.target)}</code></div>
+<div class="counts" id="counts">${countButtons(results.counts)}</div>
+${countsByTarget(results.checks)}
+${meta(results)}
+${notices(results)}
+</div></header>`;
+}

@@ -1,0 +1,99 @@
+// The checks, grouped by spec area, problems first. Each row is a <details>
+// whose evidence is built only when it is first opened, so a report of a
+// thousand checks is interactive at once.
+
+const AREA_ORDER = ['auth', 'users', 'crypto-transfers', 'trading', 'webhooks', 'load'];
+const VERDICTS = ['PASS', 'FAIL', 'WARN', 'REVIEW', 'SKIP', 'ERROR'];
+const VERDICT_ORDER = ['ERROR', 'FAIL', 'WARN', 'REVIEW', 'SKIP', 'PASS'];
+
+function checkKey(check) {
+  return `${check.target}/${check.id}`;
+}
+
+function checkAnchor(check, multiTarget) {
+  return anchorId('check', multiTarget ? `${check.target}--${check.id}` : check.id);
+}
+
+function areasOf(checks) {
+  const present = [...new Set(checks.map((c) => c.area))];
+  return present.sort((a, b) => {
+    const ia = AREA_ORDER.indexOf(a);
+    const ib = AREA_ORDER.indexOf(b);
+    return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || a.localeCompare(b);
+  });
+}
+
+function openEvidence(row) {
+  if (row.rendered) return;
+  row.rendered = true;
+  row.el.appendChild(renderEvidence(row.check, row.requirements));
+}
+
+function checkRow(check, multiTarget, diffMark) {
+  const el = h(
+    'details',
+    { class: `check verdict-${check.verdict}`, id: checkAnchor(check, multiTarget) },
+    h(
+      'summary',
+      null,
+      h(
+        'div',
+        { class: 'check-line' },
+        badge(check.verdict),
+        h('span', { class: 'check-id' }, check.id),
+        h('span', { class: 'check-title' }, check.title),
+        diffMark ? h('span', { class: `diff-mark ${diffMark.kind}` }, diffMark.text) : null,
+        h(
+          'span',
+          { class: 'check-meta' },
+          check.requirements.map((id) => h('a', { class: 'req', href: `#${anchorId('req', id)}`, title: 'show in the traceability matrix' }, id)),
+          h('span', { class: `sev sev-${check.severity}` }, check.severity),
+          multiTarget ? h('span', { class: 'target' }, check.target) : null,
+          h('span', { class: 'duration muted' }, fmtMs(check.durationMs)),
+        ),
+      ),
+      check.reason ? h('div', { class: 'check-reason' }, withMarkers(check.reason)) : null,
+    ),
+  );
+  return el;
+}
+
+/** Builds the check list; returns the rows the filters work on. */
+function renderChecks(container, results, diff) {
+  const multiTarget = new Set(results.checks.map((c) => c.target)).size > 1;
+  const marks = diffMarks(diff);
+  const requirements = new Map(results.requirements.map((r) => [r.id, r]));
+  const rows = [];
+  const areaSections = [];
+  for (const area of areasOf(results.checks)) {
+    const checks = results.checks
+      .filter((c) => c.area === area)
+      .sort((a, b) => VERDICT_ORDER.indexOf(a.verdict) - VERDICT_ORDER.indexOf(b.verdict) || a.id.localeCompare(b.id));
+    const counts = VERDICT_ORDER.filter((v) => checks.some((c) => c.verdict === v)).map((v) =>
+      h('span', { class: `mini v-${v}` }, `${checks.filter((c) => c.verdict === v).length} ${v}`),
+    );
+    const count = h('span', { class: 'area-shown muted' });
+    const list = h('div', { class: 'check-list' });
+    const section = h('section', { class: 'area', id: anchorId('area', area) }, h('h3', null, area, ' ', h('span', { class: 'area-counts' }, counts), count), list);
+    const areaRows = [];
+    for (const check of checks) {
+      const row = { check, requirements, el: checkRow(check, multiTarget, marks.get(checkKey(check))), rendered: false, haystack: undefined };
+      row.el.addEventListener('toggle', () => {
+        if (row.el.open) openEvidence(row);
+      });
+      list.appendChild(row.el);
+      rows.push(row);
+      areaRows.push(row);
+    }
+    areaSections.push({ area, section, rows: areaRows, count });
+    container.appendChild(section);
+  }
+  if (results.checks.length === 0) container.appendChild(h('p', { class: 'muted' }, 'This run recorded no checks.'));
+  return { rows, areaSections, multiTarget };
+}
+
+/** The text a search looks through: everything the check recorded, lower-cased once on first use. */
+function haystackOf(row) {
+  if (row.haystack === undefined) row.haystack = JSON.stringify(row.check).toLowerCase();
+  return row.haystack;
+}
