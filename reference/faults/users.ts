@@ -1,3 +1,26 @@
 import type { Fault } from './types.ts';
 
-export const usersFaults: Fault[] = [];
+export const usersFaults: Fault[] = [
+  { name: 'users-external-meta-number', requirement: 'USERS-DETAILS-SCHEMA', description: 'external_meta carries a number value ({"tier": 2}) where 2.2 allows only strings.' },
+  { name: 'users-wrong-user-returned', requirement: 'USERS-RETURNS-REQUESTED-USER', description: 'User details answer with the record of the next seeded user instead of the one requested.' },
+  { name: 'users-content-type-text', requirement: 'USERS-JSON-BODY', description: 'User details are labelled Content-Type: text/plain.' },
+  { name: 'users-registered-at-no-offset', requirement: 'USERS-TIMESTAMP-OFFSET', description: 'registered_at is sent as local time without a UTC offset (this also breaks the 2.2 schema, which the offset is part of).' },
+  { name: 'users-unknown-user-422', requirement: 'USERS-NOT-FOUND-404', description: 'An unknown (well-formed) user id is answered 422 instead of 404.' },
+  { name: 'users-malformed-id-500', requirement: 'USERS-MALFORMED-ID-REJECTED', description: 'A User-ID that is not a UUID reaches the store, which throws: 500.' },
+  { name: 'users-no-bearer-allowed', requirement: 'USERS-BEARER-REQUIRED', description: 'The user-details route serves requests that carry no Authorization header.' },
+  { name: 'users-journey-and-flow-accepted', requirement: 'USERS-JOURNEY-EXCLUSIVE', description: 'user_journey[] together with user_flow is accepted; the flow silently wins.' },
+  { name: 'users-flow-unstake-rejected', requirement: 'USERS-FLOW-VALUES', description: 'user_flow unstake is rejected as an unknown flow.' },
+  { name: 'users-unknown-flow-defaulted', requirement: 'USERS-FLOW-UNKNOWN-REJECTED', description: 'An unknown user_flow value is ignored and the default journeys are used.' },
+  { name: 'users-saving-create-asset-group-optional', requirement: 'USERS-FLOW-ASSET-GROUP-REQUIRED', description: 'user_flow saving_create without asset_group is accepted.' },
+  { name: 'users-swap-target-optional', requirement: 'USERS-FLOW-SWAP-GROUPS-REQUIRED', description: 'user_flow trade_swap without target_asset_group is accepted.' },
+  { name: 'users-stake-asset-group-accepted', requirement: 'USERS-FLOW-NO-ASSET-GROUP', description: 'user_flow stake accepts (and ignores) asset-group parameters.' },
+  { name: 'users-journey-required', requirement: 'USERS-DEFAULT-JOURNEYS', description: 'A request without any journey parameter is refused instead of using the default journeys.' },
+  { name: 'users-default-journeys-unfiltered', requirement: 'USERS-DEFAULT-JOURNEYS', description: 'Without a journey parameter every unaccepted term is returned instead of those of the default journeys.' },
+  { name: 'users-single-journey-only', requirement: 'USERS-JOURNEY-REPEATABLE', description: 'A second distinct user_journey[] value is refused.' },
+  { name: 'users-terms-unfiltered', requirement: 'USERS-TERMS-FILTERED', description: 'An explicit journey context is ignored: terms_not_accepted lists every unaccepted term.' },
+  { name: 'users-flow-ignores-asset-group', requirement: 'USERS-TERMS-FILTERED', description: 'Flows resolve their journeys without the asset group, so asset-group terms are missing from terms_not_accepted.' },
+  { name: 'users-accept-language-q-rejected', requirement: 'USERS-ACCEPT-LANGUAGE', description: 'An Accept-Language header with quality weights (;q=) is answered 400.' },
+  { name: 'users-own-licence-served', requirement: 'USERS-OWN-LICENCE-RESTRICTED', description: 'The own-licence client gets user details like any other partner.' },
+  { name: 'users-journey-errors-404', requirement: 'USERS-PARAMETER-ERROR-CODE', description: 'Journey-parameter violations are answered 404 (record not found) instead of 400/422.' },
+  { name: 'users-repeated-flow-500', requirement: 'USERS-NO-SERVER-ERROR-ON-BAD-INPUT', description: 'A user_flow parameter given twice crashes the handler: 500.' },
+];

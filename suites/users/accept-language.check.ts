@@ -1,0 +1,32 @@
+// The Accept-Language header parameter of user details v2 (spec 4.2). Which
+// languages exist is not shown, so the profile names them.
+import { defineCheck } from '../../src/check/index.ts';
+import { existingUserId, getUser } from './support.ts';
+
+/** Single tags, then one RFC 9110 weighted list built from the configured languages. */
+function headerValues(languages: string[]): string[] {
+  const [first, second] = languages;
+  const weighted = second ? `${second}, ${first};q=0.5` : `${first};q=0.9`;
+  return [...languages, weighted];
+}
+
+defineCheck(
+  {
+    id: 'users.accept-language-accepted',
+    title: 'User details accept the Accept-Language header for each supported language',
+    area: 'users',
+    requirements: ['USERS-ACCEPT-LANGUAGE'],
+    severity: 'MUST',
+  },
+  async ({ check, http, profile, tokens }) => {
+    const userId = existingUserId(profile, check);
+    const languages = profile.users?.languages;
+    if (!languages?.length) return check.skip('no supported Accept-Language values to send', 'users.languages');
+    for (const value of headerValues(languages)) {
+      const res = await getUser({ http, tokens, userId, headers: { 'accept-language': value }, label: `Accept-Language: ${value}` });
+      check.expectStatus(res, 200, `GET user details with Accept-Language: ${value}`);
+      const contentLanguage = res.headers['content-language'];
+      check.note(`Accept-Language: ${value} → 200${contentLanguage ? `, Content-Language: ${contentLanguage}` : ', no Content-Language'}`);
+    }
+  },
+);

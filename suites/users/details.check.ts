@@ -1,0 +1,81 @@
+// The 200 answer of user details v2 for an existing user (spec 4.2, 2.2).
+import { defineCheck } from '../../src/check/index.ts';
+import { USER_DETAILS_SCHEMA, existingUserId, getUser } from './support.ts';
+
+defineCheck(
+  {
+    id: 'users.details-schema',
+    title: 'User details of an existing user answer 200 with {data: user} matching 2.2',
+    area: 'users',
+    requirements: ['USERS-DETAILS-SCHEMA'],
+    severity: 'MUST',
+  },
+  async ({ check, http, profile, tokens }) => {
+    const userId = existingUserId(profile, check);
+    const res = await getUser({ http, tokens, userId, label: 'user details of the fixture user' });
+    check.expectStatus(res, 200, 'GET user details of users.existingUserId');
+    check.expectSchema(res, USER_DETAILS_SCHEMA, 'user details');
+  },
+);
+
+defineCheck(
+  {
+    id: 'users.details-is-requested-user',
+    title: 'User details describe the user the path names',
+    area: 'users',
+    requirements: ['USERS-RETURNS-REQUESTED-USER'],
+    severity: 'MUST',
+  },
+  async ({ check, http, profile, tokens }) => {
+    const userId = existingUserId(profile, check);
+    const res = await getUser({ http, tokens, userId, label: 'user details of the fixture user' });
+    check.expectStatus(res, 200, 'GET user details of users.existingUserId');
+    const id = (res.json as { data?: { id?: unknown } } | undefined)?.data?.id;
+    if (typeof id !== 'string') return check.fail(`data.id is ${id === undefined ? 'missing' : typeof id}, expected the requested user id`);
+    // UUIDs compare case-insensitively (RFC 9562, 4).
+    if (id.toLowerCase() !== userId.toLowerCase()) {
+      check.fail(`asked for user ${userId}, got data.id ${id}`, { expected: userId, actual: id });
+    }
+  },
+);
+
+defineCheck(
+  {
+    id: 'users.details-json-content-type',
+    title: 'User details are labelled application/json',
+    area: 'users',
+    requirements: ['USERS-JSON-BODY'],
+    severity: 'MUST',
+  },
+  async ({ check, http, profile, tokens }) => {
+    const userId = existingUserId(profile, check);
+    const res = await getUser({ http, tokens, userId, label: 'user details of the fixture user' });
+    check.expectStatus(res, 200, 'GET user details of users.existingUserId');
+    check.expectJsonContentType(res, 'user details');
+  },
+);
+
+/** ISO 8601 extended date and time with seconds, optional fraction, and a UTC offset (Z, ±hh:mm or ±hhmm). */
+const ISO_8601_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
+
+defineCheck(
+  {
+    id: 'users.registered-at-has-offset',
+    title: 'registered_at is an ISO 8601 timestamp with a UTC offset',
+    area: 'users',
+    requirements: ['USERS-TIMESTAMP-OFFSET'],
+    severity: 'MUST',
+  },
+  async ({ check, http, profile, tokens }) => {
+    const userId = existingUserId(profile, check);
+    const res = await getUser({ http, tokens, userId, label: 'user details of the fixture user' });
+    check.expectStatus(res, 200, 'GET user details of users.existingUserId');
+    const value = (res.json as { data?: { registered_at?: unknown } } | undefined)?.data?.registered_at;
+    if (typeof value !== 'string') return check.fail(`registered_at is ${value === undefined ? 'missing' : typeof value}, expected an ISO 8601 string`);
+    if (!ISO_8601_WITH_OFFSET.test(value)) {
+      return check.fail(`registered_at "${value}" is not an ISO 8601 timestamp with a UTC offset (e.g. 2024-01-01T09:30:00Z or …+02:00)`, { actual: value });
+    }
+    // Date.parse wants ±hh:mm; the basic ±hhmm offset is ISO 8601 too.
+    if (Number.isNaN(Date.parse(value.replace(/([+-]\d{2})(\d{2})$/, '$1:$2')))) check.fail(`registered_at "${value}" is not a real date and time`, { actual: value });
+  },
+);

@@ -1,0 +1,84 @@
+// What the journey context does to terms_not_accepted (spec 2.2, 4.2 rules
+// 1 and 6): the default journeys, repeated user_journey[] values, and the
+// filtering the profile's cases describe.
+import { defineCheck } from '../../src/check/index.ts';
+import { describeQuery, existingUserId, formatTerms, getUser, requireJourneys, sameTerms, termsOf } from './support.ts';
+
+defineCheck(
+  {
+    id: 'users.default-journeys',
+    title: 'Without a journey parameter user details answer 200 with the default journeys',
+    area: 'users',
+    requirements: ['USERS-DEFAULT-JOURNEYS'],
+    severity: 'MUST',
+  },
+  async ({ check, http, profile, tokens }) => {
+    const userId = existingUserId(profile, check);
+    const res = await getUser({ http, tokens, userId, label: 'user details without journey parameters' });
+    check.expectStatus(res, 200, 'GET user details without user_journey[] or user_flow');
+    const terms = termsOf(res);
+    if (!terms) return check.fail('the answer without journey parameters has no terms_not_accepted array');
+    const expected = profile.users?.defaultTerms;
+    if (!expected) {
+      check.note(`users.defaultTerms is not set: only the 200 was checked; terms_not_accepted was ${formatTerms(terms)}`);
+      return;
+    }
+    if (!sameTerms(terms, expected)) {
+      check.fail(`without journey parameters terms_not_accepted is ${formatTerms(terms)}; the default journeys give ${formatTerms(expected)} (users.defaultTerms)`, {
+        expected,
+        actual: terms,
+      });
+    }
+  },
+);
+
+defineCheck(
+  {
+    id: 'users.journey-repeatable',
+    title: 'Several user_journey[] values in one request answer 200',
+    area: 'users',
+    requirements: ['USERS-JOURNEY-REPEATABLE'],
+    severity: 'MUST',
+  },
+  async ({ check, http, profile, tokens }) => {
+    const userId = existingUserId(profile, check);
+    const journeys = requireJourneys(profile, check, 2);
+    const query = { 'user_journey[]': journeys };
+    const res = await getUser({ http, tokens, userId, query, label: 'user details with repeated user_journey[]' });
+    check.expectStatus(res, 200, `GET user details with ${describeQuery(query)}`);
+  },
+);
+
+defineCheck(
+  {
+    id: 'users.terms-filtered-by-journey',
+    title: 'terms_not_accepted holds the terms of the resolved journeys (profile cases)',
+    area: 'users',
+    requirements: ['USERS-TERMS-FILTERED'],
+    severity: 'MUST',
+  },
+  async ({ check, http, profile, tokens }) => {
+    const userId = existingUserId(profile, check);
+    const cases = profile.users?.termsCases;
+    if (!cases?.length) return check.skip('no journey contexts with their expected terms', 'users.termsCases');
+    const distinct = new Set(cases.map((c) => formatTerms(c.expectedTerms)));
+    if (distinct.size < 2) check.note('every case expects the same terms, so these cases cannot show that the journey context filters anything');
+    const mismatches: string[] = [];
+    for (const { name, query, expectedTerms } of cases) {
+      const what = name ?? describeQuery(query);
+      const res = await getUser({ http, tokens, userId, query, label: `terms for ${what}` });
+      if (res.status !== 200) {
+        mismatches.push(`${what}: status ${res.status}, expected 200`);
+        continue;
+      }
+      const terms = termsOf(res);
+      if (!terms) mismatches.push(`${what}: no terms_not_accepted array`);
+      else if (!sameTerms(terms, expectedTerms)) mismatches.push(`${what}: got ${formatTerms(terms)}, expected ${formatTerms(expectedTerms)}`);
+    }
+    if (mismatches.length) {
+      check.fail(`terms_not_accepted does not follow the journey context in ${mismatches.length} of ${cases.length} cases: ${mismatches.join('; ')}`, {
+        mismatches,
+      });
+    }
+  },
+);

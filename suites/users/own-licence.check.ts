@@ -1,0 +1,47 @@
+// Spec 4.2 rule 7: for partners that run the service under their own
+// licence, user details v2 is restricted. What the restriction looks like is
+// not shown, so a 2xx is a finding for review (WARN) and the code is compared
+// with the profile's restrictedStatus or recorded.
+import { defineCheck, isServerError, isSuccess } from '../../src/check/index.ts';
+import { issuePair } from '../../src/auth/tokens.ts';
+import { DOCUMENTED_CLIENT_ERRORS, existingUserId, userPath } from './support.ts';
+
+defineCheck(
+  {
+    id: 'users.own-licence-restricted',
+    title: 'User details are restricted for an own-licence partner',
+    area: 'users',
+    requirements: ['USERS-OWN-LICENCE-RESTRICTED'],
+    severity: 'REVIEW',
+  },
+  async ({ check, http, profile }) => {
+    const userId = existingUserId(profile, check);
+    const ownLicence = profile.users?.ownLicence;
+    if (!ownLicence) return check.skip('no own-licence partner credentials', 'users.ownLicence');
+    http.redactor.addSecret(ownLicence.clientSecret, 'client_secret');
+    const credentials = { clientId: ownLicence.clientId, clientSecret: ownLicence.clientSecret };
+    const pair = await issuePair(http, { ...profile, credentials }, 'token pair of the own-licence partner');
+    const res = await http.get(userPath(userId), { bearer: pair.accessToken, label: 'user details as the own-licence partner' });
+    if (isSuccess(res.status)) {
+      return check.fail(`the own-licence partner ${ownLicence.clientId} was served user details (${res.status}); rule 7 restricts the operation for it`, {
+        actual: res.status,
+      });
+    }
+    if (isServerError(res.status)) return check.fail(`the own-licence partner's request caused a server error: ${res.status}`, { actual: res.status });
+    const expected = ownLicence.restrictedStatus;
+    if (expected === undefined) {
+      const documented = (DOCUMENTED_CLIENT_ERRORS as readonly number[]).includes(res.status);
+      check.review(
+        `the own-licence partner was refused with ${res.status}${documented ? '' : ' (not among the codes 4.2 lists)'}; set users.ownLicence.restrictedStatus to the documented code to check it`,
+        { actual: res.status },
+      );
+      return;
+    }
+    if (res.status !== expected) {
+      check.fail(`the own-licence partner was refused with ${res.status}; the profile documents ${expected} (users.ownLicence.restrictedStatus)`, {
+        expected,
+        actual: res.status,
+      });
+    }
+  },
+);

@@ -1,0 +1,125 @@
+// Shared steps of the user-details checks (spec 4.2, 2.2): the operation's
+// path, the journey-context rules as the spec states them, and the profile
+// values a request needs (a missing one ends the check with SKIP naming it).
+import type { CheckContext } from '../../src/check/context.ts';
+import { isServerError, isSuccess } from '../../src/check/context.ts';
+import type { HttpClient, HttpResponse } from '../../src/http/client.ts';
+import type { AccessTokenCache } from '../../src/auth/tokens.ts';
+import type { ResolvedProfile } from '../../src/config/profile.ts';
+import type { JourneyQuery } from '../../src/config/sections/users.ts';
+
+export const USER_DETAILS_SCHEMA = 'user-details.schema.json';
+
+/** Status codes 4.2 and 7 document for user details v2. */
+export const DOCUMENTED_CLIENT_ERRORS = [400, 401, 404, 422] as const;
+/** The codes 7 names for a request the service cannot take: 400 bad request, 422 parameter error. */
+export const PARAMETER_ERROR_CODES = [400, 422] as const;
+
+export type AssetParameter = 'asset_group' | 'source_asset_group' | 'target_asset_group';
+export const ASSET_PARAMETERS: readonly AssetParameter[] = ['asset_group', 'source_asset_group', 'target_asset_group'];
+
+/** The profile key holding a valid value of each asset-group parameter. */
+const PROFILE_KEY = { asset_group: 'assetGroup', source_asset_group: 'sourceAssetGroup', target_asset_group: 'targetAssetGroup' } as const;
+
+/** user_flow values (4.2 rule 2) and the asset-group parameters each requires (rules 3-5). */
+export const FLOW_PARAMETERS: Readonly<Record<string, readonly AssetParameter[]>> = {
+  onboard: [],
+  trade_buy: ['asset_group'],
+  trade_sell: ['asset_group'],
+  trade_swap: ['source_asset_group', 'target_asset_group'],
+  saving_create: ['asset_group'],
+  stake: [],
+  unstake: [],
+  crypto_transfer: [],
+};
+export const FLOWS = Object.keys(FLOW_PARAMETERS);
+export const FLOWS_WITHOUT_ASSET_GROUP = FLOWS.filter((f) => FLOW_PARAMETERS[f]!.length === 0);
+
+export function userPath(userId: string): string {
+  return `/v2/users/${encodeURIComponent(userId)}`;
+}
+
+export function existingUserId(profile: ResolvedProfile, check: CheckContext): string {
+  const id = profile.users?.existingUserId;
+  if (!id) return check.skip('no user to read', 'users.existingUserId');
+  return id;
+}
+
+/** A valid value of an asset-group parameter from the profile, or undefined with the key to set. */
+export function assetValue(profile: ResolvedProfile, parameter: AssetParameter): { value?: string; key: string } {
+  const field = PROFILE_KEY[parameter];
+  return { value: profile.users?.[field], key: `users.${field}` };
+}
+
+/** A valid value of an asset-group parameter; SKIPs naming the profile key when it is not set. */
+export function requireAssetValue(profile: ResolvedProfile, check: CheckContext, parameter: AssetParameter, why: string): string {
+  const { value, key } = assetValue(profile, parameter);
+  if (!value) return check.skip(`no ${parameter} value to ${why}`, key);
+  return value;
+}
+
+/** user_flow with exactly the asset-group parameters it requires, from the profile. */
+export function flowQuery(profile: ResolvedProfile, check: CheckContext, flow: string): JourneyQuery {
+  const query: JourneyQuery = { user_flow: flow };
+  for (const parameter of FLOW_PARAMETERS[flow] ?? []) query[parameter] = requireAssetValue(profile, check, parameter, `send with user_flow ${flow}`);
+  return query;
+}
+
+export function requireJourneys(profile: ResolvedProfile, check: CheckContext, count: number): string[] {
+  const journeys = profile.users?.journeys ?? [];
+  if (journeys.length < count) {
+    return check.skip(`needs ${count === 1 ? 'a user_journey[] value' : `${count} distinct user_journey[] values`}, the profile has ${journeys.length}`, 'users.journeys');
+  }
+  return journeys;
+}
+
+/** The query as it goes on the wire, for messages: user_flow=trade_buy&asset_group=crypto. */
+export function describeQuery(query: JourneyQuery): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) for (const v of Array.isArray(value) ? value : [value]) params.append(key, v);
+  return decodeURIComponent(params.toString()) || '(no query)';
+}
+
+export interface UserRequest {
+  http: HttpClient;
+  tokens: AccessTokenCache;
+  userId: string;
+  query?: JourneyQuery;
+  headers?: Record<string, string>;
+  label: string;
+}
+
+export async function getUser({ http, tokens, userId, query, headers, label }: UserRequest): Promise<HttpResponse> {
+  return http.get(userPath(userId), { bearer: await tokens.get(), query, headers, label });
+}
+
+/**
+ * A journey-rule violation must be refused: 2xx and 5xx are FAIL. Which 4xx
+ * is the business of users.parameter-errors-documented-code alone. A 401 or
+ * 403 means the request never reached the rule, so the check cannot judge it.
+ */
+export function expectJourneyRejected(check: CheckContext, res: HttpResponse, what: string): void {
+  if (isSuccess(res.status)) check.fail(`${what} was accepted: ${res.status}`, { expected: '4xx (400/422)', actual: res.status, exchange: res.exchangeId });
+  if (isServerError(res.status)) check.fail(`${what} caused a server error: ${res.status}`, { expected: '4xx (400/422)', actual: res.status, exchange: res.exchangeId });
+  if (res.status === 401 || res.status === 403) {
+    throw new Error(`${what} was refused with ${res.status} before the journey rule applied: the worker's access token is not accepted for this user`);
+  }
+  if (res.status < 400) check.fail(`${what}: expected a 4xx rejection, got ${res.status}`, { expected: '4xx (400/422)', actual: res.status });
+}
+
+/** data.terms_not_accepted of a 200 body, or undefined when it is not an array. */
+export function termsOf(res: HttpResponse): unknown[] | undefined {
+  const terms = (res.json as { data?: { terms_not_accepted?: unknown } } | undefined)?.data?.terms_not_accepted;
+  return Array.isArray(terms) ? terms : undefined;
+}
+
+/** Compares term ids as sets: order is not specified. Integers only, as 2.2 types them. */
+export function sameTerms(actual: readonly unknown[], expected: readonly number[]): boolean {
+  if (!actual.every((t) => Number.isInteger(t))) return false;
+  const got = new Set(actual as number[]);
+  return got.size === new Set(expected).size && expected.every((t) => got.has(t));
+}
+
+export function formatTerms(terms: readonly unknown[]): string {
+  return `[${[...terms].sort((a, b) => Number(a) - Number(b)).map((t) => JSON.stringify(t)).join(', ')}]`;
+}
