@@ -1,14 +1,12 @@
 // The ptas command line. Thin: it parses and validates arguments, then calls
 // into src/. Exit codes: 0 conformant, 1 not conformant, 2 usage or config
 // error, 3 target unreachable, 4 internal error, 130 interrupted.
-import yargs, { type Argv } from 'yargs';
+import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { ConfigError } from '../src/config/errors.ts';
-import { applyOverrides, ENVIRONMENT_VARIABLES, overridesFromEnv, readProfileFile, resolveEnvReferences, type ProfileOverrides } from '../src/config/load.ts';
-import type { Profile } from '../src/config/profile.ts';
+import { ENVIRONMENT_VARIABLES } from '../src/config/load.ts';
 import { EXIT } from '../src/exit-codes.ts';
 import { ptasRun } from '../src/run/run.ts';
-import { UnreachableError } from '../src/run/preflight.ts';
+import { connectionOptions, fail, profileFrom } from './connection.ts';
 import { listAllChecks } from '../src/run/list.ts';
 import { terminalSummary } from '../reports/terminal.ts';
 import { runReferenceCommand, referenceOptionsBuilder, type ReferenceArgs } from './reference-command.ts';
@@ -22,62 +20,6 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 const ENV_HELP = ENVIRONMENT_VARIABLES.map((v) => `  ${v.name.padEnd(20)} ${v.what}`).join('\n');
-
-function connectionOptions<T>(y: Argv<T>) {
-  return y
-    .option('base-url', { type: 'string', describe: 'Base URL of the implementation under test; omit it to test the bundled reference' })
-    .option('config', { alias: 'c', type: 'string', describe: 'Implementation profile (JSON, see schemas/config.schema.json)' })
-    .option('client-id', { type: 'string', describe: 'client_id for the token endpoint' })
-    .option('client-secret', { type: 'string', describe: 'client_secret (prefer PTAS_CLIENT_SECRET: flags show in ps)' })
-    .option('timeout-ms', { type: 'number', describe: 'Per-request time limit in milliseconds' })
-    .option('ca', { type: 'string', describe: 'PEM CA bundle to trust for an https target' })
-    .option('cert', { type: 'string', describe: 'PEM client certificate for mTLS' })
-    .option('key', { type: 'string', describe: 'PEM private key of the client certificate' })
-    .option('insecure', { type: 'boolean', describe: 'Skip TLS certificate verification (recorded in the report)' });
-}
-
-interface ConnectionArgs {
-  baseUrl?: string;
-  config?: string;
-  clientId?: string;
-  clientSecret?: string;
-  timeoutMs?: number;
-  ca?: string;
-  cert?: string;
-  key?: string;
-  insecure?: boolean;
-}
-
-/** File, then environment, then flags; env: references resolved last. */
-function profileFrom(args: ConnectionArgs): Profile {
-  const fromFile: Profile = args.config ? readProfileFile(args.config) : {};
-  const withEnv = applyOverrides(fromFile, overridesFromEnv(process.env), 'environment (PTAS_*)');
-  const flags: ProfileOverrides = {
-    baseUrl: args.baseUrl,
-    clientId: args.clientId,
-    clientSecret: args.clientSecret,
-    timeoutMs: args.timeoutMs,
-    ca: args.ca,
-    cert: args.cert,
-    key: args.key,
-    insecure: args.insecure,
-  };
-  const merged = applyOverrides(withEnv, flags, 'command-line flags');
-  return resolveEnvReferences(merged, process.env);
-}
-
-function fail(error: unknown): never {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`ptas: configuration error:\n${error.message.replace(/^/gm, '  ')}\n`);
-    process.exit(EXIT.USAGE);
-  }
-  if (error instanceof UnreachableError) {
-    process.stderr.write(`ptas: ${error.message}\n`);
-    process.exit(EXIT.UNREACHABLE);
-  }
-  process.stderr.write(`ptas: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(EXIT.INTERNAL);
-}
 
 await yargs(hideBin(process.argv))
   .scriptName('ptas')
