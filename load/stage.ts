@@ -1,8 +1,20 @@
-// The load stage of `ptas run`: runs the 429 and 413 probes after the
-// conformance checks. (Stub: the probes are not implemented yet.)
+// The load stage of `ptas run`: after the conformance checks, the 413
+// boundary and the 429 staircases of the token endpoint and of accept-offer,
+// each verdict a CheckResult and the measurements in results.json's load
+// section. The token probes and the accept probes hit different limiters, so
+// the two chains run side by side; within the token chain the 413 bisection
+// goes first, before the staircase drains the token bucket it shares.
 import type { ResolvedProfile } from '../src/config/profile.ts';
 import type { CheckResult } from '../src/check/model.ts';
+import { createTransport } from '../src/http/client.ts';
+import { Redactor } from '../src/http/redact.ts';
 import type { LoadSection } from '../src/results/load-model.ts';
+import { ACCEPT_RATE_LIMIT, RATE_LIMITED_ACCEPT_NOT_EXECUTED, TOKEN_BODY_SIZE_LIMIT, TOKEN_RATE_LIMIT } from './checks.ts';
+import type { CheckMeta } from '../src/check/model.ts';
+import { acceptChecks } from './stage/accept-probes.ts';
+import { rateLimitHeadersCheck } from './stage/headers-check.ts';
+import { checkResult } from './stage/results.ts';
+import { tokenBodySizeCheck, tokenRateCheck, type StageContext } from './stage/token-probes.ts';
 
 export interface LoadStageOptions {
   profile: ResolvedProfile;
@@ -17,6 +29,53 @@ export interface LoadStageResult {
   load?: LoadSection;
 }
 
-export async function runLoadStage(_options: LoadStageOptions): Promise<LoadStageResult> {
-  return { checks: [] };
+/** A probe that throws (set-up failed, target vanished) becomes ERROR on its checks, not a crashed run. */
+async function guarded<T>(what: string, run: () => Promise<T>, onError: (reason: string) => T): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    return onError(`${what} could not run: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+export async function runLoadStage(options: LoadStageOptions): Promise<LoadStageResult> {
+  const { profile, output } = options;
+  const startedAt = new Date();
+  const redactor = new Redactor([[profile.credentials.clientSecret, 'client_secret']]);
+  const transport = createTransport(profile.http);
+  const ctx: StageContext = { profile, transport, redactor, output, signal: options.signal };
+  output.write(`ptas: load stage against ${options.embeddedReference ? 'the bundled reference at ' : ''}${profile.baseUrl}\n`);
+  const errorChecks = (metas: CheckMeta[], reason: string) => metas.map((meta) => checkResult(meta, { verdict: 'ERROR', reason }, 0, redactor));
+  try {
+    const tokenChain = (async () => {
+      const size = await guarded('the 413 probe', () => tokenBodySizeCheck(ctx), (reason) => ({ check: errorChecks([TOKEN_BODY_SIZE_LIMIT], reason)[0]!, probe: undefined }));
+      const rate = await guarded('the token 429 probe', () => tokenRateCheck(ctx), (reason) => ({ check: errorChecks([TOKEN_RATE_LIMIT], reason)[0]!, output: undefined }));
+      return { size, rate };
+    })();
+    const acceptChain = guarded('the accept 429 probe', () => acceptChecks(ctx), (reason) => ({
+      checks: errorChecks([ACCEPT_RATE_LIMIT, RATE_LIMITED_ACCEPT_NOT_EXECUTED], reason),
+      output: undefined,
+    }));
+    const [token, accept] = await Promise.all([tokenChain, acceptChain]);
+    const headers = rateLimitHeadersCheck(
+      [
+        { operation: 'token', output: token.rate.output, skipped: token.rate.output ? undefined : `token: ${token.rate.check.reason}` },
+        { operation: 'accept', output: accept.output, skipped: accept.output ? undefined : `accept: ${accept.checks[0]?.reason}` },
+      ],
+      redactor,
+    );
+    const finishedAt = Date.now();
+    return {
+      checks: [token.size.check, token.rate.check, ...accept.checks, headers],
+      load: {
+        engine: 'embedded',
+        startedAt: startedAt.toISOString(),
+        durationMs: finishedAt - startedAt.getTime(),
+        probes: [token.size.probe, token.rate.output?.probe, accept.output?.probe].filter((p) => p !== undefined),
+        profiles: [],
+      },
+    };
+  } finally {
+    await transport.dispatcher.close();
+  }
 }

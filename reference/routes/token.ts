@@ -6,8 +6,9 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { ReferenceContext } from '../context.ts';
-import { isJsonContentType, parseJson, readBody, sendError, sendJson, sendPayloadTooLarge } from '../http-util.ts';
+import { isJsonContentType, parseJson, readBody, sendError, sendJson } from '../http-util.ts';
 import { TokenBucket } from '../limits/token-bucket.ts';
+import { refuseOverRate, refuseOversize, tokenBodyLimit } from '../limits/token-limits.ts';
 import type { Router, RouteRequest } from '../router.ts';
 
 export const TOKEN_ROUTE = '/v1/oauth/token';
@@ -66,7 +67,8 @@ export function registerTokenRoutes(router: Router, ctx: ReferenceContext): void
     if (typeof clientSecret !== 'string' && !ctx.faults.has('client-secret-unchecked')) {
       return parameterError(res, 'client_secret is required for client_credentials');
     }
-    const knownClient = safeEqual(clientId, ctx.options.clientId);
+    // The own-licence client (spec 4.2 rule 7) shares the main client's secret; its tokens carry its own client_id.
+    const knownClient = safeEqual(clientId, ctx.options.clientId) || safeEqual(clientId, ctx.options.ownLicenceClientId);
     const secretOk = ctx.faults.has('client-secret-unchecked') || safeEqual(String(clientSecret), ctx.options.clientSecret);
     if (!knownClient || !secretOk) return parameterError(res, 'invalid client credentials');
     await issue(res, clientId);
@@ -95,14 +97,12 @@ export function registerTokenRoutes(router: Router, ctx: ReferenceContext): void
   }
 
   router.add('POST', TOKEN_ROUTE, async (req: RouteRequest, res) => {
-    if (!bucket.take() && !ctx.faults.has('no-token-rate-limit')) {
-      return sendError(res, 429, 'rate_limited', 'too many token requests', bucket.limitHeaders('token'));
-    }
+    if (!bucket.take() && !ctx.faults.has('no-token-rate-limit')) return refuseOverRate(ctx, req.raw, res, bucket);
     if (ctx.faults.has('token-endpoint-requires-bearer') && !req.raw.headers.authorization) {
       return sendError(res, 401, 'unauthorized', 'bearer credential required', { 'www-authenticate': 'Bearer' });
     }
-    const read = await readBody(req.raw, ctx.faults.has('no-token-body-limit') ? Number.MAX_SAFE_INTEGER : ctx.options.tokenBodyLimitBytes);
-    if (read.kind === 'too-large') return sendPayloadTooLarge(res, read.limit);
+    const read = await readBody(req.raw, tokenBodyLimit(ctx, req.raw));
+    if (read.kind === 'too-large') return refuseOversize(ctx, req.raw, res, read.limit);
     if (read.kind === 'aborted') return;
     if (!isJsonContentType(req.raw)) return parameterError(res, 'Content-Type must be application/json');
     const parsed = parseJson(read.text);

@@ -25,7 +25,7 @@ export interface TimeBucket {
   p95Ms?: number;
 }
 
-/** One constant-rate step of a rate-limit staircase. */
+/** One constant-rate step of a rate-limit staircase. `accepted` counts answers that passed the limiter: neither 429 nor 5xx nor a transport failure. */
 export interface RateStep {
   offeredRps: number;
   durationSec: number;
@@ -68,6 +68,14 @@ export interface RateLimitProbe {
   timeSeries: TimeBucket[];
   verdict: Verdict | 'INCONCLUSIVE';
   reason?: string;
+  /** Requests let through above the sustained rate before the first 429 (the burst allowance). */
+  estimatedBurst?: number;
+  /** completion-timeline: admitted answers per second while 429s kept coming (embedded engine); plateau-steps: per-step counts (k6). */
+  estimateMethod?: 'completion-timeline' | 'plateau-steps';
+  /** Seconds waited (Retry-After) before the recovery step. */
+  backoffSec?: number;
+  /** Set when the load generator could not hold every step (arrivals dropped or started late). */
+  generatorNote?: string;
 }
 
 export type SizeOutcome = '413' | 'accepted' | 'other-4xx' | '5xx' | 'reset' | 'timeout';
@@ -78,6 +86,18 @@ export interface SizeProbeStep {
   outcome: SizeOutcome;
   status?: number;
   durationMs: number;
+  /** Why this size was sent: upper bound, lower bound, bisection, boundary, boundary retry, declared size with the body withheld. */
+  purpose?: string;
+  /** Bytes of the body actually written (the declared-size probe withholds most of it). */
+  sentBytes?: number;
+  /** The answer came before the whole body was written. */
+  answeredBeforeBodyComplete?: boolean;
+  /** The connection broke after the status had been read (a reset after a 413). */
+  resetAfterResponse?: boolean;
+  /** The Connection header of the answer. */
+  connection?: string;
+  /** The transport error behind a reset or timeout outcome (ECONNRESET, EPIPE, …). */
+  errorCode?: string;
 }
 
 export interface BodySizeProbe {

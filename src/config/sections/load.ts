@@ -1,4 +1,26 @@
 // Profile section "load": typed view of schemas/profile/load.schema.json.
+
+export interface LoadCaps {
+  /** Highest arrival rate offered, requests per second. */
+  rps: number;
+  /** Longest load of one probe, seconds. */
+  durationSeconds: number;
+  /** Most requests in flight at once (k6: maxVUs). */
+  inFlight?: number;
+}
+
+export interface RateLimitExpectation {
+  expectedRps?: number;
+  burst?: number;
+  capRps?: number;
+  stepSeconds?: number;
+  maxServerErrorShare?: number;
+}
+
 export interface LoadProfile {
-  [key: string]: unknown;
+  probes?: { tokenRateLimit?: boolean; acceptRateLimit?: boolean; tokenBodyLimit?: boolean };
+  caps?: LoadCaps;
+  tokenRateLimit?: RateLimitExpectation;
+  acceptRateLimit?: RateLimitExpectation;
+  tokenBodyLimit?: { expectedBytes?: number; maxProbeBytes?: number };
 }

@@ -1,0 +1,150 @@
+// Runs a load scenario on a real k6 binary (PTAS_K6, else `k6` on PATH) and
+// reads back what it produced: the normalized result handleSummary() wrote,
+// plus the time series and completion timeline rebuilt from k6's NDJSON
+// output, so the analysis sees the same data as from the embedded engine.
+import { spawn } from 'node:child_process';
+import { accessSync, constants, createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { Profile } from '../../src/config/profile.ts';
+import type { CompletionTimeline, NormalizedRun, TimeBucket } from '../result/normalized.ts';
+import { ANSWERS, LATENCY } from '../scenarios/metrics.ts';
+import type { ParamOverrides } from '../scenarios/params.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const K6_SCRIPTS = { arrivalRate: path.join(here, '..', 'k6', 'arrival-rate.ts'), bodySize: path.join(here, '..', 'k6', 'body-size-boundary.ts') };
+
+/** The k6 binary: PTAS_K6, else the first `k6` on PATH; undefined when there is none. */
+export function findK6(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const candidates = env.PTAS_K6 ? [env.PTAS_K6] : (env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, 'k6'));
+  for (const file of candidates) {
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+export interface K6RunOptions {
+  binary: string;
+  script: string;
+  scenario: string;
+  profile: Profile;
+  overrides: ParamOverrides;
+  maxInFlight?: number;
+  timeoutMs?: number;
+  output: NodeJS.WritableStream;
+  signal?: AbortSignal;
+  /** Extra -e variables (PTAS_MAX_BYTES for the body-size script). */
+  extraEnv?: Record<string, string>;
+}
+
+export interface K6RunResult {
+  exitCode: number | null;
+  /** The JSON handleSummary() wrote (a NormalizedRun, or the body-size result). */
+  result: unknown;
+  timeSeries: TimeBucket[];
+  completionTimeline?: CompletionTimeline;
+}
+
+const TIMELINE_MS = 10;
+
+/** k6 NDJSON points of our metrics → per-second buckets and the 10 ms completion timeline. */
+export async function readK6Points(file: string): Promise<{ timeSeries: TimeBucket[]; completionTimeline: CompletionTimeline }> {
+  const buckets = new Map<number, TimeBucket & { latencies: number[] }>();
+  const timeline: CompletionTimeline = { resolutionMs: TIMELINE_MS, admitted: [], limited: [] };
+  let t0: number | undefined;
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (!line.includes('"Point"')) continue;
+    const point = JSON.parse(line) as { type: string; metric: string; data: { time: string; value: number; tags?: Record<string, string> } };
+    if (point.type !== 'Point' || (point.metric !== ANSWERS && point.metric !== LATENCY)) continue;
+    const at = Date.parse(point.data.time);
+    t0 ??= at;
+    const ms = at - t0;
+    const second = Math.floor(ms / 1000);
+    let bucket = buckets.get(second);
+    if (!bucket) buckets.set(second, (bucket = { tSec: second, offered: 0, sent: 0, status2xx: 0, status429: 0, status5xx: 0, other: 0, latencies: [] }));
+    const outcome = point.data.tags?.outcome;
+    if (point.metric === LATENCY) {
+      bucket.latencies.push(point.data.value);
+      continue;
+    }
+    bucket.sent++;
+    bucket.offered++;
+    if (outcome === '2xx') bucket.status2xx++;
+    else if (outcome === '429') bucket.status429++;
+    else if (outcome === '5xx') bucket.status5xx++;
+    else bucket.other++;
+    if (outcome === '5xx' || outcome === 'transport') continue;
+    const slot = Math.max(0, Math.floor(ms / TIMELINE_MS));
+    while (timeline.admitted.length <= slot) {
+      timeline.admitted.push(0);
+      timeline.limited.push(0);
+    }
+    if (outcome === '429') timeline.limited[slot]!++;
+    else timeline.admitted[slot]!++;
+  }
+  const timeSeries = [...buckets.values()]
+    .sort((a, b) => a.tSec - b.tSec)
+    .map(({ latencies, ...b }) => {
+      latencies.sort((x, y) => x - y);
+      return latencies.length ? { ...b, p95Ms: latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.95))] } : b;
+    });
+  return { timeSeries, completionTimeline: timeline };
+}
+
+export async function runK6(options: K6RunOptions): Promise<K6RunResult> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ptas-k6-'));
+  try {
+    const resultPath = path.join(dir, 'result.json');
+    const pointsPath = path.join(dir, 'points.ndjson');
+    // The profile goes by file, without the secret; the secret by environment (never argv: ps shows it).
+    const { credentials, ...shareable } = options.profile;
+    const profilePath = path.join(dir, 'profile.json');
+    writeFileSync(profilePath, JSON.stringify({ ...shareable, credentials: credentials ? { clientId: credentials.clientId, clientSecret: 'env:PTAS_CLIENT_SECRET' } : undefined }));
+    const vars: Record<string, string | number | undefined> = {
+      PTAS_SCENARIO: options.scenario,
+      PTAS_PROFILE: profilePath,
+      PTAS_RESULT: resultPath,
+      PTAS_MAX_RPS: options.overrides.capRps,
+      PTAS_MAX_DURATION: options.overrides.maxDurationSec,
+      PTAS_RATE: options.overrides.targetRps,
+      PTAS_EXPECTED_RPS: options.overrides.expectedRps,
+      PTAS_BURST: options.overrides.burst,
+      PTAS_MAX_IN_FLIGHT: options.maxInFlight,
+      PTAS_TIMEOUT: options.timeoutMs ? `${options.timeoutMs}ms` : undefined,
+      PTAS_INSECURE: options.profile.http?.insecure ? '1' : undefined,
+      ...options.extraEnv,
+    };
+    const args = ['run', '--quiet', '--out', `json=${pointsPath}`];
+    for (const [k, v] of Object.entries(vars)) if (v !== undefined) args.push('-e', `${k}=${v}`);
+    args.push(options.script);
+    const child = spawn(options.binary, args, {
+      env: { ...process.env, PTAS_CLIENT_SECRET: credentials?.clientSecret ?? '', K6_WEB_DASHBOARD: 'false', K6_NO_USAGE_REPORT: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.pipe(options.output, { end: false });
+    child.stderr!.pipe(options.output, { end: false });
+    const abort = () => child.kill('SIGINT');
+    options.signal?.addEventListener('abort', abort, { once: true });
+    const exitCode = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    options.signal?.removeEventListener('abort', abort);
+    if (!existsSync(resultPath)) throw new Error(`k6 exited with ${exitCode} and wrote no result (${resultPath})`);
+    const result = JSON.parse(readFileSync(resultPath, 'utf8')) as unknown;
+    const points = existsSync(pointsPath) ? await readK6Points(pointsPath) : { timeSeries: [], completionTimeline: undefined };
+    return { exitCode, result, ...points };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A k6 arrival-rate result with the series rebuilt from its points. */
+export function withPoints(run: NormalizedRun, k6: K6RunResult): NormalizedRun {
+  return { ...run, timeSeries: k6.timeSeries, ...(k6.completionTimeline ? { completionTimeline: k6.completionTimeline } : {}) };
+}

@@ -1,0 +1,145 @@
+// The verdict of the 413 boundary probe from its steps: the limit found by
+// bisection, whether the smallest oversize body got a readable 413 under
+// every framing, and the observations around it (early refusal, resets on
+// large bodies, Connection: close, time to 413).
+import type { SizeProbeStep } from '../../../src/results/load-model.ts';
+import type { AnalysisFinding } from '../rate-limit/analysis.ts';
+
+export interface BodySizeJudgement {
+  verdict: 'PASS' | 'FAIL' | 'INCONCLUSIVE';
+  reason: string;
+  details?: Record<string, unknown>;
+  largestAcceptedBytes?: number;
+  smallestRejectedBytes?: number;
+  findings: AnalysisFinding[];
+}
+
+const refused = (s: SizeProbeStep) => s.outcome !== 'accepted' && s.outcome !== 'other-4xx';
+
+function describe(s: SizeProbeStep): string {
+  if (s.outcome === 'reset') return `the connection was closed without a status${s.errorCode ? ` (${s.errorCode})` : ''}`;
+  if (s.outcome === 'timeout') return 'no answer in time';
+  return `${s.status}`;
+}
+
+export function judgeBodySize(steps: SizeProbeStep[], context: { maxBytes: number; minBytes: number; expectedLimitBytes?: number }): BodySizeJudgement {
+  const findings: AnalysisFinding[] = [];
+  const upper = steps.find((s) => s.purpose === 'upper bound');
+  if (!upper) return { verdict: 'INCONCLUSIVE', reason: 'no request was sent', findings };
+  const serverErrors = steps.filter((s) => s.outcome === '5xx');
+  if (serverErrors.length) {
+    const first = serverErrors[0]!;
+    return {
+      verdict: 'FAIL',
+      reason: `a ${first.framing} body of ${first.sizeBytes} bytes was answered ${first.status}, a server error, where 413 is due`,
+      details: { expected: 413, actual: first.status, sizeBytes: first.sizeBytes, framing: first.framing },
+      findings,
+    };
+  }
+  if (!refused(upper)) {
+    if (context.expectedLimitBytes !== undefined && context.expectedLimitBytes >= context.maxBytes) {
+      return {
+        verdict: 'INCONCLUSIVE',
+        reason: `no 413 up to ${context.maxBytes} bytes, which is not above the expected limit of ${context.expectedLimitBytes} bytes: raise the probe's largest size`,
+        findings,
+      };
+    }
+    return {
+      verdict: 'FAIL',
+      reason: `a ${context.maxBytes}-byte body was answered ${upper.status}, not 413: no body-size limit up to ${context.maxBytes} bytes`,
+      details: { expected: 413, actual: upper.status, sizeBytes: context.maxBytes },
+      findings,
+    };
+  }
+  const lower = steps.find((s) => s.purpose === 'lower bound');
+  if (lower && refused(lower)) {
+    return { verdict: 'INCONCLUSIVE', reason: `even the smallest request body (${context.minBytes} bytes) was refused: ${describe(lower)}`, findings };
+  }
+
+  const declared = steps.filter((s) => s.framing === 'content-length' && s.purpose !== 'declared size, body withheld');
+  const accepted = declared.filter((s) => !refused(s)).map((s) => s.sizeBytes);
+  const rejected = declared.filter(refused).map((s) => s.sizeBytes);
+  const largestAccepted = Math.max(...accepted);
+  const smallestRejected = Math.min(...rejected);
+  if (largestAccepted >= smallestRejected) {
+    return {
+      verdict: 'INCONCLUSIVE',
+      reason: `the answers do not depend on size alone: ${largestAccepted} bytes were accepted but ${smallestRejected} bytes refused`,
+      largestAcceptedBytes: largestAccepted,
+      smallestRejectedBytes: smallestRejected,
+      findings,
+    };
+  }
+  const limit = largestAccepted;
+  const over = limit + 1;
+  const base = { largestAcceptedBytes: limit, smallestRejectedBytes: smallestRejected };
+
+  const oversizeDeclared = steps.filter((s) => s.sizeBytes === over && s.framing !== 'chunked');
+  if (!oversizeDeclared.some((s) => s.outcome === '413')) {
+    return {
+      verdict: 'FAIL',
+      ...base,
+      reason: `the smallest oversize body (${over} bytes) got no readable 413: ${oversizeDeclared.map((s) => `${s.framing}: ${describe(s)}`).join('; ')}`,
+      details: { expected: 413, actual: oversizeDeclared.map((s) => ({ framing: s.framing, outcome: s.outcome, status: s.status })) },
+      findings,
+    };
+  }
+  const chunkedOver = steps.find((s) => s.framing === 'chunked' && s.sizeBytes === over);
+  if (chunkedOver && chunkedOver.outcome !== '413') {
+    return {
+      verdict: 'FAIL',
+      ...base,
+      reason: refused(chunkedOver)
+        ? `a chunked body of ${over} bytes got no readable 413: ${describe(chunkedOver)}`
+        : `a chunked body of ${over} bytes was accepted (${chunkedOver.status}): the limit is not applied to chunked bodies`,
+      details: { expected: 413, actual: chunkedOver.status ?? chunkedOver.outcome, framing: 'chunked', sizeBytes: over },
+      findings,
+    };
+  }
+  const chunkedAt = steps.find((s) => s.framing === 'chunked' && s.sizeBytes === limit);
+  if (chunkedAt && refused(chunkedAt)) {
+    findings.push({ level: 'WARN', message: `a chunked body of ${limit} bytes (accepted with Content-Length) was refused: ${describe(chunkedAt)}` });
+  }
+  const expectOver = steps.filter((s) => s.framing === 'expect-100-continue' && s.sizeBytes === over);
+  for (const s of expectOver) {
+    if (s.outcome !== '413') findings.push({ level: 'WARN', message: `with Expect: 100-continue the smallest oversize body got ${describe(s)} instead of 413` });
+    else if (s.answeredBeforeBodyComplete) findings.push({ level: 'INFO', message: `with Expect: 100-continue, 413 came before the body was sent` });
+  }
+  const withheld = steps.find((s) => s.purpose === 'declared size, body withheld');
+  if (withheld) {
+    if (withheld.outcome === 'timeout') {
+      findings.push({
+        level: 'WARN',
+        message: `a declared Content-Length of ${withheld.sizeBytes} bytes with only ${withheld.sentBytes ?? '?'} bytes sent got no answer: the server waits for an oversize body instead of refusing it from its declared size`,
+      });
+    } else if (withheld.outcome === '413') {
+      findings.push({ level: 'INFO', message: `a declared Content-Length of ${withheld.sizeBytes} bytes was refused (413) before the body was sent` });
+    }
+  }
+  const largeResets = steps.filter((s) => s.outcome === 'reset' && s.sizeBytes > over);
+  if (largeResets.length) {
+    findings.push({
+      level: 'INFO',
+      message: `large oversize bodies ended without a status (${largeResets.map((s) => `${s.sizeBytes} bytes ${s.framing}`).join(', ')}): recorded, RFC 9110 lets a server close the connection`,
+    });
+  }
+  const at413 = (size: number) => steps.find((s) => s.framing === 'content-length' && s.sizeBytes === size && s.outcome === '413');
+  const small = at413(over);
+  const big = at413(context.maxBytes);
+  if (small && big && big.durationMs > Math.max(5 * small.durationMs, small.durationMs + 200)) {
+    findings.push({ level: 'WARN', message: `time to 413 grows with the body: ${small.durationMs} ms at ${over} bytes, ${big.durationMs} ms at ${context.maxBytes} bytes (the body seems to be read before it is refused)` });
+  }
+  const keptOpen = steps.filter((s) => s.outcome === '413' && s.answeredBeforeBodyComplete && s.connection && s.connection.toLowerCase() !== 'close');
+  if (keptOpen.length) {
+    findings.push({ level: 'INFO', message: `413 before the whole body was read, yet Connection: ${keptOpen[0]!.connection} (RFC 9110 15.5.14: the server may close the connection)` });
+  }
+  if (context.expectedLimitBytes !== undefined && context.expectedLimitBytes !== limit) {
+    findings.push({ level: 'INFO', message: `the profile expects the largest accepted body to be ${context.expectedLimitBytes} bytes; it is ${limit}` });
+  }
+  return {
+    verdict: 'PASS',
+    ...base,
+    reason: `413 from ${over} bytes on (${limit} bytes accepted), with Content-Length, chunked and Expect: 100-continue framing`,
+    findings,
+  };
+}

@@ -1,0 +1,104 @@
+// Runs a 429 staircase on the embedded engine: climb until 429s appear plus
+// one plateau step (or until a failure is already certain), back off for as
+// long as Retry-After asks, then offer 80 % of the estimate to see the
+// limiter let everything through again.
+import { runEngine, type EngineOptions, type PhaseDecision } from '../../engine/engine.ts';
+import { answered, type NormalizedRun, type PhaseResult } from '../../result/normalized.ts';
+import { PLATEAU_SEC, recoveryStep, RECOVERY_SHARE, staircaseScenarios } from '../../scenarios/staircase.ts';
+import type { LoadScenario, PlannedStep } from '../../scenarios/types.ts';
+import { analyzeRateLimit, DEFAULT_MAX_SERVER_ERROR_SHARE, hasOnset, type RateLimitAnalysis, type RateLimitCriteria } from './analysis.ts';
+import { parseRetryAfter } from './headers.ts';
+
+export interface RateLimitRunOptions extends Omit<EngineOptions, 'scenario' | 'onPhaseEnd' | 'rateLimitExpected'> {
+  scenario: LoadScenario;
+  criteria: RateLimitCriteria;
+  /** Longest wait honoured from Retry-After before the recovery step. */
+  maxBackoffSec?: number;
+  /** Called between the climb and the back-off (the accept probe reads refused offers back here). */
+  afterClimb?: (climb: NormalizedRun) => Promise<void>;
+  log?: (line: string) => void;
+}
+
+export interface RateLimitRun {
+  run: NormalizedRun;
+  analysis: RateLimitAnalysis;
+  backoffSec?: number;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Adapts the climb: once a step shows 429s, the bucket is drained, so one
+ * more step at the same rate (a plateau, no extra overload) is all the
+ * estimate needs; server errors beyond the tolerated share end the climb
+ * early, as the verdict is already certain.
+ */
+function climbController(maxServerErrorShare: number, maxInFlight: number): (phase: PhaseResult) => PhaseDecision {
+  let onsetSeen = false;
+  return (phase) => {
+    if (onsetSeen) return 'stop';
+    const total = answered(phase);
+    const broken = phase.answers['5xx'] + phase.answers.transport;
+    if (total > 0 && broken >= 5 && broken / total > maxServerErrorShare) return 'stop';
+    if (!hasOnset(phase)) return 'continue';
+    onsetSeen = true;
+    const plateau: PlannedStep = { name: `${phase.name}-plateau`, role: 'climb', rate: phase.offeredRps, durationSec: PLATEAU_SEC, startSec: 0 };
+    return { replaceRest: staircaseScenarios([plateau], maxInFlight).scenarios };
+  };
+}
+
+/** Seconds to back off: the last Retry-After seen, bounded; one second when none was sent. */
+export function backoffFrom(run: NormalizedRun, maxSec: number): number {
+  const samples = run.headerSamples.filter((s) => s.status === 429);
+  const last = samples[samples.length - 1];
+  const advised = last?.headers['retry-after'] ? parseRetryAfter(last.headers['retry-after'], last.headers['date']) : undefined;
+  return Math.min(maxSec, Math.max(0.2, advised ?? 1));
+}
+
+/** Appends the phases of a later run, with start times on the first run's clock. */
+export function appendRun(first: NormalizedRun, later: NormalizedRun): NormalizedRun {
+  const offsetSec = (Date.parse(later.startedAt) - Date.parse(first.startedAt)) / 1000;
+  const shifted = later.phases.map((p) => ({ ...p, startSec: Math.round((p.startSec + offsetSec) * 100) / 100 }));
+  const shiftSeconds = Math.round(offsetSec);
+  return {
+    ...first,
+    durationMs: Math.round(offsetSec * 1000 + later.durationMs),
+    phases: [...first.phases, ...shifted],
+    thresholds: [...first.thresholds, ...later.thresholds],
+    timeSeries: [...first.timeSeries, ...later.timeSeries.map((b) => ({ ...b, tSec: b.tSec + shiftSeconds }))],
+    headerSamples: [...first.headerSamples, ...later.headerSamples],
+    generator: first.generator.saturated || !later.generator.saturated ? first.generator : later.generator,
+  };
+}
+
+export async function runRateLimitProbe(options: RateLimitRunOptions): Promise<RateLimitRun> {
+  const { scenario, criteria, log } = options;
+  const climbSteps = (scenario.steps ?? []).filter((s) => s.role === 'climb');
+  const maxInFlight = options.maxInFlight ?? 512;
+  const climbScenario = { ...scenario, ...staircaseScenarios(climbSteps, maxInFlight) };
+  const climb = await runEngine({
+    ...options,
+    scenario: climbScenario,
+    rateLimitExpected: true,
+    timelineResolutionMs: 10,
+    onPhaseEnd: climbController(criteria.maxServerErrorShare ?? DEFAULT_MAX_SERVER_ERROR_SHARE, maxInFlight),
+  });
+  if (options.afterClimb) await options.afterClimb(climb);
+  const preliminary = analyzeRateLimit(climb, criteria);
+  if (preliminary.verdict !== 'PASS' || preliminary.estimatedLimitRps === undefined || options.signal?.aborted) {
+    return { run: climb, analysis: preliminary };
+  }
+
+  const backoffSec = backoffFrom(climb, options.maxBackoffSec ?? 10);
+  log?.(`backing off ${backoffSec} s (Retry-After), then ${Math.round(RECOVERY_SHARE * preliminary.estimatedLimitRps)} req/s to check recovery`);
+  await sleep(backoffSec * 1000);
+  const step = recoveryStep(0, Math.min(criteria.capRps, RECOVERY_SHARE * preliminary.estimatedLimitRps), 0);
+  const recovery = await runEngine({
+    ...options,
+    scenario: { ...scenario, ...staircaseScenarios([step], maxInFlight) },
+    rateLimitExpected: true,
+  });
+  const run = appendRun(climb, recovery);
+  return { run, analysis: analyzeRateLimit(run, criteria), backoffSec };
+}
+

@@ -1,0 +1,118 @@
+// The normalized result of one load run. The embedded engine writes it
+// directly; a k6 run produces it in handleSummary() (from-k6-summary.ts) plus
+// the time series of its NDJSON output. The probes' analysis reads only this,
+// so both engines get the same verdict. Aggregates only, never raw samples.
+import type { Outcome } from '../scenarios/metrics.ts';
+
+export const RESULT_FORMAT = 'ptas-load-result';
+
+export interface LatencyStats {
+  count: number;
+  avgMs: number;
+  p50Ms: number;
+  p90Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+/** One k6 scenario (a staircase step, or a profile's main phase). */
+export interface PhaseResult {
+  name: string;
+  tags: Record<string, string>;
+  /** Planned mean arrival rate. */
+  offeredRps: number;
+  startSec: number;
+  durationSec: number;
+  /** Iterations started. */
+  sent: number;
+  /** Arrivals dropped because the in-flight bound (k6: maxVUs) was reached. */
+  dropped: number;
+  /** Of the dropped arrivals, those the generator could not start on time (embedded engine only). */
+  late?: number;
+  answers: Record<Outcome, number>;
+  /** Exact status codes (0: transport failure); empty when the engine cannot tell (k6 summary). */
+  statusCounts: Record<string, number>;
+  latency: { all?: LatencyStats; '2xx'?: LatencyStats; '429'?: LatencyStats };
+  /** Iterations started per second over the span they were actually started in. */
+  achievedRps: number;
+  /** Transport failures by error code (ECONNRESET, UND_ERR_HEADERS_TIMEOUT, …), when the engine can tell. */
+  errors?: Record<string, number>;
+}
+
+/** One second of a run (by completion time). Same shape as TimeBucket of results.json. */
+export interface TimeBucket {
+  tSec: number;
+  offered: number;
+  sent: number;
+  status2xx: number;
+  status429: number;
+  status5xx: number;
+  /** Other statuses plus transport failures. */
+  other: number;
+  p95Ms?: number;
+}
+
+export interface ThresholdResult {
+  metric: string;
+  expression: string;
+  ok: boolean;
+}
+
+/** Headers of a refused answer, kept for the rate-limit header analysis. */
+export interface HeaderSample {
+  phase: string;
+  status: number;
+  headers: Record<string, string>;
+}
+
+export interface CompletionTimeline {
+  resolutionMs: number;
+  admitted: number[];
+  limited: number[];
+}
+
+export interface CapturedIteration {
+  phase: string;
+  status: number;
+  variables: Record<string, string | number | boolean | null>;
+}
+
+export interface NormalizedRun {
+  format: typeof RESULT_FORMAT;
+  version: 1;
+  engine: 'embedded' | 'k6';
+  scenario: string;
+  startedAt: string;
+  durationMs: number;
+  phases: PhaseResult[];
+  thresholds: ThresholdResult[];
+  timeSeries: TimeBucket[];
+  headerSamples: HeaderSample[];
+  /**
+   * Answers that passed the limiter (not 429, 5xx or transport failures) and
+   * 429s per slot of completion time, from the start of the run: the limit
+   * is read from when the server answered, which stays right when a busy
+   * server falls behind the arrivals (rate-limit probes of the embedded engine).
+   */
+  completionTimeline?: CompletionTimeline;
+  /** Variables of iterations whose measured answer had a chosen status (the offers of refused accepts, to read back). */
+  captured?: CapturedIteration[];
+  /** Whether the generator itself held the plan: a saturated generator under-drives the target and must say so. */
+  generator: { saturated: boolean; reason?: string; maxInFlight?: number; scheduleLagP99Ms?: number };
+}
+
+export function emptyAnswers(): Record<Outcome, number> {
+  return { '2xx': 0, '3xx': 0, '4xx': 0, '429': 0, '5xx': 0, transport: 0 };
+}
+
+export function answered(phase: Pick<PhaseResult, 'answers'>): number {
+  let total = 0;
+  for (const key of Object.keys(phase.answers) as Outcome[]) total += phase.answers[key];
+  return total;
+}
+
+/** Thresholds that exist only so k6 reports a sub-metric (they cannot fail). */
+export function isNoOpThreshold(expression: string): boolean {
+  return /^(count|rate|p\(\d+(\.\d+)?\)|avg|min|max|med)\s*>=\s*0$/.test(expression.replace(/\s+/g, ''));
+}

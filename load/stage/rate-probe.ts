@@ -1,0 +1,107 @@
+// A 429 staircase as the load stage runs it, for either operation: the run,
+// its analysis as a CheckResult, and its part of results.json.
+import type { CheckMeta, CheckResult } from '../../src/check/model.ts';
+import type { HttpClient } from '../../src/http/client.ts';
+import type { RecordedExchange } from '../../src/http/exchange.ts';
+import type { Redactor } from '../../src/http/redact.ts';
+import type { RateLimitProbe } from '../../src/results/load-model.ts';
+import { rateLimitRecord } from './records.ts';
+import { printLine, progressPrinter } from '../engine/progress.ts';
+import type { HeaderSample, NormalizedRun } from '../result/normalized.ts';
+import type { RateLimitAnalysis } from '../probes/rate-limit/analysis.ts';
+import { runRateLimitProbe } from '../probes/rate-limit/run.ts';
+import type { Variables } from '../scenarios/template.ts';
+import type { LoadScenario } from '../scenarios/types.ts';
+import { checkResult, stepTimeline, type ProbeOutcome } from './results.ts';
+import type { RateProbeSettings, TlsMaterial } from './settings.ts';
+
+export interface RateProbeInput {
+  meta: CheckMeta;
+  operation: 'token' | 'accept';
+  baseUrl: string;
+  scenario: LoadScenario;
+  variables: Variables;
+  settings: RateProbeSettings;
+  timeoutMs: number;
+  tls?: TlsMaterial;
+  redactor: Redactor;
+  output: NodeJS.WritableStream;
+  signal?: AbortSignal;
+  /** Runs between the climb and the back-off, while the limiter is saturated (sample exchange, read-back). */
+  afterClimb?: (climb: NormalizedRun) => Promise<void>;
+  capture?: { status: number; variables: string[]; limit: number };
+  evidence: () => RecordedExchange[];
+}
+
+export interface RateProbeOutput {
+  check: CheckResult;
+  probe: RateLimitProbe;
+  run: NormalizedRun;
+  analysis: RateLimitAnalysis;
+  headerSamples: HeaderSample[];
+}
+
+export async function runRateProbe(input: RateProbeInput): Promise<RateProbeOutput> {
+  const started = performance.now();
+  const { settings } = input;
+  const label = `ptas load: ${input.operation} 429`;
+  const progress = progressPrinter(input.output, label);
+  const { run, analysis, backoffSec } = await runRateLimitProbe({
+    baseUrl: input.baseUrl,
+    scenario: input.scenario,
+    variables: input.variables,
+    criteria: { capRps: settings.capRps, expectedRps: settings.expectedRps, maxServerErrorShare: settings.maxServerErrorShare },
+    maxInFlight: settings.maxInFlight,
+    timeoutMs: input.timeoutMs,
+    tls: input.tls,
+    capture: input.capture,
+    signal: input.signal,
+    afterClimb: input.afterClimb,
+    onProgress: progress.onProgress,
+    log: (line) => {
+      // Its progress is stale while it backs off: off the live line until it runs again.
+      progress.done();
+      printLine(input.output, `${label}: ${line}`);
+    },
+  });
+  progress.done();
+  printLine(input.output, `${label}: ${analysis.verdict} ${analysis.reason}`);
+
+  const probe = rateLimitRecord({
+    checkId: input.meta.id,
+    operation: input.operation,
+    run,
+    analysis,
+    capRps: settings.capRps,
+    expectedRps: settings.expectedRps,
+    backoffSec,
+    redact: (text) => input.redactor.redactString(text),
+  });
+  const outcome: ProbeOutcome = {
+    verdict: analysis.verdict,
+    reason: analysis.reason,
+    details: analysis.details,
+    findings: analysis.findings,
+    evidence: input.evidence(),
+    timeline: stepTimeline(
+      analysis.steps,
+      run.phases.map((p) => p.startSec),
+    ),
+  };
+  return {
+    check: checkResult(input.meta, outcome, performance.now() - started, input.redactor),
+    probe,
+    run,
+    analysis,
+    headerSamples: run.headerSamples,
+  };
+}
+
+/** One request through the recording client while the limiter is saturated: a real 429 (or whatever comes instead) as evidence. */
+export async function sampleExchange(http: HttpClient, send: (http: HttpClient) => Promise<unknown>): Promise<void> {
+  try {
+    await send(http);
+  } catch {
+    // A reset or timeout is recorded as evidence before it is thrown: that is the sample.
+  }
+}

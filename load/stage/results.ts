@@ -1,0 +1,80 @@
+// Turning probe analyses into CheckResults: the verdict rules of
+// src/check/model.ts (FAIL on a MUST check, WARN on SHOULD/REVIEW ones),
+// findings as WARN/INFO, INCONCLUSIVE as SKIP with its reason.
+import type { CheckMeta, CheckResult, Finding, TimelineEntry, Verdict } from '../../src/check/model.ts';
+import type { RecordedExchange } from '../../src/http/exchange.ts';
+import type { Redactor } from '../../src/http/redact.ts';
+import type { RateStep } from '../../src/results/load-model.ts';
+import type { AnalysisFinding } from '../probes/rate-limit/analysis.ts';
+
+export const TARGET = 'target';
+
+export interface ProbeOutcome {
+  verdict: 'PASS' | 'FAIL' | 'INCONCLUSIVE' | 'SKIP' | 'ERROR' | 'REVIEW';
+  reason?: string;
+  details?: Record<string, unknown>;
+  findings?: AnalysisFinding[];
+  evidence?: RecordedExchange[];
+  timeline?: TimelineEntry[];
+  configKey?: string;
+}
+
+export function checkResult(meta: CheckMeta, outcome: ProbeOutcome, durationMs: number, redactor: Redactor): CheckResult {
+  const findings: Finding[] = (outcome.findings ?? []).map((f) => ({
+    level: f.level,
+    message: redactor.redactString(f.message),
+    ...(f.details ? { details: redactor.redactJson(f.details) as Record<string, unknown> } : {}),
+  }));
+  let verdict: Verdict;
+  let reason = outcome.reason;
+  switch (outcome.verdict) {
+    case 'FAIL':
+      verdict = meta.severity === 'MUST' ? 'FAIL' : 'WARN';
+      break;
+    case 'INCONCLUSIVE':
+    case 'SKIP':
+      verdict = 'SKIP';
+      if (outcome.configKey && reason) reason = `${reason} (set ${outcome.configKey} in the profile to run it)`;
+      break;
+    case 'ERROR':
+      verdict = 'ERROR';
+      break;
+    case 'REVIEW': {
+      const warning = findings.find((f) => f.level === 'WARN');
+      verdict = warning ? 'WARN' : 'REVIEW';
+      if (warning) reason = warning.message;
+      break;
+    }
+    default: {
+      const warning = findings.find((f) => f.level === 'WARN');
+      verdict = warning ? 'WARN' : 'PASS';
+      if (warning) reason = `${warning.message} (${outcome.reason})`;
+    }
+  }
+  return {
+    ...meta,
+    verdict,
+    reason: reason === undefined ? undefined : redactor.redactString(reason),
+    details: outcome.details && (redactor.redactJson(outcome.details) as Record<string, unknown>),
+    findings,
+    evidence: outcome.evidence ?? [],
+    timeline: outcome.timeline ?? [],
+    target: TARGET,
+    durationMs: Math.round(durationMs),
+  };
+}
+
+/** One timeline entry per staircase step, so the check reads like the run. */
+export function stepTimeline(steps: RateStep[], startSecs: number[]): TimelineEntry[] {
+  return steps.map((s, i) => ({
+    atMs: Math.round((startSecs[i] ?? 0) * 1000),
+    event: `${s.offeredRps} req/s for ${s.durationSec} s`,
+    detail:
+      `${s.sent} sent, ${s.accepted} admitted (${s.acceptedRps}/s), ${s.rateLimited} × 429` +
+      (s.serverErrors ? `, ${s.serverErrors} × 5xx` : '') +
+      (s.transportErrors ? `, ${s.transportErrors} connection failures` : '') +
+      (s.dropped ? `, ${s.dropped} not started` : '') +
+      (s.latencyAccepted ? `; p95 admitted ${s.latencyAccepted.p95Ms} ms` : '') +
+      (s.latency429 ? `, p95 429 ${s.latency429.p95Ms} ms` : ''),
+  }));
+}

@@ -1,0 +1,129 @@
+// The token endpoint's probes in the load stage: the 413 boundary first
+// (sequential, a few dozen requests), then the 429 staircase.
+import type { CheckResult } from '../../src/check/model.ts';
+import { clientCredentialsBody } from '../../src/auth/tokens.ts';
+import type { ResolvedProfile } from '../../src/config/profile.ts';
+import { HttpClient, type TransportSettings } from '../../src/http/client.ts';
+import { curlLine, type RecordedExchange } from '../../src/http/exchange.ts';
+import type { Redactor } from '../../src/http/redact.ts';
+import type { BodySizeProbe } from '../../src/results/load-model.ts';
+import { TOKEN_BODY_SIZE_LIMIT, TOKEN_RATE_LIMIT } from '../checks.ts';
+import { printLine } from '../engine/progress.ts';
+import { runBodySizeProbe, type SizedExchange } from '../probes/body-size/run.ts';
+import { DEFAULT_MAX_PROBE_BYTES } from '../scenarios/body-size.ts';
+import { tokenRateBreakpoint } from '../scenarios/breakpoints.ts';
+import { TOKEN_PATH, tokenRequest } from '../scenarios/operations.ts';
+import { bodySizeRecord } from './records.ts';
+import { runRateProbe, sampleExchange, type RateProbeOutput } from './rate-probe.ts';
+import { checkResult } from './results.ts';
+import { rateProbeGate, rateProbeSettings, tlsFrom } from './settings.ts';
+
+export interface StageContext {
+  profile: ResolvedProfile;
+  transport: TransportSettings;
+  redactor: Redactor;
+  output: NodeJS.WritableStream;
+  signal?: AbortSignal;
+}
+
+/** Raw sized exchanges do not pass the HTTP client, whose counter numbers the others: ids from here on cannot collide. */
+const SIZED_EXCHANGE_IDS = 900_000_000;
+
+const credentials = (profile: ResolvedProfile) => ({ clientId: profile.credentials.clientId, clientSecret: profile.credentials.clientSecret });
+
+/** A raw sized exchange as evidence: redacted, the body clipped, with a curl line. */
+function sizedEvidence(exchange: SizedExchange, redactor: Redactor, id: number): RecordedExchange {
+  const { step, response } = exchange;
+  const body = redactor.redactBody(exchange.requestBody);
+  const headers: Record<string, string> = { ...exchange.requestHeaders, ...(step.framing === 'chunked' ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(step.sizeBytes) }) };
+  if (step.framing === 'expect-100-continue') headers['expect'] = '100-continue';
+  return {
+    id,
+    label: `${step.purpose}: ${step.sizeBytes}-byte body, ${step.framing}`,
+    startedAt: new Date().toISOString(),
+    durationMs: step.durationMs,
+    request: {
+      method: exchange.method,
+      url: redactor.redactString(exchange.url),
+      headers: redactor.redactHeaders(headers),
+      body: body.length > 2048 ? `${body.slice(0, 2048)}… [${body.length - 2048} more characters of padding not kept]` : body,
+      bodyBytes: step.sizeBytes,
+    },
+    ...(response.status !== undefined
+      ? { response: { status: response.status, headers: redactor.redactHeaders(response.headers ?? {}), body: response.body && redactor.redactBody(response.body), bodyBytes: Buffer.byteLength(response.body ?? ''), truncated: false } }
+      : {}),
+    ...(response.errorCode ? { error: { code: response.outcome === 'timeout' ? 'TIMEOUT' : 'CONNECTION_RESET', message: response.errorCode } } : {}),
+    curl: curlLine(exchange.method, redactor.redactString(exchange.url, 'shell'), redactor.redactHeaders(headers, 'shell'), redactor.redactBody(exchange.requestBody, 'shell').replace(/\n\s*/g, '')),
+  };
+}
+
+export async function tokenBodySizeCheck(ctx: StageContext): Promise<{ check: CheckResult; probe?: BodySizeProbe }> {
+  const started = performance.now();
+  const section = ctx.profile.load ?? {};
+  if (section.probes?.tokenBodyLimit === false) {
+    return { check: checkResult(TOKEN_BODY_SIZE_LIMIT, { verdict: 'SKIP', reason: 'disabled by load.probes.tokenBodyLimit' }, 0, ctx.redactor) };
+  }
+  const maxBytes = section.tokenBodyLimit?.maxProbeBytes ?? DEFAULT_MAX_PROBE_BYTES;
+  const label = 'ptas load: token 413';
+  const run = await runBodySizeProbe({
+    baseUrl: ctx.profile.baseUrl,
+    request: tokenRequest(),
+    variables: credentials(ctx.profile),
+    maxBytes,
+    expectedLimitBytes: section.tokenBodyLimit?.expectedBytes,
+    timeoutMs: ctx.transport.timeoutMs,
+    tls: tlsFrom(ctx.profile),
+    signal: ctx.signal,
+  });
+  const j = run.judgement;
+  printLine(ctx.output, `${label}: ${j.verdict} ${j.reason} (${run.requests} requests, budget ${run.requestBudget})`);
+  const boundary = run.exchanges.filter(
+    (e) => e.step.purpose === 'upper bound' || (j.largestAcceptedBytes !== undefined && e.step.sizeBytes >= j.largestAcceptedBytes && e.step.sizeBytes <= j.largestAcceptedBytes + 1),
+  );
+  const findings = [...j.findings];
+  if (run.requests > run.requestBudget) findings.push({ level: 'WARN', message: `the probe needed ${run.requests} requests, over its budget of ${run.requestBudget}` });
+  if (run.rateLimitedRetries) findings.push({ level: 'INFO', message: `${run.rateLimitedRetries} probe(s) were answered 429 and repeated after Retry-After` });
+  const check = checkResult(
+    TOKEN_BODY_SIZE_LIMIT,
+    {
+      verdict: j.verdict,
+      reason: j.reason,
+      details: j.details,
+      findings,
+      evidence: boundary.map((e, i) => sizedEvidence(e, ctx.redactor, SIZED_EXCHANGE_IDS + i)),
+      timeline: run.steps.map((s, i) => ({ atMs: i, event: `${s.framing} ${s.sizeBytes} bytes (${s.purpose})`, detail: `${s.status ?? s.outcome}${s.errorCode ? ` ${s.errorCode}` : ''} in ${s.durationMs} ms` })),
+    },
+    performance.now() - started,
+    ctx.redactor,
+  );
+  const probe = bodySizeRecord({ checkId: TOKEN_BODY_SIZE_LIMIT.id, steps: run.steps, judgement: j, requests: run.requests, requestBudget: run.requestBudget, redact: (t) => ctx.redactor.redactString(t) });
+  return { check, probe };
+}
+
+export async function tokenRateCheck(ctx: StageContext): Promise<{ check: CheckResult; output?: RateProbeOutput }> {
+  const gate = rateProbeGate(ctx.profile, 'tokenRateLimit');
+  if (!gate.run) return { check: checkResult(TOKEN_RATE_LIMIT, { verdict: 'SKIP', reason: gate.reason, configKey: gate.configKey }, 0, ctx.redactor) };
+  const settings = rateProbeSettings(ctx.profile, ctx.profile.load?.tokenRateLimit);
+  const http = new HttpClient({ baseUrl: ctx.profile.baseUrl, transport: ctx.transport, redactor: ctx.redactor });
+  const evidence: RecordedExchange[] = [];
+  const recording = http.withRecorder({ record: (e) => evidence.push(e) });
+  const output = await runRateProbe({
+    meta: TOKEN_RATE_LIMIT,
+    operation: 'token',
+    baseUrl: ctx.profile.baseUrl,
+    scenario: tokenRateBreakpoint({ ...settings, stepSec: settings.stepSec }, settings.maxInFlight),
+    variables: credentials(ctx.profile),
+    settings,
+    timeoutMs: ctx.transport.timeoutMs,
+    tls: tlsFrom(ctx.profile),
+    redactor: ctx.redactor,
+    output: ctx.output,
+    signal: ctx.signal,
+    afterClimb: () =>
+      sampleExchange(recording, (client) =>
+        client.post(TOKEN_PATH, { json: clientCredentialsBody(ctx.profile), label: 'one more token request right after the staircase, while the limiter is saturated' }),
+      ),
+    evidence: () => evidence,
+  });
+  return { check: output.check, output };
+}

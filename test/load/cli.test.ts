@@ -1,0 +1,60 @@
+// `ptas load` and the load stage's safety rules: exit codes, the result
+// file, k6 missing, and no load on a remote target without explicit caps.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { runLoadStage } from '../../load/stage.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const ptas = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  spawnSync(process.execPath, [path.join(root, 'bin', 'ptas.js'), 'load', ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+
+test('ptas load runs the 413 boundary on the bundled reference and writes its result; a fault makes it exit 1', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ptas-load-cli-'));
+  try {
+    const ok = ptas(['-s', 'token-body-size-boundary', '-o', path.join(dir, 'ok.json')]);
+    assert.equal(ok.status, 0, ok.stdout + ok.stderr);
+    const result = JSON.parse(readFileSync(path.join(dir, 'ok.json'), 'utf8'));
+    assert.equal(result.verdict, 'PASS');
+    assert.equal(result.load.probes[0].largestAcceptedBytes, 16_384);
+    assert.doesNotMatch(JSON.stringify(result), /reference-demo-secret|"client_secret":"ref-/, 'no secret in the result file');
+    const broken = ptas(['-s', 'token-body-size-boundary', '--fault', 'no-token-body-limit', '-o', path.join(dir, 'broken.json')]);
+    assert.equal(broken.status, 1, broken.stdout + broken.stderr);
+    assert.match(broken.stdout, /FAIL .*no body-size limit/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('ptas load --engine k6 without a k6 binary is a usage error naming the fix', () => {
+  const run = ptas(['-s', 'token-smoke', '--engine', 'k6'], { PTAS_K6: '/nonexistent/k6' });
+  assert.equal(run.status, 2);
+  assert.match(run.stderr, /no k6 binary: install k6 .* or set PTAS_K6/);
+});
+
+test('ptas load refuses a remote target without explicit caps', () => {
+  const run = ptas(['-s', 'token-rate-breakpoint', '--base-url', 'https://192.0.2.1', '--client-id', 'c'], { PTAS_CLIENT_SECRET: 'not-used-secret' });
+  assert.equal(run.status, 2, run.stdout + run.stderr);
+  assert.match(run.stderr, /not on this machine: load needs explicit limits/);
+});
+
+test('the load stage runs no rate probe against a remote target without load.caps, and says which key to set', async () => {
+  const quiet = new Writable({ write: (_c, _e, done) => done() });
+  const result = await runLoadStage({
+    profile: { baseUrl: 'https://192.0.2.1', credentials: { clientId: 'c', clientSecret: 'not-used-secret' }, load: { probes: { tokenBodyLimit: false } } },
+    embeddedReference: false,
+    output: quiet,
+  });
+  const byId = Object.fromEntries(result.checks.map((c) => [c.id, c]));
+  for (const id of ['load.token-rate-limit', 'load.accept-rate-limit', 'load.rate-limited-accept-not-executed']) {
+    assert.equal(byId[id]?.verdict, 'SKIP', id);
+    assert.match(byId[id]!.reason!, /set load\.caps/);
+  }
+  assert.equal(byId['load.rate-limit-headers']?.verdict, 'SKIP');
+  assert.equal(byId['load.token-body-size-limit']?.verdict, 'SKIP');
+  assert.deepEqual(result.load?.probes, []);
+});
