@@ -1,5 +1,5 @@
 // Playwright runs the conformance checks (suites/**/*.check.ts) against the
-// targets `ptas run` hands over in PTAS_TARGETS, one project per target.
+// targets `ptas run` hands over in PTAS_TARGETS_FILE, one project per target.
 // Run checks through `ptas run`, not `playwright test` directly.
 import os from 'node:os';
 import path from 'node:path';

@@ -10,7 +10,7 @@ import { CheckContext } from './context.ts';
 import { META_ANNOTATION, OUTCOME_ATTACHMENT, worstVerdict, type CheckMeta, type CheckOutcome, type Verdict } from './model.ts';
 
 export interface WorkerFixtures {
-  /** Set per Playwright project by playwright.config.ts from PTAS_TARGETS. */
+  /** Set per Playwright project by playwright.config.ts from PTAS_TARGETS_FILE. */
   ptasProfile: ResolvedProfile | undefined;
   profile: ResolvedProfile;
   transport: TransportSettings;
@@ -67,7 +67,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   profile: [
     async ({ ptasProfile }, use) => {
-      if (!ptasProfile) throw new Error('no target profile: run the checks through `ptas run` (PTAS_TARGETS is not set)');
+      if (!ptasProfile) throw new Error('no target profile: run the checks through `ptas run` (PTAS_TARGETS_FILE is not set)');
       await use(ptasProfile);
     },
     { scope: 'worker' },

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fromRoot } from '../paths.ts';
-import { TARGETS_ENV, type RunTarget } from './targets.ts';
+import { TARGETS_FILE_ENV, writeTargetsFile, type RunTarget } from './targets.ts';
 import { CHECK_RESULTS_ENV, type CheckRunOutput } from '../../reports/playwright-reporter.ts';
 
 export interface ConformanceOptions {
@@ -28,6 +28,8 @@ const playwrightCli = createRequire(import.meta.url).resolve('@playwright/test/c
 export async function runConformance(options: ConformanceOptions): Promise<CheckRunOutput> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'ptas-checks-'));
   const resultsFile = path.join(scratch, 'checks.json');
+  const targetsFile = path.join(scratch, 'targets.json');
+  writeTargetsFile(targetsFile, options.targets);
   const args = [playwrightCli, 'test', '--config', fromRoot('playwright.config.ts')];
   if (options.grep) args.push('--grep', options.grep);
   try {
@@ -36,7 +38,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Check
         cwd: fromRoot(),
         env: {
           ...process.env,
-          [TARGETS_ENV]: JSON.stringify(options.targets),
+          [TARGETS_FILE_ENV]: targetsFile,
           [CHECK_RESULTS_ENV]: resultsFile,
           PTAS_PLAYWRIGHT_OUTPUT: path.join(scratch, 'playwright'),
           PTAS_WORKERS: String(options.workers ?? Math.max(2, Math.min(4, os.availableParallelism()))),

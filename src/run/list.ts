@@ -4,7 +4,10 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fromRoot } from '../paths.ts';
 import { META_ANNOTATION, type CheckMeta } from '../check/model.ts';
-import { TARGETS_ENV } from './targets.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { TARGETS_FILE_ENV, writeTargetsFile } from './targets.ts';
 import { LOAD_CHECKS } from '../../load/checks.ts';
 
 interface JsonSuite {
@@ -22,13 +25,16 @@ function collect(suite: JsonSuite, into: CheckMeta[]): void {
 
 export function listConformanceChecks(): CheckMeta[] {
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-  const listing = { name: 'list', profile: { baseUrl: 'http://127.0.0.1:9', credentials: { clientId: 'x', clientSecret: 'x' } } };
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'ptas-list-'));
+  const targetsFile = path.join(scratch, 'targets.json');
+  writeTargetsFile(targetsFile, [{ name: 'list', profile: { baseUrl: 'http://127.0.0.1:9', credentials: { clientId: 'x', clientSecret: 'x' } } }]);
   const result = spawnSync(process.execPath, [cli, 'test', '--config', fromRoot('playwright.config.ts'), '--list', '--reporter=json'], {
     cwd: fromRoot(),
-    env: { ...process.env, [TARGETS_ENV]: JSON.stringify([listing]), FORCE_COLOR: '0' },
+    env: { ...process.env, [TARGETS_FILE_ENV]: targetsFile, FORCE_COLOR: '0' },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
+  rmSync(scratch, { recursive: true, force: true });
   let report: { suites?: JsonSuite[]; errors?: Array<{ message?: string }> };
   try {
     report = JSON.parse(result.stdout) as typeof report;

@@ -1,6 +1,10 @@
 // The targets of one Playwright run travel from `ptas run` (or the self-test)
-// to playwright.config.ts as JSON in PTAS_TARGETS: one Playwright project per
-// target. The environment, not a file, keeps credentials off the disk.
+// to playwright.config.ts, one Playwright project per target, as JSON in a
+// file named by PTAS_TARGETS_FILE. Not in the environment itself: a
+// self-test's hundred profiles exceed the kernel's 128 KiB limit on one
+// environment string. The file holds credentials, so it is created 0600 in a
+// 0700 scratch directory and removed when the run ends.
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { ResolvedProfile } from '../config/profile.ts';
 
 export interface RunTarget {
@@ -11,10 +15,14 @@ export interface RunTarget {
   grep?: string;
 }
 
-export const TARGETS_ENV = 'PTAS_TARGETS';
+export const TARGETS_FILE_ENV = 'PTAS_TARGETS_FILE';
+
+export function writeTargetsFile(file: string, targets: RunTarget[]): void {
+  writeFileSync(file, JSON.stringify(targets), { mode: 0o600 });
+}
 
 export function targetsFromEnv(env: NodeJS.ProcessEnv = process.env): RunTarget[] {
-  const raw = env[TARGETS_ENV];
-  if (!raw) return [];
-  return JSON.parse(raw) as RunTarget[];
+  const file = env[TARGETS_FILE_ENV];
+  if (!file) return [];
+  return JSON.parse(readFileSync(file, 'utf8')) as RunTarget[];
 }
