@@ -29,7 +29,6 @@ test('self-test: clean reference passes, every fault is caught', { timeout: 10 *
   const score = result.faults.length ? (100 * caught) / result.faults.length : 100;
   t.diagnostic(`mutation score: ${caught}/${result.faults.length} faults caught (${score.toFixed(1)}%) in ${(result.durationMs / 1000).toFixed(1)} s`);
   t.diagnostic(`clean reference: ${result.clean.length} checks, ${result.clean.filter((c) => c.verdict === 'PASS').length} PASS`);
-  process.stdout.write(`# mutation score: ${caught}/${result.faults.length} faults caught (${score.toFixed(1)}%) in ${(result.durationMs / 1000).toFixed(1)} s\n`);
   assert.deepEqual(
     missed.map((f) => `${f.fault.name} (${f.fault.requirement}): ${f.checks.map((c) => `${c.id}=${c.verdict}`).join(', ') || 'no covering check ran'}`),
     [],
