@@ -3,44 +3,11 @@
 // describes it: templates with {placeholders}, values extracted by JSON Pointer.
 import type { HttpClient, HttpResponse } from './http/client.ts';
 import type { OperationTemplate } from './config/sections/operation.ts';
+// The load engines fill their request templates the same way; one implementation serves both.
+import { fillJson, fillString, jsonPointer, type Variables } from '../load/scenarios/template.ts';
 
-export type Placeholders = Record<string, string | number | boolean | null | undefined>;
-
-const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-
-/** Fills {name} placeholders; a string that is exactly "{name}" takes the value's own JSON type. */
-export function fillTemplate(template: unknown, values: Placeholders): unknown {
-  if (typeof template === 'string') {
-    const whole = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(template);
-    if (whole && whole[1]! in values) return values[whole[1]!];
-    return template.replace(PLACEHOLDER, (match, name: string) => (name in values ? String(values[name]) : match));
-  }
-  if (Array.isArray(template)) return template.map((item) => fillTemplate(item, values));
-  if (template && typeof template === 'object') {
-    return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, fillTemplate(v, values)]));
-  }
-  return template;
-}
-
-function fillString(template: string, values: Placeholders, encode: boolean): string {
-  return template.replace(PLACEHOLDER, (match, name: string) => {
-    if (!(name in values)) return match;
-    const value = String(values[name]);
-    return encode ? encodeURIComponent(value) : value;
-  });
-}
-
-/** RFC 6901 JSON Pointer lookup. */
-export function jsonPointer(document: unknown, pointer: string): unknown {
-  if (pointer === '') return document;
-  let current: unknown = document;
-  for (const raw of pointer.slice(1).split('/')) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
-}
+/** Values for a template's {placeholders}. */
+export type Placeholders = Variables;
 
 export interface OperationResult {
   response: HttpResponse;
@@ -68,7 +35,7 @@ export async function callOperation(
     path,
     query,
     headers,
-    json: template.body === undefined ? undefined : fillTemplate(template.body, values),
+    json: template.body === undefined ? undefined : fillJson(template.body, values),
     bearer: template.bearer === false ? undefined : options.bearer,
     label: options.label,
   });

@@ -1,6 +1,6 @@
-// Filling request templates, shared by the k6 scripts and the embedded
-// engine. src/operations.ts does the same for checks, but it sits on the
-// Node HTTP client, which k6 cannot load.
+// Filling request templates, shared by the k6 scripts, the embedded engine
+// and the checks (src/operations.ts). Pure TypeScript with no imports, so k6
+// can load it too.
 import type { RequestTemplate } from './types.ts';
 
 export type Variables = Record<string, string | number | boolean | null | undefined>;

@@ -11,19 +11,9 @@ export interface LatencySummary {
   maxMs: number;
 }
 
-/** One second (or one bucket) of a load run. */
-export interface TimeBucket {
-  /** Seconds since the start of the run. */
-  tSec: number;
-  offered: number;
-  sent: number;
-  status2xx: number;
-  status429: number;
-  status5xx: number;
-  /** Other statuses plus transport failures (resets, timeouts). */
-  other: number;
-  p95Ms?: number;
-}
+/** One second of a load run: the engines produce it, results.json keeps it as is. */
+export type { TimeBucket } from '../../load/result/normalized.ts';
+import type { TimeBucket } from '../../load/result/normalized.ts';
 
 /** One constant-rate step of a rate-limit staircase. `accepted` counts answers that passed the limiter: neither 429 nor 5xx nor a transport failure. */
 export interface RateStep {
