@@ -1,6 +1,8 @@
 // Turning probe analyses into CheckResults: the verdict rules of
 // src/check/model.ts (FAIL on a MUST check, WARN on SHOULD/REVIEW ones),
-// findings as WARN/INFO, INCONCLUSIVE as SKIP with its reason.
+// findings as WARN/INFO. INCONCLUSIVE (the cap stayed below the limit looked
+// for) is shown like REVIEW, as DESIGN.md says: the probe ran and measured
+// something a human should look at; a SKIP is a probe that did not run.
 import type { CheckMeta, CheckResult, Finding, TimelineEntry, Verdict } from '../../src/check/model.ts';
 import type { RecordedExchange } from '../../src/http/exchange.ts';
 import type { Redactor } from '../../src/http/redact.ts';
@@ -32,6 +34,10 @@ export function checkResult(meta: CheckMeta, outcome: ProbeOutcome, durationMs: 
       verdict = meta.severity === 'MUST' ? 'FAIL' : 'WARN';
       break;
     case 'INCONCLUSIVE':
+      verdict = 'REVIEW';
+      reason = `INCONCLUSIVE: ${reason ?? 'the cap stayed below the limit looked for'}`;
+      if (outcome.configKey) reason = `${reason} (raise ${outcome.configKey} in the profile)`;
+      break;
     case 'SKIP':
       verdict = 'SKIP';
       if (outcome.configKey && reason) reason = `${reason} (set ${outcome.configKey} in the profile to run it)`;

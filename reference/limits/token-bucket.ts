@@ -30,25 +30,24 @@ export class TokenBucket {
     return false;
   }
 
-  /** Whole tokens left now. */
-  remaining(): number {
-    this.refill();
-    return Math.floor(this.tokens);
-  }
-
   /** Seconds until one token is available (at least 1, as Retry-After takes whole seconds). */
   retryAfterSeconds(): number {
     this.refill();
     return Math.max(1, Math.ceil((1 - this.tokens) / this.ratePerSecond));
   }
 
-  /** Headers of a rate-limited answer: Retry-After plus the RateLimit fields. */
+  /**
+   * Headers of a refused (429) answer: Retry-After plus the RateLimit fields.
+   * Remaining is 0 by definition: the request was refused because the bucket
+   * was empty. (Reading the bucket again here would count what refilled in
+   * the meantime and advertise quota on a 429, which the headers check flags.)
+   */
   limitHeaders(policyName: string): Record<string, string> {
     const reset = this.retryAfterSeconds();
     return {
       'retry-after': String(reset),
       'ratelimit-policy': `"${policyName}";q=${this.ratePerSecond};w=1`,
-      ratelimit: `"${policyName}";r=${this.remaining()};t=${reset}`,
+      ratelimit: `"${policyName}";r=0;t=${reset}`,
     };
   }
 }
