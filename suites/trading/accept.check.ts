@@ -2,7 +2,7 @@
 // 200 with the accepted trade when processing finishes within the short
 // predefined time, 202 when it does not.
 import { defineCheck } from '../../src/check/index.ts';
-import { ACCEPTED, accept, checkUser, clockOf, createOffer, isAccepted, readStatus, shortId, statusSettings, tradingSection } from './support.ts';
+import { ACCEPTED, accept, checkUser, clockOf, createOffer, freshOffer, isAccepted, readStatus, shortId, statusSettings, tradingSection } from './support.ts';
 
 defineCheck(
   {
@@ -13,10 +13,7 @@ defineCheck(
     severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
-    const section = tradingSection(profile, check);
-    const bearer = await tokens.get();
-    const userId = await checkUser(check, http, section, bearer);
-    const offer = await createOffer(http, section, bearer, { userId, processingMs: section.fastProcessingMs });
+    const { bearer, userId, offer } = await freshOffer({ check, http, profile, tokens });
     const res = await accept(check, http, offer.offerId, { bearer, userId, label: 'accept the newest offer' });
     check.expectStatus(res, ACCEPTED, `accept of the newest offer ${shortId(offer.offerId)} of user ${shortId(userId)}`);
     if (res.status === 200) {
@@ -89,10 +86,7 @@ defineCheck(
     severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
-    const section = tradingSection(profile, check);
-    const bearer = await tokens.get();
-    const userId = await checkUser(check, http, section, bearer);
-    const offer = await createOffer(http, section, bearer, { userId, processingMs: section.fastProcessingMs });
+    const { bearer, userId, offer } = await freshOffer({ check, http, profile, tokens });
     const res = await accept(check, http, offer.offerId, { bearer, userId, label: 'accept an offer to read its trade' });
     if (res.status === 202) return check.skip('the accept answered 202, so there is no trade body to validate', 'trading.fastProcessingMs');
     check.expectStatus(res, 200, `accept of offer ${shortId(offer.offerId)}`);
@@ -137,10 +131,7 @@ defineCheck(
     severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
-    const section = tradingSection(profile, check);
-    const bearer = await tokens.get();
-    const userId = await checkUser(check, http, section, bearer);
-    const offer = await createOffer(http, section, bearer, { userId, processingMs: section.fastProcessingMs });
+    const { section, bearer, userId, offer } = await freshOffer({ check, http, profile, tokens });
     const externalTransactionId = `ptas-${crypto.randomUUID()}`;
     const res = await accept(check, http, offer.offerId, { bearer, userId, externalTransactionId, label: 'accept with external_transaction_id' });
     if (!isAccepted(res.status)) {

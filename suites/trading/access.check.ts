@@ -2,7 +2,7 @@
 // credential and the svc-user-id of the offer's owner are required, and an
 // unknown offer id is rejected.
 import { defineCheck, isSuccess } from '../../src/check/index.ts';
-import { ACCEPTED, accept, checkUser, clockOf, createOffer, isAccepted, shortId, tradingSection } from './support.ts';
+import { ACCEPTED, accept, checkUser, clockOf, createOffer, freshOffer, isAccepted, shortId, tradingSection } from './support.ts';
 
 defineCheck(
   {
@@ -63,10 +63,7 @@ defineCheck(
     severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
-    const section = tradingSection(profile, check);
-    const bearer = await tokens.get();
-    const userId = await checkUser(check, http, section, bearer);
-    const offer = await createOffer(http, section, bearer, { userId, processingMs: section.fastProcessingMs });
+    const { userId, offer } = await freshOffer({ check, http, profile, tokens });
     const res = await accept(check, http, offer.offerId, { userId, label: 'accept without Authorization' });
     if (isSuccess(res.status)) check.fail(`offer ${shortId(offer.offerId)} was accepted without a bearer credential at ${clockOf(res)}: ${res.status}`, { expected: 401, actual: res.status });
     check.expectStatus(res, 401, `accept of offer ${shortId(offer.offerId)} without a bearer credential`);
@@ -82,10 +79,7 @@ defineCheck(
     severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
-    const section = tradingSection(profile, check);
-    const bearer = await tokens.get();
-    const userId = await checkUser(check, http, section, bearer);
-    const offer = await createOffer(http, section, bearer, { userId, processingMs: section.fastProcessingMs });
+    const { bearer, offer } = await freshOffer({ check, http, profile, tokens });
     const res = await accept(check, http, offer.offerId, { bearer, label: 'accept without svc-user-id' });
     if (isAccepted(res.status)) check.fail(`offer ${shortId(offer.offerId)} was accepted without svc-user-id at ${clockOf(res)}: ${res.status}`, { expected: '4xx (422)', actual: res.status });
     // 422 is the parameter error 4.4 documents; 400 is not in its list.

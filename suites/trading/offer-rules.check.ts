@@ -11,6 +11,7 @@ import {
   checkUser,
   clockOf,
   createOffer,
+  freshOffer,
   isAccepted,
   pollOffer,
   shortId,
@@ -106,10 +107,7 @@ defineCheck(
     severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
-    const section = tradingSection(profile, check);
-    const bearer = await tokens.get();
-    const userId = await checkUser(check, http, section, bearer);
-    const offer = await createOffer(http, section, bearer, { userId, processingMs: section.fastProcessingMs });
+    const { section, bearer, userId, offer } = await freshOffer({ check, http, profile, tokens });
     const first = await accept(check, http, offer.offerId, { bearer, userId, label: 'first accept' });
     check.expectStatus(first, ACCEPTED, `first accept of offer ${shortId(offer.offerId)}`);
     // An offer still in progress is not the whole story: a finished one must not be acceptable either.

@@ -2,6 +2,7 @@
 // and reading its status are not shown by the spec: they are called as the
 // profile describes them (trading.createOffer, trading.offerStatus).
 import type { CheckContext } from '../../src/check/context.ts';
+import type { CheckFixtures } from '../../src/check/define.ts';
 import type { HttpClient, HttpResponse } from '../../src/http/client.ts';
 import { TransportError } from '../../src/http/client.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
@@ -80,6 +81,19 @@ export async function createOffer(
     throw new SetupError(`creating an offer for user ${values.userId} answered ${created.response.status} without an offerId to extract`);
   }
   return { offerId: String(offerId), userId: values.userId, response: created.response };
+}
+
+/**
+ * The common start of an accept check: the trading section, an access token,
+ * a user of the check's own and a fresh offer for it that processes within
+ * the predefined time.
+ */
+export async function freshOffer({ check, http, profile, tokens }: Pick<CheckFixtures, 'check' | 'http' | 'profile' | 'tokens'>) {
+  const section = tradingSection(profile, check);
+  const bearer = await tokens.get();
+  const userId = await checkUser(check, http, section, bearer);
+  const offer = await createOffer(http, section, bearer, { userId, processingMs: section.fastProcessingMs });
+  return { section, bearer, userId, offer };
 }
 
 export interface AcceptOptions {
