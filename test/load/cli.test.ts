@@ -37,7 +37,7 @@ test('ptas load --engine k6 without a k6 binary is a usage error naming the fix'
 });
 
 test('ptas load refuses a remote target without explicit caps', () => {
-  const run = ptas(['-s', 'token-rate-breakpoint', '--base-url', 'https://192.0.2.1', '--client-id', 'c'], { PTAS_CLIENT_SECRET: 'not-used-secret' });
+  const run = ptas(['-s', 'token-rate-breakpoint', '--base-url', 'https://partner-sandbox.invalid', '--client-id', 'c'], { PTAS_CLIENT_SECRET: 'not-used-secret' });
   assert.equal(run.status, 2, run.stdout + run.stderr);
   assert.match(run.stderr, /not on this machine: load needs explicit limits/);
 });
@@ -45,7 +45,7 @@ test('ptas load refuses a remote target without explicit caps', () => {
 test('the load stage runs no rate probe against a remote target without load.caps, and says which key to set', async () => {
   const quiet = new Writable({ write: (_c, _e, done) => done() });
   const result = await runLoadStage({
-    profile: { baseUrl: 'https://192.0.2.1', credentials: { clientId: 'c', clientSecret: 'not-used-secret' }, load: { probes: { tokenBodyLimit: false } } },
+    profile: { baseUrl: 'https://partner-sandbox.invalid', credentials: { clientId: 'c', clientSecret: 'not-used-secret' }, load: { probes: { tokenBodyLimit: false } } },
     embeddedReference: false,
     output: quiet,
   });
