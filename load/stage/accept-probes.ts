@@ -14,8 +14,8 @@ import { acceptRateBreakpoint } from '../scenarios/breakpoints.ts';
 import { fromProfileOperation } from '../scenarios/operations.ts';
 import { runRateProbe, type RateProbeOutput } from './rate-probe.ts';
 import { checkResult, type ProbeOutcome } from './results.ts';
-import { rateProbeGate, rateProbeSettings, tlsFrom } from './settings.ts';
-import type { StageContext } from './token-probes.ts';
+import { rateProbeGate, rateProbeSettings } from './settings.ts';
+import { probeTarget, type StageContext } from './token-probes.ts';
 
 /** Refused offers read back per run: enough to catch an execution, few enough to stay quick. */
 const READ_BACK = 5;
@@ -86,15 +86,10 @@ export async function acceptChecks(ctx: StageContext): Promise<{ checks: CheckRe
   const output = await runRateProbe({
     meta: ACCEPT_RATE_LIMIT,
     operation: 'accept',
-    baseUrl: ctx.profile.baseUrl,
+    ...probeTarget(ctx),
     scenario: acceptRateBreakpoint({ ...settings, trading: { userId, createOffer: fromProfileOperation('create-offer', trading.createOffer, true) } }, settings.maxInFlight),
     variables: { accessToken: bearer, userId, processingMs: trading.fastProcessingMs, validitySeconds: trading.validitySeconds },
     settings,
-    timeoutMs: ctx.transport.timeoutMs,
-    tls: tlsFrom(ctx.profile),
-    redactor: ctx.redactor,
-    output: ctx.output,
-    signal: ctx.signal,
     capture: { status: 429, variables: ['offerId', 'status'], limit: READ_BACK },
     afterClimb: async (climb: NormalizedRun) => {
       captured = climb.captured;

@@ -14,7 +14,7 @@ import { DEFAULT_MAX_PROBE_BYTES } from '../scenarios/body-size.ts';
 import { tokenRateBreakpoint } from '../scenarios/breakpoints.ts';
 import { TOKEN_PATH, tokenRequest } from '../scenarios/operations.ts';
 import { bodySizeRecord } from './records.ts';
-import { runRateProbe, sampleExchange, type RateProbeOutput } from './rate-probe.ts';
+import { runRateProbe, sampleExchange, type RateProbeInput, type RateProbeOutput } from './rate-probe.ts';
 import { checkResult } from './results.ts';
 import { rateProbeGate, rateProbeSettings, tlsFrom } from './settings.ts';
 
@@ -24,6 +24,18 @@ export interface StageContext {
   redactor: Redactor;
   output: NodeJS.WritableStream;
   signal?: AbortSignal;
+}
+
+/** Where and how a rate probe reaches the target: the same for every probe of the stage. */
+export function probeTarget(ctx: StageContext): Pick<RateProbeInput, 'baseUrl' | 'timeoutMs' | 'tls' | 'redactor' | 'output' | 'signal'> {
+  return {
+    baseUrl: ctx.profile.baseUrl,
+    timeoutMs: ctx.transport.timeoutMs,
+    tls: tlsFrom(ctx.profile),
+    redactor: ctx.redactor,
+    output: ctx.output,
+    signal: ctx.signal,
+  };
 }
 
 /** Raw sized exchanges do not pass the HTTP client, whose counter numbers the others: ids from here on cannot collide. */
@@ -110,15 +122,10 @@ export async function tokenRateCheck(ctx: StageContext): Promise<{ check: CheckR
   const output = await runRateProbe({
     meta: TOKEN_RATE_LIMIT,
     operation: 'token',
-    baseUrl: ctx.profile.baseUrl,
+    ...probeTarget(ctx),
     scenario: tokenRateBreakpoint({ ...settings, stepSec: settings.stepSec }, settings.maxInFlight),
     variables: credentials(ctx.profile),
     settings,
-    timeoutMs: ctx.transport.timeoutMs,
-    tls: tlsFrom(ctx.profile),
-    redactor: ctx.redactor,
-    output: ctx.output,
-    signal: ctx.signal,
     afterClimb: () =>
       sampleExchange(recording, (client) =>
         client.post(TOKEN_PATH, { json: clientCredentialsBody(ctx.profile), label: 'one more token request right after the staircase, while the limiter is saturated' }),

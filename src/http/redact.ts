@@ -44,10 +44,6 @@ export class Redactor {
     this.pattern = undefined;
   }
 
-  get knownSecretCount(): number {
-    return this.secrets.size;
-  }
-
   private replacement(label: string, value: string, style: RedactionStyle): string {
     return style === 'marker' ? secretMarker(label, value) : placeholderFor(label);
   }

@@ -8,7 +8,17 @@ import { fieldValue, IDEMPOTENCY_HEADER, parsedBody } from '../../src/webhooks/d
 import { verifyContentDigest } from '../../src/webhooks/digest.ts';
 import { checkHttpDate } from '../../src/webhooks/http-date.ts';
 import { signatureStrategy } from '../../src/webhooks/signature/index.ts';
-import { ACKNOWLEDGE, VERIFICATION_SUCCEEDED, withWebhookSession } from './support.ts';
+import { ACKNOWLEDGE, VERIFICATION_SUCCEEDED, withWebhookSession, type WebhookSession } from './support.ts';
+import type { CheckFixtures } from '../../src/check/index.ts';
+import type { ReceivedDelivery } from '../../src/webhooks/delivery.ts';
+
+/** The start most format checks share: cause one verification event, acknowledge it, look at its first delivery. */
+function withAcknowledgedVerification(fixtures: CheckFixtures, body: (delivery: ReceivedDelivery, session: WebhookSession) => Promise<void>): Promise<void> {
+  return withWebhookSession(fixtures, ACKNOWLEDGE, async (session) => {
+    await session.mustCause(VERIFICATION_SUCCEEDED);
+    await body(await session.firstDelivery('verification'), session);
+  });
+}
 
 const REQUIRED_HEADERS = [IDEMPOTENCY_HEADER, 'signature', 'content-digest', 'date'];
 /** Unix time in seconds stays below this until the year 5138; milliseconds are far above it. */
@@ -25,9 +35,7 @@ export function declareDeliveryFormatChecks(): void {
     },
     async (fixtures) => {
       const { check } = fixtures;
-      await withWebhookSession(fixtures, ACKNOWLEDGE, async (session) => {
-        await session.mustCause(VERIFICATION_SUCCEEDED);
-        const delivery = await session.firstDelivery('verification');
+      await withAcknowledgedVerification(fixtures, async (delivery, session) => {
         check.assert(delivery.method === 'POST', `delivery #${delivery.seq} used ${delivery.method}, not POST`, { expected: 'POST', actual: delivery.method });
         const type = fieldValue(delivery, 'content-type');
         const media = type?.split(';')[0]?.trim().toLowerCase();
@@ -49,9 +57,7 @@ export function declareDeliveryFormatChecks(): void {
     },
     async (fixtures) => {
       const { check } = fixtures;
-      await withWebhookSession(fixtures, ACKNOWLEDGE, async (session) => {
-        await session.mustCause(VERIFICATION_SUCCEEDED);
-        const delivery = await session.firstDelivery('verification');
+      await withAcknowledgedVerification(fixtures, async (delivery, session) => {
         const missing = REQUIRED_HEADERS.filter((name) => !fieldValue(delivery, name));
         const present = [...new Set(delivery.fieldLines.map(([name]) => name))];
         check.assert(missing.length === 0, `delivery #${delivery.seq} lacks ${missing.join(', ')}`, { missing, present });
@@ -69,9 +75,7 @@ export function declareDeliveryFormatChecks(): void {
     },
     async (fixtures) => {
       const { check } = fixtures;
-      await withWebhookSession(fixtures, ACKNOWLEDGE, async (session) => {
-        await session.mustCause(VERIFICATION_SUCCEEDED);
-        const delivery = await session.firstDelivery('verification');
+      await withAcknowledgedVerification(fixtures, async (delivery, session) => {
         if (delivery.bodyTruncated) return check.fail(`delivery #${delivery.seq} has a body too large for the receiver to digest`);
         const verdict = verifyContentDigest(fieldValue(delivery, 'content-digest'), delivery.body, session.settings.digestAlgorithms);
         if (!verdict.ok) return check.fail(`delivery #${delivery.seq}: ${verdict.reason}`, { compared: verdict.compared, ignored: verdict.ignored });
@@ -90,9 +94,7 @@ export function declareDeliveryFormatChecks(): void {
     },
     async (fixtures) => {
       const { check } = fixtures;
-      await withWebhookSession(fixtures, ACKNOWLEDGE, async (session) => {
-        await session.mustCause(VERIFICATION_SUCCEEDED);
-        const delivery = await session.firstDelivery('verification');
+      await withAcknowledgedVerification(fixtures, async (delivery, session) => {
         const verdict = checkHttpDate(fieldValue(delivery, 'date'), delivery.receivedAt, session.settings.dateSkewSeconds);
         if (!verdict.ok) {
           return check.fail(`delivery #${delivery.seq}: ${verdict.reason}`, { skewSeconds: session.settings.dateSkewSeconds, offsetSeconds: verdict.offsetSeconds });
