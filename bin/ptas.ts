@@ -19,6 +19,11 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+/** `--variant a,b --variant c` → [a, b, c]. */
+function splitNames(values: string[] | undefined): string[] | undefined {
+  return values?.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
 const ENV_HELP = ENVIRONMENT_VARIABLES.map((v) => `  ${v.name.padEnd(20)} ${v.what}`).join('\n');
 
 await yargs(hideBin(process.argv))
@@ -31,6 +36,12 @@ await yargs(hideBin(process.argv))
       connectionOptions(y)
         .option('out', { alias: 'o', type: 'string', default: 'ptas-report', describe: 'Directory for index.html, results.json and junit.xml' })
         .option('fault', { type: 'string', array: true, describe: 'Inject a fault into the embedded reference (repeatable; see `ptas reference --list-faults`)' })
+        .option('variant', {
+          type: 'string',
+          array: true,
+          coerce: splitNames,
+          describe: 'Run the embedded reference with legitimate variants: behaviours the spec allows that it does not show by default (NAME[,NAME]; see `ptas reference --list-variants`)',
+        })
         .option('grep', { type: 'string', describe: 'Run only checks whose title or tags match, e.g. @TOKEN-REFRESH-SINGLE-USE or @area:auth' })
         .option('workers', { type: 'number', describe: 'Parallel check workers (default: 2 to 4 by CPU count)' })
         .option('check-timeout-ms', { type: 'number', default: 60_000, describe: 'Time limit for one check' })
@@ -38,8 +49,9 @@ await yargs(hideBin(process.argv))
         .example('$0 run', 'Test the bundled reference implementation (starts and stops it)')
         .example('$0 run --base-url https://sandbox.example.com -c profile.json', 'Test an implementation described by a profile')
         .example('$0 run --fault refresh-token-reusable', 'See a check fail against a deliberately broken reference')
+        .example('$0 run --variant duplicate-address-refused,accept-replay-idempotent', 'See the checks hold on a reference that reads the spec\'s gaps differently')
         .example('$0 run --grep @area:auth', 'Run only the auth checks')
-        .epilog(`Environment variables:\n${ENV_HELP}\n\nExit codes: 0 conformant, 1 not conformant, 2 usage or config error, 3 target unreachable, 4 internal error, 130 interrupted.`),
+        .epilog(`Environment variables:\n${ENV_HELP}\n\nExit codes: 0 conformant, 1 not conformant, 2 usage or config error, 3 target unreachable, 4 internal error, 5 incomplete (no contradiction found, but some checks could not run), 130 interrupted.`),
     async (args) => {
       try {
         const profile = profileFrom(args);
@@ -54,6 +66,7 @@ await yargs(hideBin(process.argv))
           profile,
           outDir: args.out,
           faults: args.fault,
+          variants: args.variant,
           grep: args.grep,
           workers: args.workers,
           checkTimeoutMs: args.checkTimeoutMs,

@@ -2,6 +2,7 @@
 import type { Argv } from 'yargs';
 import { ConfigError } from '../src/config/errors.ts';
 import { FAULTS } from '../reference/faults/index.ts';
+import { VARIANTS } from '../reference/variants/index.ts';
 import { REFERENCE_DEFAULTS, type ReferenceOptions } from '../reference/options.ts';
 import { startReference } from '../reference/server.ts';
 
@@ -10,6 +11,8 @@ export interface ReferenceArgs {
   host: string;
   fault?: string[];
   listFaults?: boolean;
+  variant?: string[];
+  listVariants?: boolean;
   clientId: string;
   ownLicenceClientId: string;
   seed: number;
@@ -35,6 +38,13 @@ export function referenceOptionsBuilder<T>(y: Argv<T>) {
     .option('host', { type: 'string', default: d.host, describe: 'Address to bind' })
     .option('fault', { type: 'string', array: true, describe: 'Break one requirement on purpose (repeatable)' })
     .option('list-faults', { type: 'boolean', describe: 'Print every fault with the requirement it breaks, then exit' })
+    .option('variant', {
+      type: 'string',
+      array: true,
+      coerce: (values: string[] | undefined) => values?.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean),
+      describe: 'Behave in a way the spec allows but the reference does not show by default (NAME[,NAME])',
+    })
+    .option('list-variants', { type: 'boolean', describe: 'Print every legitimate variant with the clause that allows it, then exit' })
     .option('client-id', { type: 'string', default: d.clientId, describe: 'The one client the reference knows (secret: PTAS_REF_CLIENT_SECRET)' })
     .option('own-licence-client-id', { type: 'string', default: d.ownLicenceClientId, describe: 'A second client, same secret, that runs under its own licence: user details v2 answers it 403 (spec 4.2 rule 7)' })
     .option('seed', { type: 'number', default: d.seed, describe: 'Seed of the generated fixtures' })
@@ -52,10 +62,15 @@ export function referenceOptionsBuilder<T>(y: Argv<T>) {
     .option('webhook-timeout', { type: 'number', default: d.webhookTimeoutMs, describe: 'Time a webhook receiver has to answer one delivery, in ms' })
     .example('$0 reference --port 8080', 'Serve the reference on http://127.0.0.1:8080')
     .example('$0 reference --fault refresh-token-reusable', 'Serve a reference that lets refresh tokens be reused')
+    .example('$0 reference --variant duplicate-address-refused', 'Serve a reference that refuses a withdrawal address it already has (allowed by the spec)')
     .epilog('Every option can also be set as PTAS_REF_<OPTION>, e.g. PTAS_REF_TOKEN_RATE=300. The client secret comes from PTAS_REF_CLIENT_SECRET (default: a demo secret printed at start).');
 }
 
 export async function runReferenceCommand(args: ReferenceArgs): Promise<void> {
+  if (args.listVariants) {
+    process.stdout.write(listVariants());
+    return;
+  }
   if (args.listFaults) {
     const width = Math.max(...FAULTS.map((f) => f.name.length));
     for (const f of FAULTS) process.stdout.write(`${f.name.padEnd(width)}  ${f.requirement}\n${' '.repeat(width + 2)}${f.description}\n`);
@@ -65,6 +80,7 @@ export async function runReferenceCommand(args: ReferenceArgs): Promise<void> {
     port: args.port,
     host: args.host,
     faults: args.fault ?? [],
+    variants: args.variant ?? [],
     clientId: args.clientId,
     ownLicenceClientId: args.ownLicenceClientId,
     seed: args.seed,
@@ -93,9 +109,21 @@ export async function runReferenceCommand(args: ReferenceArgs): Promise<void> {
     `PTAS reference implementation listening on ${running.url}\n` +
       `  client_id ${running.options.clientId}; client_secret ${secret ? 'from PTAS_REF_CLIENT_SECRET' : `"${running.options.clientSecret}" (demo default)`}\n` +
       (running.options.faults.length ? `  faults: ${running.options.faults.join(', ')}\n` : '') +
+      (running.options.variants.length ? `  variants: ${running.options.variants.join(', ')}\n` : '') +
       `  test it: PTAS_CLIENT_SECRET=… ptas run --base-url ${running.url} --client-id ${running.options.clientId}\n`,
   );
   const stop = () => void running.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** Every variant: name and area, what it does, and why the spec allows it. */
+export function listVariants(): string {
+  const width = Math.max(...VARIANTS.map((v) => v.name.length));
+  const lines = VARIANTS.map((v) => {
+    const pad = ' '.repeat(width + 2);
+    const conflicts = v.conflictsWith?.length ? `\n${pad}not with: ${v.conflictsWith.join(', ')}` : '';
+    return `${v.name.padEnd(width)}  [${v.area}] ${v.description}\n${pad}allowed by: ${v.allowedBy}${conflicts}\n`;
+  });
+  return `${VARIANTS.length} legitimate variants (behaviours the spec allows that the reference does not show by default):\n\n${lines.join('')}`;
 }

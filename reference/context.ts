@@ -3,6 +3,7 @@
 import type { ServerResponse } from 'node:http';
 import { sendError } from './http-util.ts';
 import type { FaultSet } from './faults/index.ts';
+import type { VariantSet } from './variants/index.ts';
 import type { TokenClaims, TokenKeys } from './keys.ts';
 import type { ReferenceOptions } from './options.ts';
 import type { RouteRequest } from './router.ts';
@@ -12,6 +13,7 @@ import { decodeJwt } from 'jose';
 export interface ReferenceContext {
   options: ReferenceOptions;
   faults: FaultSet;
+  variants: VariantSet;
   keys: TokenKeys;
   users: Map<string, User>;
   /** Opaque token → JWT, used only by the opaque-tokens fault. */

@@ -8,6 +8,8 @@ export interface ReferenceOptions {
   clientSecret: string;
   /** Active fault names (see --list-faults). */
   faults: string[];
+  /** Active legitimate variants (see --list-variants): behaviours the spec allows that the reference does not show by default. */
+  variants: string[];
   /** Seed for the generated fixtures (users, offers). */
   seed: number;
   /** Access-token lifetime in seconds (expires_in). */
@@ -46,6 +48,7 @@ export const REFERENCE_DEFAULTS: ReferenceOptions = {
   clientId: 'ptas-reference-client',
   clientSecret: 'reference-demo-secret-change-me',
   faults: [],
+  variants: [],
   seed: 1,
   accessTokenTtlSeconds: 300,
   refreshTokenTtlSeconds: 86_400,

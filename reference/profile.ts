@@ -8,6 +8,7 @@ import { cryptoTransfersSection } from './profile-sections/crypto-transfers.ts';
 import { tradingSection } from './profile-sections/trading.ts';
 import { webhooksSection } from './profile-sections/webhooks.ts';
 import { loadSection } from './profile-sections/load.ts';
+import { variantByName } from './variants/index.ts';
 
 export function referenceProfile(baseUrl: string, overrides: Partial<ReferenceOptions> = {}): ResolvedProfile {
   const options: ReferenceOptions = { ...REFERENCE_DEFAULTS, ...overrides };
@@ -23,5 +24,7 @@ export function referenceProfile(baseUrl: string, overrides: Partial<ReferenceOp
     load: loadSection(baseUrl, options),
   };
   // Sections an area does not fill are left out rather than written as undefined.
-  return JSON.parse(JSON.stringify(profile)) as ResolvedProfile;
+  const plain = JSON.parse(JSON.stringify(profile)) as ResolvedProfile;
+  // A variant may change what a certification team would write (e.g. a limit no longer documented).
+  return options.variants.map(variantByName).reduce((p, variant) => variant?.adjustProfile?.(p) ?? p, plain);
 }

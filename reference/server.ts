@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ReferenceContext } from './context.ts';
 import { FaultSet } from './faults/index.ts';
+import { VariantSet } from './variants/index.ts';
 import { seedUsers } from './fixtures/users.ts';
 import { sendError } from './http-util.ts';
 import { TokenKeys } from './keys.ts';
@@ -26,6 +27,7 @@ export async function startReference(overrides: Partial<ReferenceOptions> = {}):
   const ctx: ReferenceContext = {
     options,
     faults,
+    variants: new VariantSet(options.variants),
     keys: await TokenKeys.create('ptas-reference', faults.has('jwks-wrong-key')),
     users: new Map(seedUsers(options.seed).map((u) => [u.id, u])),
     opaqueTokens: new Map(),

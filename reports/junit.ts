@@ -2,6 +2,7 @@
 // has several); FAIL is a failure, ERROR an error, SKIP skipped; requirement
 // ids, severity and verdict travel as properties. A failure's text names the
 // exchanges so a CI log already shows what was sent and answered.
+import { describeBasis } from '../src/check/basis.ts';
 import type { RunResults } from '../src/results/model.ts';
 import type { CheckResult } from '../src/check/model.ts';
 import type { TraceabilityRow } from '../src/results/model.ts';
@@ -15,6 +16,7 @@ type Clauses = ReadonlyMap<string, TraceabilityRow>;
 function failureText(check: CheckResult, multiTarget: boolean, clauses: Clauses): string {
   const requirements = check.requirements.map((id) => (clauses.get(id) ? `${id} (clause ${clauses.get(id)!.clause})` : id));
   const lines = [`${check.verdict}: ${check.reason ?? '(no reason given)'}`, `requirements: ${requirements.join(', ')}; severity ${check.severity}`];
+  if (check.basis) lines.push(`basis: ${describeBasis(check.basis)}`);
   for (const e of check.evidence.slice(-EXCHANGES_IN_FAILURE)) {
     const outcome = e.response ? String(e.response.status) : `no response (${e.error?.code ?? 'unknown'})`;
     lines.push(`  #${e.id} ${e.label ? `${e.label}: ` : ''}${e.request.method} ${e.request.url} -> ${outcome}`);

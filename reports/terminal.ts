@@ -2,6 +2,8 @@
 // `ptas report`: the verdict, the counts, each failure with its requirement
 // and reason, the load headline figures and, with a baseline, what changed.
 import type { CheckResult } from '../src/check/model.ts';
+import { describeBasis } from '../src/check/basis.ts';
+import { explainRunVerdict } from '../src/results/verdict.ts';
 import type { RunResults } from '../src/results/model.ts';
 import type { BaselineDiff, CheckChange, LoadFigureChange } from './baseline.ts';
 import { formatTimestamp } from './format.ts';
@@ -76,8 +78,11 @@ export function terminalSummary(results: RunResults, report?: WrittenReport, dif
   ];
   if (results.run.interrupted) lines.push(`  INTERRUPTED: ${results.run.interrupted}`);
   if (results.run.insecureTls) lines.push('  TLS certificate verification was OFF (--insecure)');
+  lines.push(`  ${explainRunVerdict({ checks: results.checks, interrupted: results.run.interrupted, errors: results.errors })}`);
   const bad = results.checks.filter((check: CheckResult) => check.verdict === 'FAIL' || check.verdict === 'ERROR');
-  lines.push(...limited(bad, (check) => `  ${check.verdict} ${check.id} [${check.requirements.join(', ')}]: ${check.reason ?? ''}`, '  '));
+  const badLine = (check: CheckResult) =>
+    `  ${check.verdict} ${check.id} [${check.requirements.join(', ')}]: ${check.reason ?? ''}` + (check.basis ? `\n      ${describeBasis(check.basis)}` : '');
+  lines.push(...limited(bad, badLine, '  '));
   for (const error of results.errors) lines.push(`  run error: ${error.split('\n')[0]}`);
   lines.push(...loadLines(results));
   if (diff) lines.push(...baselineSummary(diff));

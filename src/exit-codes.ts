@@ -4,8 +4,10 @@ export const EXIT = {
   NOT_CONFORMANT: 1,
   USAGE: 2,
   UNREACHABLE: 3,
-  /** A bug or crash in ptas itself, or a run that produced no verdict. */
+  /** A bug or crash in ptas itself. */
   INTERNAL: 4,
+  /** No contradiction found, but some checks could not run (ERROR) or none ran: the verdict is INCOMPLETE. */
+  INCOMPLETE: 5,
   /** The run was cut short (SIGINT): a partial report marked INCOMPLETE was written. */
   INTERRUPTED: 130,
 } as const;

@@ -5,6 +5,7 @@ import type { HttpClient, HttpResponse } from './http/client.ts';
 import type { OperationTemplate } from './config/sections/operation.ts';
 // The load engines fill their request templates the same way; one implementation serves both.
 import { fillJson, fillString, jsonPointer, type Variables } from '../load/scenarios/template.ts';
+import { freshValues } from './placeholders.ts';
 
 /** Values for a template's {placeholders}. */
 export type Placeholders = Variables;
@@ -22,6 +23,8 @@ export async function callOperation(
   values: Placeholders,
   options: { bearer?: string; label: string; headers?: Record<string, string> },
 ): Promise<OperationResult> {
+  // Generated values ({uuid}, {unique}, {now}, …) are fresh per call; the caller's values win.
+  values = { ...freshValues(), ...values };
   const path = fillString(template.path, values, true);
   const query = template.query
     ? Object.fromEntries(Object.entries(template.query).map(([k, v]) => [k, fillString(v, values, false)]))

@@ -8,6 +8,7 @@ import type { RecordedExchange } from '../../src/http/exchange.ts';
 import type { Redactor } from '../../src/http/redact.ts';
 import type { RateStep } from '../../src/results/load-model.ts';
 import type { AnalysisFinding } from '../probes/rate-limit/analysis.ts';
+import { verdictBasis } from '../../src/check/basis.ts';
 
 export const TARGET = 'target';
 
@@ -19,6 +20,8 @@ export interface ProbeOutcome {
   evidence?: RecordedExchange[];
   timeline?: TimelineEntry[];
   configKey?: string;
+  /** A FAIL against what the profile declares (e.g. a documented limit), not against the spec's text. */
+  declaredBy?: string;
 }
 
 export function checkResult(meta: CheckMeta, outcome: ProbeOutcome, durationMs: number, redactor: Redactor): CheckResult {
@@ -31,7 +34,7 @@ export function checkResult(meta: CheckMeta, outcome: ProbeOutcome, durationMs: 
   let reason = outcome.reason;
   switch (outcome.verdict) {
     case 'FAIL':
-      verdict = meta.severity === 'MUST' ? 'FAIL' : 'WARN';
+      verdict = outcome.declaredBy || meta.severity === 'MUST' ? 'FAIL' : 'WARN';
       break;
     case 'INCONCLUSIVE':
       verdict = 'REVIEW';
@@ -57,10 +60,12 @@ export function checkResult(meta: CheckMeta, outcome: ProbeOutcome, durationMs: 
       if (warning) reason = `${warning.message} (${outcome.reason})`;
     }
   }
+  const failed = outcome.verdict === 'FAIL';
   return {
     ...meta,
     verdict,
     reason: reason === undefined ? undefined : redactor.redactString(reason),
+    ...(failed ? { basis: verdictBasis(meta.requirements, outcome.declaredBy) } : {}),
     details: outcome.details && (redactor.redactJson(outcome.details) as Record<string, unknown>),
     findings,
     evidence: outcome.evidence ?? [],

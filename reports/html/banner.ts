@@ -1,23 +1,13 @@
 // The verdict banner, rendered when the report is written (not by the page's
 // script), so the verdict and counts show even where scripts are blocked.
-import { breaksConformance, VERDICTS, type CheckResult, type Verdict } from '../../src/check/model.ts';
+import { VERDICTS, type CheckResult, type Verdict } from '../../src/check/model.ts';
+import { explainRunVerdict } from '../../src/results/verdict.ts';
 import type { RunResults } from '../../src/results/model.ts';
 import { escapeXml as esc } from '../escape.ts';
 import { formatDuration, formatTimestamp } from '../format.ts';
 
 function verdictReason(results: RunResults): string {
-  const c = results.counts;
-  if (results.verdict === 'NOT CONFORMANT') {
-    const broken = results.checks.filter(breaksConformance).length;
-    return `${broken} mandatory (MUST) check${broken === 1 ? '' : 's'} failed or could not run`;
-  }
-  if (results.verdict === 'INCOMPLETE') {
-    if (results.run.interrupted) return `the run was cut short: ${results.run.interrupted}`;
-    if (results.checks.length === 0) return 'no check ran';
-    return `${results.errors.length} problem${results.errors.length === 1 ? '' : 's'} kept some checks from running`;
-  }
-  const notes = [c.WARN && `${c.WARN} warning${c.WARN === 1 ? '' : 's'}`, c.REVIEW && `${c.REVIEW} to review`, c.SKIP && `${c.SKIP} skipped`].filter(Boolean);
-  return `every mandatory check passed${notes.length ? `; ${notes.join(', ')}` : ''}`;
+  return explainRunVerdict({ checks: results.checks, interrupted: results.run.interrupted, errors: results.errors });
 }
 
 function countButtons(counts: Record<Verdict, number>): string {
@@ -55,6 +45,10 @@ function notices(results: RunResults): string {
   const faults = results.run.reference?.faults ?? [];
   if (faults.length) {
     out.push(`<div class="notice notice-info" id="notice-faults">Target: the bundled reference implementation with injected fault${faults.length === 1 ? '' : 's'} <b>${esc(faults.join(', '))}</b> (a demonstration, not an implementation under test).</div>`);
+  }
+  const variants = results.run.reference?.variants ?? [];
+  if (variants.length) {
+    out.push(`<div class="notice notice-info" id="notice-variants">Target: the bundled reference implementation with legitimate variant${variants.length === 1 ? '' : 's'} <b>${esc(variants.join(', '))}</b> (behaviours the spec allows).</div>`);
   }
   return out.join('');
 }

@@ -7,12 +7,15 @@ import type { HttpResponse } from '../http/client.ts';
 import type { Redactor } from '../http/redact.ts';
 import { describeSchemaErrors, validateAgainst, type SchemaError } from '../schemas/registry.ts';
 import type { Finding, TimelineEntry } from './model.ts';
+import { OPERATION_NAMES, documentedRefusals, type SpecOperation } from '../spec/status-codes.ts';
 
 /** Thrown by fail(): the check has reached its verdict. */
 export class CheckFailure extends Error {
   constructor(
     message: string,
     readonly details?: Record<string, unknown>,
+    /** The profile key whose declaration was contradicted; absent when the spec's text was. */
+    readonly declaredBy?: string,
   ) {
     super(message);
     this.name = 'CheckFailure';
@@ -41,11 +44,22 @@ export class CheckContext implements ExchangeRecorder {
   readonly evidence: RecordedExchange[] = [];
   readonly findings: Finding[] = [];
   readonly timeline: TimelineEntry[] = [];
-  failure?: { reason: string; details?: Record<string, unknown> };
+  failure?: { reason: string; details?: Record<string, unknown>; declaredBy?: string };
   skipped?: { reason: string; configKey?: string };
   private readonly startedAt = performance.now();
+  private readonly endHooks: Array<() => void | Promise<void>> = [];
 
   constructor(private readonly redactor: Redactor) {}
+
+  /** Runs when the check ends, whatever its verdict (releasing a lock, a receiver session). */
+  onEnd(hook: () => void | Promise<void>): void {
+    this.endHooks.push(hook);
+  }
+
+  /** Called by the check fixture at teardown. */
+  async runEndHooks(): Promise<void> {
+    for (const hook of this.endHooks.splice(0).reverse()) await hook();
+  }
 
   record(exchange: RecordedExchange): void {
     this.evidence.push(exchange);
@@ -55,10 +69,24 @@ export class CheckContext implements ExchangeRecorder {
     return this.redactor.redactJson(value) as T;
   }
 
-  /** Ends the check: the implementation violates what the check proves. */
+  /**
+   * Ends the check: a response contradicts the spec sentence the check's
+   * requirement quotes. FAIL on a MUST check, WARN on a SHOULD or REVIEW one.
+   * Where the spec is silent, use warn() or review(), or failDeclared().
+   */
   fail(reason: string, details?: Record<string, unknown>): never {
     this.failure = { reason: this.redactor.redactString(reason), details: details && this.clean(details) };
     throw new CheckFailure(this.failure.reason, this.failure.details);
+  }
+
+  /**
+   * Ends the check with a profile-declared FAIL: the spec leaves the
+   * behaviour open, the implementation profile states it (`profileKey`), and
+   * the implementation contradicts its own declaration.
+   */
+  failDeclared(profileKey: string, reason: string, details?: Record<string, unknown>): never {
+    this.failure = { reason: this.redactor.redactString(reason), details: details && this.clean(details), declaredBy: profileKey };
+    throw new CheckFailure(this.failure.reason, this.failure.details, profileKey);
   }
 
   /** Ends the check with SKIP: a fixture or profile entry is missing. */
@@ -127,17 +155,49 @@ export class CheckContext implements ExchangeRecorder {
     }
   }
 
-  /** Validates the JSON body; fails naming the first schema errors and keeps them with the exchange. */
+  /**
+   * Validates the JSON body. A value that contradicts its type or format
+   * FAILs; a listed field left out or null is a WARN (the spec's tables do
+   * not say every field is always present and non-null; see SchemaError.kind).
+   */
   expectSchema(res: HttpResponse, schemaFile: string, what: string): void {
     if (res.json === undefined) {
       this.fail(`${what}: body is not JSON (${res.jsonError ?? 'unparseable'})`, { exchange: res.exchangeId });
     }
     const errors = validateAgainst(schemaFile, res.json);
-    if (errors.length) {
-      this.attachSchemaErrors(res, errors);
-      this.fail(`${what}: body does not match ${schemaFile}: ${describeSchemaErrors(errors)}`, {
+    if (!errors.length) return;
+    this.attachSchemaErrors(res, errors);
+    const violations = errors.filter((e) => e.kind === 'violation');
+    if (violations.length) {
+      this.fail(`${what}: body does not match ${schemaFile}: ${describeSchemaErrors(violations)}`, {
         schema: schemaFile,
-        errors: errors.slice(0, 20),
+        errors: violations.slice(0, 20),
+      });
+    }
+    this.warn(`${what}: fields the spec lists are left out or null: ${describeSchemaErrors(errors)} (the spec does not say they are always present and non-null)`, {
+      schema: schemaFile,
+      errors: errors.slice(0, 20),
+    });
+  }
+
+  /**
+   * "Must be refused", where section 7 ties no code to the condition: a 2xx,
+   * 3xx or 5xx FAILs; any 4xx the operation's section 7 list holds passes
+   * (plus `alsoAllowed`, e.g. 404 "record not found" for an unknown record);
+   * another 4xx is a WARN, since the operation does not document it.
+   */
+  expectRefused(res: HttpResponse, options: { operation: SpecOperation; what: string; alsoAllowed?: readonly number[] }): void {
+    const allowed = [...documentedRefusals(options.operation), ...(options.alsoAllowed ?? [])];
+    const expected = `a 4xx refusal (${OPERATION_NAMES[options.operation]} documents ${statusList(allowed)})`;
+    if (isSuccess(res.status)) this.fail(`${options.what} was accepted: ${res.status}`, { expected, actual: res.status, exchange: res.exchangeId });
+    if (isServerError(res.status)) {
+      this.fail(`${options.what} caused a server error: ${res.status}${bodyHint(res)}`, { expected, actual: res.status, exchange: res.exchangeId });
+    }
+    if (res.status < 400) this.fail(`${options.what}: expected a 4xx refusal, got ${res.status}`, { expected, actual: res.status, exchange: res.exchangeId });
+    if (!allowed.includes(res.status)) {
+      this.warn(`${options.what} was refused with ${res.status}, a code section 7 does not list for ${OPERATION_NAMES[options.operation]} (${statusList(allowed)})`, {
+        expected: allowed,
+        actual: res.status,
       });
     }
   }

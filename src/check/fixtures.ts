@@ -8,6 +8,7 @@ import { Redactor } from '../http/redact.ts';
 import { AccessTokenCache, TokenSetupError } from '../auth/tokens.ts';
 import { CheckContext } from './context.ts';
 import { META_ANNOTATION, OUTCOME_ATTACHMENT, worstVerdict, type CheckMeta, type CheckOutcome, type Verdict } from './model.ts';
+import { verdictBasis } from './basis.ts';
 
 export interface WorkerFixtures {
   /** Set per Playwright project by playwright.config.ts from PTAS_TARGETS_FILE. */
@@ -34,14 +35,18 @@ function firstLine(text: string | undefined): string {
 }
 
 /** Folds what happened during the test into one verdict with a reason. */
-export function outcomeOf(check: CheckContext, testInfo: TestInfo, severity: CheckMeta['severity'], error: unknown): CheckOutcome {
+export function outcomeOf(check: CheckContext, testInfo: TestInfo, meta: Pick<CheckMeta, 'severity' | 'requirements'>, error: unknown): CheckOutcome {
+  const { severity, requirements } = meta;
   const base = { findings: check.findings, evidence: check.evidence, timeline: check.timeline };
   if (check.skipped || testInfo.status === 'skipped') {
     const skip = testInfo.annotations.find((a) => a.type === 'skip')?.description;
     return { ...base, verdict: 'SKIP', reason: check.skipped?.reason ?? skip ?? 'skipped' };
   }
   if (check.failure) {
-    return { ...base, verdict: severity === 'MUST' ? 'FAIL' : 'WARN', reason: check.failure.reason, details: check.failure.details };
+    const { reason, details, declaredBy } = check.failure;
+    // A profile-declared contradiction FAILs whatever the severity: the implementation contradicts its own documentation.
+    const verdict: Verdict = declaredBy || severity === 'MUST' ? 'FAIL' : 'WARN';
+    return { ...base, verdict, reason, details, basis: verdictBasis(requirements, declaredBy) };
   }
   if (testInfo.status === 'timedOut') {
     return { ...base, verdict: 'ERROR', reason: `the check did not finish within its ${testInfo.timeout} ms time limit` };
@@ -97,7 +102,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   check: async ({ redactor }, use) => {
-    await use(new CheckContext(redactor));
+    const check = new CheckContext(redactor);
+    try {
+      await use(check);
+    } finally {
+      await check.runEndHooks();
+    }
   },
 
   http: async ({ profile, transport, redactor, check }, use) => {
@@ -109,7 +119,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await use();
       const meta = metaOf(testInfo);
       if (!meta) return;
-      const outcome = outcomeOf(check, testInfo, meta.severity, thrownByTest.get(testInfo));
+      const outcome = outcomeOf(check, testInfo, meta, thrownByTest.get(testInfo));
       await testInfo.attach(OUTCOME_ATTACHMENT, { body: JSON.stringify(outcome), contentType: 'application/json' });
     },
     { auto: true },

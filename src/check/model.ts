@@ -36,11 +36,28 @@ export interface TimelineEntry {
   detail?: string;
 }
 
+/**
+ * Why a FAIL (or a WARN from a failed expectation) is defensible: the spec
+ * sentence the response contradicts, or — "profile-declared" — the profile
+ * key whose statement about the implementation it contradicts.
+ */
+export interface VerdictBasis {
+  kind: 'spec' | 'profile-declared';
+  requirement: string;
+  clause: string;
+  /** The spec's own words (schemas/requirements.json "quote"). */
+  quote: string;
+  /** The profile key that declared the behaviour (profile-declared only). */
+  profileKey?: string;
+}
+
 /** What one check produced: attached by the check runtime, read by the reporter. */
 export interface CheckOutcome {
   verdict: Verdict;
   /** One line a human understands; required for every verdict but PASS. */
   reason?: string;
+  /** Set on a FAIL, and on a WARN that is a failed expectation of a SHOULD or REVIEW check. */
+  basis?: VerdictBasis;
   /** Structured expected/actual of the failure, OpenID-suite style. */
   details?: Record<string, unknown>;
   findings: Finding[];
@@ -61,11 +78,6 @@ export function worstVerdict(verdicts: Iterable<Verdict>): Verdict {
   let worst: Verdict = 'PASS';
   for (const v of verdicts) if (RANK[v] > RANK[worst]) worst = v;
   return worst;
-}
-
-/** Only FAIL and ERROR on mandatory (MUST) checks break conformance. */
-export function breaksConformance(result: Pick<CheckResult, 'verdict' | 'severity'>): boolean {
-  return result.severity === 'MUST' && (result.verdict === 'FAIL' || result.verdict === 'ERROR');
 }
 
 export const OUTCOME_ATTACHMENT = 'ptas-check-outcome';

@@ -1,22 +1,9 @@
 // Folds check results into the run verdict, counts and traceability matrix.
-import { breaksConformance, VERDICTS, type CheckResult, type Verdict } from '../check/model.ts';
+import type { CheckResult } from '../check/model.ts';
 import { catalogue } from '../requirements.ts';
-import type { RunMetadata, RunResults, RunVerdict, TraceabilityRow } from './model.ts';
+import type { RunMetadata, RunResults, TraceabilityRow } from './model.ts';
 import type { LoadSection } from './load-model.ts';
-
-export function countVerdicts(checks: readonly CheckResult[]): Record<Verdict, number> {
-  const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
-  for (const check of checks) counts[check.verdict]++;
-  return counts;
-}
-
-export function runVerdict(checks: readonly CheckResult[], interrupted: boolean, errors: readonly string[]): RunVerdict {
-  if (interrupted) return 'INCOMPLETE';
-  if (checks.some(breaksConformance)) return 'NOT CONFORMANT';
-  // A suite that could not load some checks has not shown conformance.
-  if (errors.length || checks.length === 0) return 'INCOMPLETE';
-  return 'CONFORMANT';
-}
+import { countVerdicts, runVerdict } from './verdict.ts';
 
 export function traceability(checks: readonly CheckResult[]): TraceabilityRow[] {
   return catalogue().requirements.map((requirement) => ({
@@ -35,7 +22,7 @@ export function buildResults(input: {
   return {
     schemaVersion: 1,
     run: input.run,
-    verdict: runVerdict(input.checks, Boolean(input.run.interrupted), errors),
+    verdict: runVerdict({ checks: input.checks, interrupted: input.run.interrupted, errors }),
     counts: countVerdicts(input.checks),
     checks: input.checks,
     requirements: traceability(input.checks),

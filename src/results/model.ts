@@ -19,7 +19,7 @@ export interface RunMetadata {
   finishedAt: string;
   durationMs: number;
   /** Set when the run used the bundled reference implementation. */
-  reference?: { faults: string[] };
+  reference?: { faults: string[]; variants?: string[] };
   /** TLS verification was switched off (--insecure). */
   insecureTls: boolean;
   /** The run was cut short (SIGINT, deadline); the verdict is INCOMPLETE. */

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fromRoot } from '../paths.ts';
+import { LOCK_DIR_ENV } from '../check/exclusive.ts';
 import { TARGETS_FILE_ENV, writeTargetsFile, type RunTarget } from './targets.ts';
 import { CHECK_RESULTS_ENV, type CheckRunOutput } from '../../reports/playwright-reporter.ts';
 
@@ -44,6 +45,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Check
           PTAS_WORKERS: String(options.workers ?? Math.max(2, Math.min(4, os.availableParallelism()))),
           PTAS_CHECK_TIMEOUT_MS: String(options.checkTimeoutMs ?? 60_000),
           PTAS_PROGRESS: options.progress === false ? '0' : '1',
+          [LOCK_DIR_ENV]: path.join(scratch, 'locks'),
           FORCE_COLOR: '0',
         },
         stdio: ['ignore', 'pipe', 'pipe'],

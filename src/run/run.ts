@@ -4,8 +4,8 @@
 import path from 'node:path';
 import { ConfigError } from '../config/errors.ts';
 import type { Profile, ResolvedProfile } from '../config/profile.ts';
-import { EXIT } from '../exit-codes.ts';
 import { buildResults } from '../results/build.ts';
+import { exitCodeFor } from '../results/verdict.ts';
 import type { RunResults } from '../results/model.ts';
 import { specVersion, suiteVersion } from '../version.ts';
 import { referenceProfile } from '../../reference/profile.ts';
@@ -17,6 +17,7 @@ import { profileHash } from './profile-hash.ts';
 import { spawnReference, type ReferenceProcess } from './reference-process.ts';
 import { runLoadStage } from '../../load/stage.ts';
 import { FaultSet } from '../../reference/faults/index.ts';
+import { VariantSet } from '../../reference/variants/index.ts';
 
 export interface RunOptions {
   /** The profile from file, env and flags; without baseUrl the embedded reference is the target. */
@@ -24,6 +25,8 @@ export interface RunOptions {
   outDir: string;
   /** Faults to inject into the embedded reference. */
   faults?: string[];
+  /** Legitimate variants of the embedded reference. */
+  variants?: string[];
   /** Options of the embedded reference (limits, seed). */
   reference?: Partial<ReferenceOptions>;
   grep?: string;
@@ -59,18 +62,24 @@ export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
   if (options.faults?.length && options.profile.baseUrl) {
     throw new ConfigError('--fault injects faults into the embedded reference; it cannot be combined with --base-url');
   }
+  if (options.variants?.length && options.profile.baseUrl) {
+    throw new ConfigError('--variant changes the embedded reference; it cannot be combined with --base-url');
+  }
   try {
     new FaultSet(options.faults ?? []);
+    new VariantSet(options.variants ?? []);
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
   try {
     let profile: ResolvedProfile;
     if (!options.profile.baseUrl) {
-      reference = await spawnReference({ ...options.reference, faults: options.faults ?? [] });
+      reference = await spawnReference({ ...options.reference, faults: options.faults ?? [], variants: options.variants ?? [] });
       const { baseUrl: _ignored, credentials: _alsoIgnored, ...userSections } = options.profile;
       profile = { ...referenceProfile(reference.url, reference.options), ...userSections };
-      out.write(`ptas: started the reference implementation at ${reference.url}${options.faults?.length ? ` with fault(s) ${options.faults.join(', ')}` : ''}\n`);
+      const faults = options.faults?.length ? ` with fault(s) ${options.faults.join(', ')}` : '';
+      const variants = options.variants?.length ? ` with variant(s) ${options.variants.join(', ')}` : '';
+      out.write(`ptas: started the reference implementation at ${reference.url}${faults}${variants}\n`);
     } else {
       profile = requireResolved(options.profile);
     }
@@ -100,7 +109,7 @@ export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
         startedAt: startedAt.toISOString(),
         finishedAt: finishedAt.toISOString(),
         durationMs: finishedAt.getTime() - startedAt.getTime(),
-        reference: reference ? { faults: options.faults ?? [] } : undefined,
+        reference: reference ? { faults: options.faults ?? [], variants: options.variants ?? [] } : undefined,
         insecureTls: profile.http?.insecure ?? false,
         interrupted,
       },
@@ -109,14 +118,7 @@ export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
       errors: checks.errors,
     });
     const report = writeReport(results, path.resolve(options.outDir));
-    const exitCode =
-      results.verdict === 'CONFORMANT'
-        ? EXIT.CONFORMANT
-        : results.verdict === 'NOT CONFORMANT'
-          ? EXIT.NOT_CONFORMANT
-          : interrupted
-            ? EXIT.INTERRUPTED
-            : EXIT.INTERNAL;
+    const exitCode = exitCodeFor(results.verdict, Boolean(interrupted));
     return { results, report, exitCode };
   } finally {
     await reference?.stop();

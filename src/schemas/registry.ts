@@ -16,7 +16,21 @@ export interface SchemaError {
   message: string;
   keyword: string;
   params: Record<string, unknown>;
+  /**
+   * violation: a value contradicts the type or format the spec gives it.
+   * absent / null: a field the spec's table lists is left out or null — the
+   * tables list a resource's fields without saying each is always present and
+   * non-null, so this is a deviation (WARN), unless the schema marks the
+   * members with SPEC_REQUIRES because the spec's text says the object has them.
+   */
+  kind: 'violation' | 'absent' | 'null';
 }
+
+/**
+ * Annotation keyword: the spec's own words require these members (e.g. 2.4
+ * "Each item has message, message_key, …"), so leaving one out is a violation.
+ */
+export const SPEC_REQUIRES = 'x-ptas-spec-requires';
 
 // ajv-formats is CommonJS; under ESM its callable sits on .default.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -37,6 +51,7 @@ function ajv(): Ajv2020 {
   if (ajvInstance) return ajvInstance;
   const instance = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, verbose: true });
   addFormats(instance);
+  instance.addKeyword(SPEC_REQUIRES);
   for (const file of listSchemaFiles(schemasDir)) {
     const schema = JSON.parse(readFileSync(file, 'utf8')) as { $id?: string };
     const expectedId = SCHEMA_BASE + path.relative(schemasDir, file).split(path.sep).join('/');
@@ -56,12 +71,20 @@ export function validatorFor(schemaFile: string): ValidateFunction {
   return validate;
 }
 
+function kindOf(error: ErrorObject): SchemaError['kind'] {
+  const parent = error.parentSchema as Record<string, unknown> | undefined;
+  if (error.keyword === 'required') return parent?.[SPEC_REQUIRES] === true ? 'violation' : 'absent';
+  if (error.keyword === 'type' && error.data === null && parent?.[SPEC_REQUIRES] !== true) return 'null';
+  return 'violation';
+}
+
 export function toSchemaErrors(errors: ErrorObject[] | null | undefined): SchemaError[] {
   return (errors ?? []).map((e) => ({
     instancePath: e.instancePath,
     message: e.message ?? e.keyword,
     keyword: e.keyword,
     params: e.params as Record<string, unknown>,
+    kind: kindOf(e),
   }));
 }
 

@@ -1,6 +1,6 @@
 // The load probes' self-test (DESIGN.md principle 8): the clean reference
 // passes every load check, and every fault of a requirement a load check
-// covers is caught by that check. test/selftest/faults.test.ts does the same
+// covers is caught by that check. test/selftest/selftest.test.ts does the same
 // for the conformance checks; load faults are only visible under load.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,18 +1,27 @@
-// The fault (mutation) self-test, as a function the tests and the benchmark
-// share: one reference server per fault plus a clean one, all in one child
-// process; one Playwright run with a project per server, where each faulty
-// project runs only the checks tagged with the requirement its fault breaks.
+// The self-test, as a function the tests and the benchmark share. It proves
+// both halves of a trustworthy verdict in one Playwright run:
+// - sensitivity: one reference server per fault, each running only the checks
+//   tagged with the requirement its fault breaks; every fault must be caught;
+// - specificity: one reference server per legitimate variant, and one with
+//   every compatible variant at once, each running every check; each must be
+//   CONFORMANT with no FAIL and no ERROR (variants the load stage observes
+//   also get the load stage).
+// Plus a clean reference that must pass everything.
 import { Writable } from 'node:stream';
 import { FAULTS, type Fault } from '../../reference/faults/index.ts';
+import { compatibleVariants, variantByName, VARIANTS, type Variant } from '../../reference/variants/index.ts';
 import { referenceProfile } from '../../reference/profile.ts';
 import { spawnReferences } from '../../src/run/reference-process.ts';
 import { runConformance } from '../../src/run/conformance.ts';
 import type { CheckResult } from '../../src/check/model.ts';
-import { breaksConformance } from '../../src/check/model.ts';
+import { breaksConformance, runVerdict } from '../../src/results/verdict.ts';
+import type { RunVerdict } from '../../src/results/model.ts';
 import { listConformanceChecks } from '../../src/run/list.ts';
 import { requirementById } from '../../src/requirements.ts';
+import { runLoadStage } from '../../load/stage.ts';
 
 export const CLEAN = 'clean';
+export const ALL_COMPATIBLE = 'variants:all-compatible';
 
 export interface FaultVerdict {
   fault: Fault;
@@ -22,9 +31,20 @@ export interface FaultVerdict {
   notConformant: boolean;
 }
 
+export interface VariantVerdict {
+  /** `variant:NAME`, or ALL_COMPATIBLE. */
+  target: string;
+  variants: string[];
+  checks: CheckResult[];
+  verdict: RunVerdict;
+  /** The checks that gave a verdict the variant does not deserve: FAIL or ERROR. */
+  falseVerdicts: CheckResult[];
+}
+
 export interface SelfTestResult {
   clean: CheckResult[];
   faults: FaultVerdict[];
+  variants: VariantVerdict[];
   errors: string[];
   durationMs: number;
 }
@@ -49,18 +69,61 @@ export function isCaught(checks: CheckResult[]): boolean {
   return checks.some((c) => c.verdict === 'FAIL' || (c.severity !== 'MUST' && c.verdict === 'WARN'));
 }
 
-export async function runSelfTest(faults: Fault[] = conformanceFaults(), options: { workers?: number } = {}): Promise<SelfTestResult> {
+interface ServerPlan {
+  name: string;
+  faults: string[];
+  variants: string[];
+  grep?: string;
+}
+
+/** The variant targets: each variant alone, then all compatible variants together (when there are two or more). */
+function variantPlans(variants: readonly Variant[]): ServerPlan[] {
+  const plans = variants.map((v) => ({ name: `variant:${v.name}`, faults: [], variants: [v.name] }));
+  const together = compatibleVariants(variants);
+  if (together.length > 1) plans.push({ name: ALL_COMPATIBLE, faults: [], variants: together });
+  return plans;
+}
+
+export async function runSelfTest(
+  selection: { faults?: Fault[]; variants?: readonly Variant[] } = {},
+  options: { workers?: number } = {},
+): Promise<SelfTestResult> {
   const started = performance.now();
-  const farm = await spawnReferences([{ faults: [] }, ...faults.map((f) => ({ faults: [f.name] }))]);
+  const faults = selection.faults ?? conformanceFaults();
+  const plans: ServerPlan[] = [
+    { name: CLEAN, faults: [], variants: [] },
+    ...faults.map((f) => ({ name: f.name, faults: [f.name], variants: [], grep: requirementGrep(f.requirement) })),
+    ...variantPlans(selection.variants ?? VARIANTS),
+  ];
+  const farm = await spawnReferences(plans.map((p) => ({ faults: p.faults, variants: p.variants })));
   try {
     const targets = farm.servers.map((server, i) => ({
-      name: i === 0 ? CLEAN : faults[i - 1]!.name,
+      name: plans[i]!.name,
       profile: referenceProfile(server.url, server.options),
-      grep: i === 0 ? undefined : requirementGrep(faults[i - 1]!.requirement),
+      grep: plans[i]!.grep,
     }));
     const quiet = new Writable({ write: (_chunk, _enc, done) => done() });
     const output = await runConformance({ targets, progress: false, output: quiet, workers: options.workers });
     const byTarget = (name: string) => output.checks.filter((c) => c.target === name);
+
+    const variants: VariantVerdict[] = [];
+    for (const [i, plan] of plans.entries()) {
+      if (!plan.variants.length) continue;
+      const checks = byTarget(plan.name);
+      // The load stage takes seconds per target: only where a variant needs it to be observed.
+      if (plan.variants.some((name) => variantByName(name)?.observedByLoad)) {
+        const quietLoad = new Writable({ write: (_chunk, _enc, done) => done() });
+        const load = await runLoadStage({ profile: targets[i]!.profile, embeddedReference: true, output: quietLoad });
+        checks.push(...load.checks.map((c) => ({ ...c, target: plan.name })));
+      }
+      variants.push({
+        target: plan.name,
+        variants: plan.variants,
+        checks,
+        verdict: runVerdict({ checks, errors: output.errors }),
+        falseVerdicts: checks.filter((c) => c.verdict === 'FAIL' || c.verdict === 'ERROR'),
+      });
+    }
     return {
       clean: byTarget(CLEAN),
       faults: faults.map((fault) => {
@@ -68,6 +131,7 @@ export async function runSelfTest(faults: Fault[] = conformanceFaults(), options
         const must = requirementById(fault.requirement)?.level === 'MUST';
         return { fault, checks, caught: isCaught(checks), notConformant: !must || checks.some(breaksConformance) };
       }),
+      variants,
       errors: output.errors,
       durationMs: performance.now() - started,
     };

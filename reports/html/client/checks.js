@@ -53,9 +53,24 @@ function checkRow(check, multiTarget, diffMark) {
         ),
       ),
       check.reason ? h('div', { class: 'check-reason' }, withMarkers(check.reason)) : null,
+      check.basis ? basisLine(check.basis) : null,
     ),
   );
   return el;
+}
+
+/** The spec sentence (or profile declaration) a FAIL rests on, shown beside it. */
+function basisLine(basis) {
+  const declared = basis.kind === 'profile-declared';
+  return h(
+    'div',
+    { class: `check-basis basis-${basis.kind}` },
+    declared ? h('span', { class: 'basis-kind' }, `profile-declared (${basis.profileKey})`) : h('span', { class: 'basis-kind' }, 'spec'),
+    ' ',
+    h('span', { class: 'basis-clause' }, basis.clause),
+    ': ',
+    h('q', { class: 'basis-quote' }, basis.quote),
+  );
 }
 
 /** Builds the check list; returns the rows the filters work on. */

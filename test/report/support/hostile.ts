@@ -46,7 +46,7 @@ export function hostileResults(): RunResults {
       },
       error: { code: 'RESET', message: HOSTILE_TEXT },
       curl: `curl -sS '${PAYLOADS[0]}'`,
-      schemaErrors: [{ instancePath: `/${PAYLOADS[1]}`, message: PAYLOADS[2]!, keyword: 'type', params: { type: PAYLOADS[0] } }],
+      schemaErrors: [{ instancePath: `/${PAYLOADS[1]}`, message: PAYLOADS[2]!, keyword: 'type', params: { type: PAYLOADS[0] }, kind: 'violation' }],
     },
   ];
   const probe = results.load!.probes[0]!;

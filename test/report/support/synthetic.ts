@@ -123,8 +123,8 @@ function apiExchange(rng: Rng, id: number, failing: boolean): RecordedExchange {
   };
   if (failing && rng() < 0.4) {
     exchange.schemaErrors = [
-      { instancePath: '/trade/price', message: 'must be string', keyword: 'type', params: { type: 'string' } },
-      { instancePath: '', message: "must have required property 'externalTransactionId'", keyword: 'required', params: { missingProperty: 'externalTransactionId' } },
+      { instancePath: '/trade/price', message: 'must be string', keyword: 'type', params: { type: 'string' }, kind: 'violation' },
+      { instancePath: '', message: "must have required property 'externalTransactionId'", keyword: 'required', params: { missingProperty: 'externalTransactionId' }, kind: 'absent' },
     ];
   }
   if (failing && rng() < 0.1) {

@@ -1,0 +1,3 @@
+import type { Variant } from './types.ts';
+
+export const authVariants: Variant[] = [];

@@ -1,0 +1,67 @@
+// Mutual exclusion across Playwright's worker processes, for checks that
+// change state the implementation holds once per user (the newest offer of a
+// user, spec 4.4 rule 1): two such checks on one user at the same time would
+// supersede each other's offers and read the race as a violation. Checks that
+// get a user of their own never wait; checks on a shared user take turns,
+// automatically, whatever the number of workers.
+//
+// The lock is a directory (mkdir is atomic) under PTAS_LOCK_DIR, which the
+// conformance runner creates per run and removes afterwards. A holder that
+// died leaves its pid behind, and the next taker clears the stale lock.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const LOCK_DIR_ENV = 'PTAS_LOCK_DIR';
+const POLL_MS = 25;
+
+function lockRoot(): string {
+  const root = process.env[LOCK_DIR_ENV] ?? path.join(os.tmpdir(), `ptas-locks-${process.ppid}`);
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  return root;
+}
+
+function holderAlive(lock: string): boolean {
+  try {
+    const pid = Number(readFileSync(path.join(lock, 'pid'), 'utf8'));
+    if (!Number.isInteger(pid) || pid <= 0) return true;
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // No pid file yet (the holder is between mkdir and write): alive. ESRCH: the holder is gone.
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/**
+ * Waits until this process holds the lock named `scope` and returns its
+ * release function. `onWait` is told once when another holder makes it wait.
+ */
+export async function acquireExclusive(scope: string, onWait?: () => void): Promise<() => void> {
+  const lock = path.join(lockRoot(), createHash('sha256').update(scope).digest('hex').slice(0, 24));
+  let told = false;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(path.join(lock, 'pid'), String(process.pid));
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        rmSync(lock, { recursive: true, force: true });
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (!holderAlive(lock)) {
+        rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
+      if (!told) {
+        told = true;
+        onWait?.();
+      }
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+}

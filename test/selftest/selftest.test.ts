@@ -1,0 +1,57 @@
+// The proof that the suite's verdicts can be trusted (DESIGN.md principles 8
+// and 9), in one run: the clean reference passes every check; every fault of
+// the reference is caught by the checks covering the requirement it breaks
+// (sensitivity: the mutation score); and every legitimate variant — alone,
+// and all compatible ones together — is CONFORMANT with no FAIL and no ERROR
+// (specificity).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { VARIANTS } from '../../reference/variants/index.ts';
+import { conformanceFaults, runSelfTest } from '../support/selftest.ts';
+
+// PTAS_SELFTEST_ONLY=name,name (fault or variant names, or requirement-id prefixes) narrows the run while developing.
+const only = process.env.PTAS_SELFTEST_ONLY?.split(',').filter(Boolean);
+const faults = conformanceFaults().filter((f) => !only || only.some((o) => f.name === o || f.requirement.startsWith(o)));
+const variants = VARIANTS.filter((v) => !only || only.includes(v.name));
+
+const percent = (part: number, whole: number) => (whole ? (100 * part) / whole : 100).toFixed(1);
+
+test('self-test: clean reference passes, every fault is caught, every legitimate variant is conformant', { timeout: 12 * 60_000 }, async (t) => {
+  const result = await runSelfTest({ faults, variants });
+  assert.deepEqual(result.errors, [], 'the check runner reported errors');
+
+  const falseFailures = result.clean.filter((c) => c.verdict === 'FAIL' || c.verdict === 'WARN' || c.verdict === 'ERROR');
+  assert.deepEqual(
+    falseFailures.map((c) => `${c.id}: ${c.verdict} ${c.reason}`),
+    [],
+    'the clean reference must pass every check',
+  );
+  for (const c of result.clean.filter((c) => c.verdict === 'SKIP' || c.verdict === 'REVIEW')) {
+    assert.ok(c.reason, `${c.id} is ${c.verdict} without a reason`);
+  }
+
+  const missed = result.faults.filter((f) => !f.caught);
+  const notFlagged = result.faults.filter((f) => f.caught && !f.notConformant);
+  const caught = result.faults.length - missed.length;
+  const specific = result.variants.filter((v) => v.verdict === 'CONFORMANT' && v.falseVerdicts.length === 0);
+  const variantChecks = result.variants.flatMap((v) => v.checks);
+  const falseChecks = result.variants.flatMap((v) => v.falseVerdicts);
+  t.diagnostic(`mutation score (sensitivity): ${caught}/${result.faults.length} faults caught (${percent(caught, result.faults.length)}%)`);
+  t.diagnostic(
+    `specificity: ${specific.length}/${result.variants.length} variant targets CONFORMANT (${percent(specific.length, result.variants.length)}%); ` +
+      `${variantChecks.length - falseChecks.length}/${variantChecks.length} check verdicts free of FAIL and ERROR (${percent(variantChecks.length - falseChecks.length, variantChecks.length)}%)`,
+  );
+  t.diagnostic(`clean reference: ${result.clean.length} checks, ${result.clean.filter((c) => c.verdict === 'PASS').length} PASS; ${(result.durationMs / 1000).toFixed(1)} s in all`);
+
+  assert.deepEqual(
+    missed.map((f) => `${f.fault.name} (${f.fault.requirement}): ${f.checks.map((c) => `${c.id}=${c.verdict}`).join(', ') || 'no covering check ran'}`),
+    [],
+    'faults no check caught',
+  );
+  assert.deepEqual(notFlagged.map((f) => f.fault.name), [], 'faults of MUST requirements that left the run CONFORMANT');
+  assert.deepEqual(
+    result.variants.filter((v) => !specific.includes(v)).map((v) => `${v.target} → ${v.verdict}: ${v.falseVerdicts.map((c) => `${c.id}=${c.verdict} ${c.reason}`).join('; ') || 'no check FAILed or ERRORed'}`),
+    [],
+    'legitimate variants the suite does not find CONFORMANT (false verdicts)',
+  );
+});
