@@ -45,6 +45,9 @@ export function referenceOptionsBuilder<T>(y: Argv<T>) {
       describe: 'Behave in a way the spec allows but the reference does not show by default (NAME[,NAME])',
     })
     .option('list-variants', { type: 'boolean', describe: 'Print every legitimate variant with the clause that allows it, then exit' })
+    // Declared so that .env('PTAS_REF') may map PTAS_REF_CLIENT_SECRET without the strict parser
+    // rejecting it; hidden, because a secret on the command line would show in ps.
+    .option('client-secret', { type: 'string', hidden: true })
     .option('client-id', { type: 'string', default: d.clientId, describe: 'The one client the reference knows (secret: PTAS_REF_CLIENT_SECRET)' })
     .option('own-licence-client-id', { type: 'string', default: d.ownLicenceClientId, describe: 'A second client, same secret, that runs under its own licence: user details v2 answers it 403 (spec 4.2 rule 7)' })
     .option('seed', { type: 'number', default: d.seed, describe: 'Seed of the generated fixtures' })

@@ -7,6 +7,12 @@ export interface Requirement {
   id: string;
   area: CheckMeta['area'];
   clause: string;
+  /**
+   * The spec's own words this requirement enforces, copied verbatim from
+   * spec/service-spec.md with markdown stripped (no backticks or `**`; a
+   * table row's cells joined by ` | `). A FAIL quotes it beside the clause.
+   */
+  quote: string;
   level: Severity;
   text: string;
 }
@@ -17,6 +23,15 @@ export interface Catalogue {
 }
 
 let cached: Catalogue | undefined;
+
+/**
+ * Normalises spec text so a quote can be compared with the markdown it was
+ * copied from: drops backticks and `**`, turns table pipes into spaces and
+ * collapses all whitespace (line breaks included) to one space.
+ */
+export function specTextNormalized(text: string): string {
+  return text.replaceAll('`', '').replaceAll('**', '').replaceAll('|', ' ').replace(/\s+/g, ' ').trim();
+}
 
 export function catalogue(): Catalogue {
   cached ??= JSON.parse(readFileSync(fromRoot('schemas', 'requirements.json'), 'utf8')) as Catalogue;

@@ -11,7 +11,7 @@ export function verdictBasis(requirements: readonly string[], declaredBy?: strin
     kind: declaredBy ? 'profile-declared' : 'spec',
     requirement: requirement.id,
     clause: requirement.clause,
-    quote: (requirement as { quote?: string }).quote ?? requirement.text,
+    quote: requirement.quote,
     ...(declaredBy ? { profileKey: declaredBy } : {}),
   };
 }

@@ -38,6 +38,9 @@ test('--fault refresh-token-reusable: exit 1, the single-use check FAILs with th
   const reuse = check!.evidence.find((e) => e.label === 'second use of the same refresh token');
   assert.equal(reuse?.response?.status, 200, 'the accepted reuse is in the evidence');
   assert.match(reuse!.request.body!, /«refresh_token#[0-9a-f]{8}»/, 'the reused token appears as a marker');
+  assert.equal(check!.basis?.kind, 'spec', 'the FAIL rests on the spec text');
+  assert.equal(check!.basis?.requirement, 'TOKEN-REFRESH-SINGLE-USE');
+  assert.ok(run.stdout.includes(`spec ${check!.basis!.clause}: "${check!.basis!.quote}"`), 'the terminal quotes the spec sentence beside the FAIL');
 
   const tokens = readFileSync(tokenLog, 'utf8').split('\n').filter(Boolean);
   assert.ok(tokens.length > 10, 'the run issued tokens');
@@ -75,13 +78,48 @@ test('an unknown fault exits 2 and points at --list-faults', async () => {
   assert.match(run.stderr, /unknown fault: no-such-fault.*--list-faults/);
 });
 
+test('a set-up step of an unspecified operation failing: ERROR, run INCOMPLETE, exit 5 — never NOT CONFORMANT', async () => {
+  const dir = tmp();
+  const file = path.join(dir, 'profile.json');
+  // The reference's own users, but an offer-creation template that points nowhere: nothing of the spec is violated.
+  const trading = {
+    createUser: { method: 'POST', path: '/reference/v1/users', expectStatus: [201], extract: { userId: '/data/id' } },
+    createOffer: { method: 'POST', path: '/reference/v1/no-such-operation', expectStatus: [201], extract: { offerId: '/data/id' } },
+  };
+  writeFileSync(file, JSON.stringify({ trading }));
+  const out = tmp();
+  const run = await runPtas(['run', '--no-load', '--grep', '@area:trading', '--config', file, '--out', out]);
+  assert.equal(run.code, 5, run.stdout + run.stderr);
+  const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults;
+  assert.equal(results.verdict, 'INCOMPLETE');
+  assert.equal(results.counts.FAIL, 0);
+  assert.ok(results.counts.ERROR > 0);
+  assert.match(run.stdout, /INCOMPLETE.*\n.*could not run/);
+});
+
+test('an unknown or conflicting variant exits 2 and points at --list-variants', async () => {
+  const run = await runPtas(['run', '--no-load', '--variant', 'no-such-variant']);
+  assert.equal(run.code, 2, run.stdout + run.stderr);
+  assert.match(run.stderr, /unknown variant: no-such-variant.*--list-variants/);
+});
+
+test('ptas reference --list-variants names each variant with the clause that allows it', async () => {
+  const run = await runPtas(['reference', '--list-variants']);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /legitimate variants/);
+  const { VARIANTS } = await import('../../reference/variants/index.ts');
+  for (const variant of VARIANTS) assert.match(run.stdout, new RegExp(`${variant.name}\\s+\\[${variant.area}\\]`));
+  assert.equal((run.stdout.match(/allowed by: /g) ?? []).length, VARIANTS.length);
+});
+
 test('usage errors exit 2 with help; --help teaches with examples', async () => {
   const unknown = await runPtas(['frobnicate']);
   assert.equal(unknown.code, 2);
   const help = await runPtas(['run', '--help']);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /Examples:/);
-  assert.match(help.stdout, /Exit codes: 0 conformant, 1 not conformant, 2 usage or config error, 3 target unreachable/);
+  assert.match(help.stdout, /Exit codes: 0 conformant, 1 not conformant, 2 usage or config error, 3 target unreachable, 4 internal error, 5 incomplete/);
+  assert.match(help.stdout, /--variant/);
   assert.match(help.stdout, /PTAS_CLIENT_SECRET/);
 });
 

@@ -3,12 +3,18 @@
 // known requirement.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { catalogue } from '../../src/requirements.ts';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { catalogue, specTextNormalized } from '../../src/requirements.ts';
+import { fromRoot } from '../../src/paths.ts';
 import { listAllChecks } from '../../src/run/list.ts';
 import { FAULTS } from '../../reference/faults/index.ts';
 
 const requirements = catalogue().requirements;
 const ids = new Set(requirements.map((r) => r.id));
+// The repository's own copy of the spec, so the quotes are checked without
+// depending on anything beside the clone.
+const specBytes = readFileSync(fromRoot('spec', 'service-spec.md'));
 
 test('requirement ids are unique and well formed', () => {
   assert.equal(ids.size, requirements.length);
@@ -17,6 +23,22 @@ test('requirement ids are unique and well formed', () => {
     assert.ok(['MUST', 'SHOULD', 'REVIEW'].includes(r.level), `${r.id} level ${r.level}`);
     assert.ok(r.clause && r.text, `${r.id} needs a clause and a text`);
   }
+});
+
+test('every requirement quotes the spec verbatim', () => {
+  const spec = specTextNormalized(specBytes.toString('utf8'));
+  for (const r of requirements) {
+    assert.equal(typeof r.quote, 'string', `${r.id} needs a quote`);
+    assert.ok(specTextNormalized(r.quote).length > 0, `${r.id} has an empty quote`);
+    assert.ok(spec.includes(specTextNormalized(r.quote)), `${r.id} quote is not in spec/service-spec.md: ${r.quote}`);
+  }
+});
+
+test('the spec copy is the version the catalogue was written against', () => {
+  const declared = /sha256:([0-9a-f]{12})\b/.exec(catalogue().specVersion)?.[1];
+  assert.ok(declared, `specVersion ${catalogue().specVersion} names no sha256 prefix`);
+  const actual = createHash('sha256').update(specBytes).digest('hex').slice(0, 12);
+  assert.equal(actual, declared, 'spec/service-spec.md differs from the spec the catalogue names in specVersion');
 });
 
 test('every check names known requirements, and every requirement has a check', () => {

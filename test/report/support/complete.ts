@@ -62,7 +62,7 @@ export const completeResults: DeepRequired<RunResults> = {
       durationMs: 55,
     },
   ],
-  requirements: [{ id: 'TOKEN-REFRESH-SINGLE-USE', area: 'auth', clause: '4.1 rule 2', level: 'MUST', text: 'The refresh token is single-use.', checks: ['auth.refresh-token-single-use'] }],
+  requirements: [{ id: 'TOKEN-REFRESH-SINGLE-USE', area: 'auth', clause: '4.1 rule 2', quote: 'each refresh token is single-use', level: 'MUST', text: 'The refresh token is single-use.', checks: ['auth.refresh-token-single-use'] }],
   load: {
     engine: 'embedded',
     startedAt: '2026-11-22T21:13:49.000Z',
