@@ -48,6 +48,17 @@ export class AddressBook {
     return address;
   }
 
+  /**
+   * The user's address with the same network, address and destination tag,
+   * if any (the duplicate-address-refused variant). Compared as stored: the
+   * reference keeps both as sent.
+   */
+  duplicateOf(userId: string, request: AddressRequest): WithdrawalAddress | undefined {
+    return this.of(userId).find(
+      (a) => a.network_id === request.coinNetwork.networkId && a.address === request.address && a.destination_tag === request.destinationTag,
+    );
+  }
+
   /** The user's addresses, oldest first. */
   of(userId: string): readonly WithdrawalAddress[] {
     return this.byUser.get(userId) ?? [];

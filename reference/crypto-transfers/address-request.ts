@@ -11,6 +11,11 @@
 // - host_id is optional otherwise; an address without one is returned with
 //   the nil UUID (2.3 gives host_id a UUID shape, so it cannot be empty).
 // Every field present must have its documented type.
+//
+// Two legitimate variants change these rules (reference/variants/crypto-transfers.ts):
+// directory-host-name makes host_name optional for a KNOWN_VASP and takes it
+// from the directory; lenient-scalar-types reads "true"/"false" as booleans
+// and a number as its decimal string, as many JSON APIs do.
 import { UUID_SHAPE } from '../fixtures/ids.ts';
 import type { CoinNetwork, Directory } from './directory.ts';
 
@@ -35,6 +40,10 @@ export interface ValidationOptions {
   hostIdUnchecked: boolean;
   /** The wda-known-vasp-rejected fault: KNOWN_VASP is missing from the accepted host types. */
   knownVaspRefused: boolean;
+  /** The directory-host-name variant: a KNOWN_VASP's host_name is the directory's, whatever was sent. */
+  hostNameFromDirectory?: boolean;
+  /** The lenient-scalar-types variant: "true"/"false" strings and numbers are read as the type the field takes. */
+  coerceScalars?: boolean;
 }
 
 const ADDRESS_SHAPE = /^[\x21-\x7e]{1,128}$/;
@@ -44,9 +53,20 @@ function invalid(message: string): AddressValidation {
   return { ok: false, message };
 }
 
+/** The body with "true"/"false" read as booleans and finite numbers as strings where the field takes one. */
+function coerced(fields: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...fields };
+  for (const name of STRING_FIELDS) {
+    const value = out[name];
+    if (typeof value === 'number' && Number.isFinite(value)) out[name] = String(value);
+  }
+  if (out.user_owned === 'true' || out.user_owned === 'false') out.user_owned = out.user_owned === 'true';
+  return out;
+}
+
 export function validateAddressRequest(body: unknown, directory: Directory, options: ValidationOptions): AddressValidation {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return invalid('body must be a JSON object');
-  const fields = body as Record<string, unknown>;
+  const fields = options.coerceScalars ? coerced(body as Record<string, unknown>) : (body as Record<string, unknown>);
   for (const name of STRING_FIELDS) {
     if (fields[name] !== undefined && typeof fields[name] !== 'string') return invalid(`${name} must be a string`);
   }
@@ -71,10 +91,12 @@ export function validateAddressRequest(body: unknown, directory: Directory, opti
   if (!(hostTypes as readonly string[]).includes(hostType)) return invalid(`host_type must be one of ${hostTypes.join(', ')}`);
   const hostId = text('host_id');
   if (hostId && !UUID_SHAPE.test(hostId) && !options.hostIdUnchecked) return invalid('host_id must be a UUID');
-  const hostName = text('host_name');
+  let hostName = text('host_name');
   if (hostType === 'KNOWN_VASP') {
     if (!hostId) return invalid('host_id is required when host_type is KNOWN_VASP');
-    if (!directory.vasps.has(hostId.toLowerCase()) && !options.hostIdUnchecked) return invalid('host_id names no known VASP');
+    const vasp = directory.vasps.get(hostId.toLowerCase());
+    if (!vasp && !options.hostIdUnchecked) return invalid('host_id names no known VASP');
+    if (vasp && options.hostNameFromDirectory) hostName = vasp.name;
   }
   if (hostType !== 'SELF_HOSTED' && !hostName) return invalid(`host_name is required when host_type is ${hostType}`);
 

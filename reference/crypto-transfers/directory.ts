@@ -1,7 +1,10 @@
 // What the reference knows about coins on networks and about VASPs. A coin
 // network id in a request resolves to its asset and network (2.3 returns
 // both); a KNOWN_VASP host_id must name a VASP of the directory (the "List of
-// VASPs" operation exists, 4.5, but is not shown).
+// VASPs" operation exists, 4.5, but is not shown). A VASP has its registered
+// legal name and the shorter name people use for it: the reference's profile
+// sends the short one, and the directory-host-name variant answers the
+// registered one.
 import { uuidFrom } from '../fixtures/ids.ts';
 
 export interface CoinNetwork {
@@ -14,7 +17,10 @@ export interface CoinNetwork {
 
 export interface Vasp {
   id: string;
+  /** The registered legal name, as the VASP directory holds it. */
   name: string;
+  /** The name a partner's user would type. */
+  shortName: string;
 }
 
 export interface Directory {
@@ -28,7 +34,10 @@ const COIN_NETWORKS = [
   { label: 'btc-bitcoin', asset: 'btc', network: 'bitcoin', destinationTagType: 'NONE' },
 ] as const;
 
-const VASP_NAMES = ['Reference Custody GmbH', 'Example Exchange S.A.'] as const;
+const VASPS = [
+  { name: 'Reference Custody GmbH', shortName: 'Reference Custody' },
+  { name: 'Example Exchange S.A.', shortName: 'Example Exchange' },
+] as const;
 
 export function seedDirectory(seed: number): Directory {
   return {
@@ -39,9 +48,9 @@ export function seedDirectory(seed: number): Directory {
       }),
     ),
     vasps: new Map(
-      VASP_NAMES.map((name, i) => {
+      VASPS.map((vasp, i) => {
         const id = uuidFrom(seed, `vasp-${i}`);
-        return [id, { id, name }];
+        return [id, { id, ...vasp }];
       }),
     ),
   };

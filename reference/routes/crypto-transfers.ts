@@ -10,6 +10,21 @@
 //   413 the body is over the body limit;
 //   422 the JSON body breaks a field rule (crypto-transfers/address-request.ts).
 //
+// Legitimate variants (reference/variants/crypto-transfers.ts), each a choice
+// the spec leaves open:
+//   duplicate-address-refused  an address with the network, address and destination tag of one
+//                              already in the user's address book is refused with 422;
+//   directory-host-name        a KNOWN_VASP's host_name is the VASP directory's registered
+//                              name, not the one sent (and may be left out);
+//   owner-name-normalised      owner_legal_name is stored trimmed, whitespace collapsed,
+//                              Unicode NFC, in upper case;
+//   unknown-user-403           a svc-user-id naming no user is refused 403 (forbidden);
+//   missing-user-header-400    no svc-user-id is refused 400 (bad request);
+//   user-id-shape-unchecked    a svc-user-id that is not UUID-shaped is looked up like any
+//                              other and refused as an unknown user;
+//   lenient-scalar-types       "true"/"false" are read as user_owned's boolean, a number as
+//                              the string field's decimal string.
+//
 // Reference-only, outside the spec's paths: GET
 // /reference/v1/users/{userId}/withdrawal-addresses lists a user's address
 // book (the spec's "List external addresses" is not shown).
@@ -25,6 +40,11 @@ import { readUserHeader } from '../trading/svc-user-id.ts';
 
 export const WITHDRAWAL_ADDRESS_ROUTE = '/v1/crypto-transfers/addresses/withdrawals';
 
+/** How the owner-name-normalised variant stores a legal name: one canonical spelling, as travel-rule messages often carry it. */
+function normalisedLegalName(name: string): string {
+  return name.normalize('NFC').trim().replace(/\s+/g, ' ').toUpperCase();
+}
+
 /** An ISO 8601 timestamp of the same instant at UTC+02:00 (the wda-created-at-local-offset fault). */
 function atPlusTwoHours(date: Date): string {
   return new Date(date.getTime() + 2 * 3_600_000).toISOString().replace('Z', '+02:00');
@@ -34,6 +54,7 @@ export function registerCryptoTransfersRoutes(router: Router, ctx: ReferenceCont
   const directory = seedDirectory(ctx.options.seed);
   const book = new AddressBook();
   const fault = (name: string) => ctx.faults.has(name);
+  const variant = (name: string) => ctx.variants.has(name);
 
   const bodyError = (res: ServerResponse, message: string) =>
     sendError(res, fault('wda-parameter-error-409') ? 409 : 422, 'parameter_error', message);
@@ -43,18 +64,22 @@ export function registerCryptoTransfersRoutes(router: Router, ctx: ReferenceCont
     const header = readUserHeader(req.raw);
     if (header.kind === 'missing') {
       if (fault('wda-user-header-optional')) return ctx.users.keys().next().value;
-      sendError(res, 422, 'parameter_error', 'the svc-user-id header is required');
+      if (variant('missing-user-header-400')) sendError(res, 400, 'bad_request', 'the svc-user-id header is required');
+      else sendError(res, 422, 'parameter_error', 'the svc-user-id header is required');
       return undefined;
     }
-    if (header.kind === 'malformed') {
+    if (header.kind === 'malformed' && !variant('user-id-shape-unchecked')) {
       sendError(res, 422, 'parameter_error', 'svc-user-id must be a user id (UUID)');
       return undefined;
     }
-    if (!ctx.users.has(header.userId) && !fault('wda-unknown-user-accepted')) {
-      sendError(res, 404, 'record_not_found', 'svc-user-id names no user');
+    // A malformed id reaches here only under user-id-shape-unchecked, and names no user.
+    const userId = header.kind === 'present' ? header.userId : undefined;
+    if (userId === undefined || (!ctx.users.has(userId) && !fault('wda-unknown-user-accepted'))) {
+      if (variant('unknown-user-403')) sendError(res, 403, 'forbidden', 'svc-user-id names no user this client may act for');
+      else sendError(res, 404, 'record_not_found', 'svc-user-id names no user');
       return undefined;
     }
-    return header.userId;
+    return userId;
   }
 
   router.add('POST', WITHDRAWAL_ADDRESS_ROUTE, async (req, res) => {
@@ -76,6 +101,8 @@ export function registerCryptoTransfersRoutes(router: Router, ctx: ReferenceCont
     const validation = validateAddressRequest(parsed.value, directory, {
       hostIdUnchecked: fault('wda-malformed-uuid-accepted'),
       knownVaspRefused: fault('wda-known-vasp-rejected'),
+      hostNameFromDirectory: variant('directory-host-name'),
+      coerceScalars: variant('lenient-scalar-types'),
     });
     if (!validation.ok) return bodyError(res, validation.message);
     const request = validation.value;
@@ -84,6 +111,10 @@ export function registerCryptoTransfersRoutes(router: Router, ctx: ReferenceCont
       request.destinationTag = (parsed.value as { destination_tag: string }).destination_tag.trim();
     }
     if (fault('wda-owner-name-not-stored')) request.ownerLegalName = '';
+    if (variant('owner-name-normalised')) request.ownerLegalName = normalisedLegalName(request.ownerLegalName);
+    if (variant('duplicate-address-refused') && book.duplicateOf(userId, request)) {
+      return sendError(res, 422, 'parameter_error', 'this address, with this destination tag, is already in the user\'s address book');
+    }
 
     const now = new Date();
     const stored = book.add(userId, request, fault('wda-created-at-local-offset') ? atPlusTwoHours(now) : now.toISOString());

@@ -1,11 +1,24 @@
 // Shared steps of the withdrawal-address checks (spec 4.3).
+//
+// Every request a check sends is the profile's body filled afresh
+// (src/placeholders.ts): with a generated placeholder in it (the reference's
+// profile puts {uniqueDigits} in destination_tag) every create registers a
+// beneficiary address of its own, so no check depends on another's data and
+// an implementation that refuses a duplicate address (the spec does not
+// forbid it) refuses nothing the suite sends. Every check compares what comes
+// back with the values it actually sent.
 import type { CheckContext } from '../../src/check/context.ts';
+import { isSuccess } from '../../src/check/context.ts';
 import type { HttpClient, HttpResponse } from '../../src/http/client.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import type { WithdrawalAddressRequest } from '../../src/config/sections/crypto-transfers.ts';
+import { variesPerRequest, withFreshValues } from '../../src/placeholders.ts';
+import { describeSchemaErrors, validateAgainst } from '../../src/schemas/registry.ts';
 
 export const WITHDRAWAL_ADDRESS_PATH = '/v1/crypto-transfers/addresses/withdrawals';
 export const USER_HEADER = 'svc-user-id';
+export const PROFILE_BODY_KEY = 'cryptoTransfers.withdrawalAddress';
+export const RESPONSE_SCHEMA = 'withdrawal-address-response.schema.json';
 
 /** Parameter-error codes of 4.3 / 7: 400 bad request, 422 parameter error. */
 export const PARAMETER_ERROR_CODES = [400, 422] as const;
@@ -15,15 +28,29 @@ export const REQUEST_FIELDS = ['coin_network_id', 'address', 'destination_tag', 
 
 export interface WithdrawalFixture {
   userId: string;
-  body: WithdrawalAddressRequest;
+  /** The profile's body, its generated placeholders not yet filled. */
+  template: WithdrawalAddressRequest;
+  /** The template names a generated placeholder: every fill is a new address. */
+  fresh: boolean;
 }
+
+const REPEATS_NOTE =
+  `${PROFILE_BODY_KEY} names no generated placeholder, so every withdrawal-address check sends the same address: an implementation that refuses a duplicate address (the spec does not forbid it) will refuse the repeats. ` +
+  'Put {uniqueDigits} in destination_tag, or {unique} in address, so every request registers a new one.';
 
 /** The profile's user and accepted body, or SKIP naming the missing key. */
 export function withdrawalFixture(profile: ResolvedProfile, check: CheckContext): WithdrawalFixture {
   const section = profile.cryptoTransfers;
   if (!section?.userId) return check.skip('no user to create withdrawal addresses for', 'cryptoTransfers.userId');
-  if (!section.withdrawalAddress) return check.skip('no withdrawal-address body the implementation accepts', 'cryptoTransfers.withdrawalAddress');
-  return { userId: section.userId, body: section.withdrawalAddress };
+  if (!section.withdrawalAddress) return check.skip('no withdrawal-address body the implementation accepts', PROFILE_BODY_KEY);
+  const fresh = variesPerRequest(section.withdrawalAddress);
+  if (!fresh) check.note(REPEATS_NOTE);
+  return { userId: section.userId, template: section.withdrawalAddress, fresh };
+}
+
+/** The profile's body with fresh generated values: a new address when the template has a placeholder. */
+export function freshBody(fixture: WithdrawalFixture): WithdrawalAddressRequest {
+  return withFreshValues(fixture.template);
 }
 
 export interface PostOptions {
@@ -50,9 +77,83 @@ export function addressOf(res: HttpResponse): Record<string, unknown> {
   return data && typeof data === 'object' ? (data as Record<string, unknown>) : {};
 }
 
-/** Creates an address with the profile's body and expects 200. */
-export async function createAddress(check: CheckContext, http: HttpClient, bearer: string, fixture: WithdrawalFixture, body = fixture.body): Promise<HttpResponse> {
-  const res = await postWithdrawalAddress(http, { bearer, userId: fixture.userId, json: body, label: 'create a withdrawal address' });
+export interface Created {
+  res: HttpResponse;
+  /** The body as it went on the wire. */
+  sent: WithdrawalAddressRequest;
+}
+
+/**
+ * Creates an address with a fresh fill of the profile's body and expects 200
+ * (4.3 "Response 200"). Which bodies are valid is not shown: the profile
+ * declares this one is, so a 4xx refusal is a profile-declared FAIL — unless
+ * the body never varies, when the refusal may be a duplicate of another
+ * check's address, which the spec allows: ERROR (INCOMPLETE), with the fix.
+ */
+export async function createAddress(
+  check: CheckContext,
+  http: HttpClient,
+  bearer: string,
+  fixture: WithdrawalFixture,
+  options: { label?: string; whatItHolds?: string } = {},
+): Promise<Created> {
+  const label = options.label ?? 'create a withdrawal address';
+  const sent = freshBody(fixture);
+  const res = await postWithdrawalAddress(http, { bearer, userId: fixture.userId, json: sent, label });
+  if (res.status >= 400 && res.status < 500) {
+    const refused = `the profile's body (${PROFILE_BODY_KEY}) was refused for user ${fixture.userId} with ${res.status}`;
+    if (!fixture.fresh) {
+      throw new Error(`${refused}; it names no generated placeholder, so this may be the implementation refusing a duplicate of an address another check created. ${REPEATS_NOTE}`);
+    }
+    const holds = options.whatItHolds ? ` (${options.whatItHolds})` : '';
+    check.failDeclared(PROFILE_BODY_KEY, `${refused}, though the profile declares it a body the implementation accepts${holds}`, {
+      expected: 200,
+      actual: res.status,
+      exchange: res.exchangeId,
+    });
+  }
   check.expectStatus(res, 200, `creating a withdrawal address for user ${fixture.userId}`);
-  return res;
+  return { res, sent };
+}
+
+/**
+ * Why a 2xx answer contradicts 4.3/2.3 (a body that is not JSON, a value of
+ * another type or format than 2.3 gives), or undefined when it does not. A
+ * field left out is no contradiction here: create-address-schema weighs it.
+ */
+export function contradictionOf2_3(res: HttpResponse): string | undefined {
+  if (!isSuccess(res.status)) return undefined;
+  if (res.json === undefined) return `its body is not JSON (1: "All request and response bodies are JSON"): ${res.jsonError ?? 'empty'}`;
+  const violations = validateAgainst(RESPONSE_SCHEMA, res.json).filter((e) => e.kind === 'violation');
+  if (!violations.length) return undefined;
+  return `it contradicts ${describeViolatedRows(res.json)}: ${describeSchemaErrors(violations)}`;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isString = (v: unknown) => typeof v === 'string';
+
+/** The rows of 2.3's table, in the spec's words, with what a present, non-null value must be. */
+const ROWS_2_3: Array<[field: string, row: string, holds: (value: unknown) => boolean]> = [
+  ['id', 'id | string, UUID shape', (v) => isString(v) && UUID.test(v as string)],
+  ['host_type', 'host_type | string', isString],
+  ['host_name', 'host_name | string', isString],
+  ['host_id', 'host_id | string, UUID shape', (v) => isString(v) && UUID.test(v as string)],
+  ['address', 'address | string', isString],
+  ['destination_tag', 'destination_tag | string', isString],
+  ['destination_tag_type', 'destination_tag_type | string', isString],
+  ['user_owned', 'user_owned | boolean', (v) => typeof v === 'boolean'],
+  ['owner_legal_name', 'owner_legal_name | string', isString],
+  ['asset_id', 'asset_id | string, UUID shape', (v) => isString(v) && UUID.test(v as string)],
+  ['coin_network_id', 'coin_network_id | string, UUID shape', (v) => isString(v) && UUID.test(v as string)],
+  ['network_id', 'network_id | string, UUID shape', (v) => isString(v) && UUID.test(v as string)],
+  ['created_at', 'created_at | string | ISO 8601 timestamp in UTC', (v) => isString(v) && /(?:Z|\+00:?00)$/i.test(v as string)],
+];
+
+/** The 2.3 rows an answer's data breaks, quoted, for the FAIL message. */
+function describeViolatedRows(json: unknown): string {
+  const data = (json as { data?: unknown } | null)?.data;
+  if (!data || typeof data !== 'object') return '4.3: "Response 200: an object with data holding the withdrawal address of 2.3"';
+  const fields = data as Record<string, unknown>;
+  const broken = ROWS_2_3.filter(([field, , holds]) => fields[field] !== undefined && fields[field] !== null && !holds(fields[field]));
+  return `2.3 ${broken.map(([, row]) => `"${row}"`).join(', ') || "(the types of its table)"}`;
 }

@@ -1,20 +1,25 @@
 // The reference's withdrawal-address operation over real HTTP: what it
 // stores and returns (validated against the suite's schemas), the status
 // code of every refusal, and that no hostile input makes it answer 5xx.
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { seedDirectory } from '../../reference/crypto-transfers/directory.ts';
 import { seedUsers } from '../../reference/fixtures/users.ts';
 import { referenceProfile } from '../../reference/profile.ts';
 import { describeSchemaErrors, validateAgainst } from '../../src/schemas/registry.ts';
+import { variesPerRequest, withFreshValues } from '../../src/placeholders.ts';
+import { compareField } from '../../suites/crypto-transfers/echo.ts';
 
 const PATH = '/v1/crypto-transfers/addresses/withdrawals';
 
 let ref: RunningReference;
 let token = '';
 const [owner, other] = seedUsers(1).map((u) => u.id);
-const body = referenceProfile('http://127.0.0.1:1').cryptoTransfers!.withdrawalAddress!;
+const template = referenceProfile('http://127.0.0.1:1').cryptoTransfers!.withdrawalAddress!;
+/** The profile's body as the suite sends it: a fresh destination tag each time. */
+const fresh = () => withFreshValues(template);
+const body = fresh();
 
 interface Answer {
   status: number;
@@ -22,11 +27,22 @@ interface Answer {
   json: any;
 }
 
-async function post(options: { body?: string; json?: unknown; userId?: string; bearer?: string | null; contentType?: string }): Promise<Answer> {
+interface PostOptions {
+  body?: string;
+  json?: unknown;
+  userId?: string;
+  bearer?: string | null;
+  contentType?: string;
+  /** Another reference than the shared one (a variant's). */
+  to?: { url: string; token: string };
+}
+
+async function post(options: PostOptions): Promise<Answer> {
+  const target = options.to ?? { url: ref.url, token };
   const headers: Record<string, string> = { 'content-type': options.contentType ?? 'application/json' };
-  if (options.bearer !== null) headers.authorization = `Bearer ${options.bearer ?? token}`;
+  if (options.bearer !== null) headers.authorization = `Bearer ${options.bearer ?? target.token}`;
   if (options.userId !== undefined) headers['svc-user-id'] = options.userId;
-  const res = await fetch(ref.url + PATH, { method: 'POST', headers, body: options.body ?? JSON.stringify(options.json ?? body) });
+  const res = await fetch(target.url + PATH, { method: 'POST', headers, body: options.body ?? JSON.stringify(options.json ?? fresh()) });
   const text = await res.text();
   return { status: res.status, contentType: res.headers.get('content-type'), json: text ? JSON.parse(text) : undefined };
 }
@@ -38,14 +54,18 @@ function assertAddress(answer: Answer): Record<string, unknown> {
   return answer.json.data;
 }
 
-before(async () => {
-  ref = await startReference({ port: 0 });
-  const res = await fetch(`${ref.url}/v1/oauth/token`, {
+async function accessToken(running: RunningReference): Promise<string> {
+  const res = await fetch(`${running.url}/v1/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'client_credentials', client_id: ref.options.clientId, client_secret: ref.options.clientSecret }),
+    body: JSON.stringify({ grant_type: 'client_credentials', client_id: running.options.clientId, client_secret: running.options.clientSecret }),
   });
-  token = ((await res.json()) as { access_token: string }).access_token;
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+before(async () => {
+  ref = await startReference({ port: 0 });
+  token = await accessToken(ref);
 });
 
 after(() => ref.close());
@@ -54,11 +74,23 @@ test("the reference's crypto-transfers profile section validates, its body again
   const section = referenceProfile('http://127.0.0.1:1').cryptoTransfers;
   assert.deepEqual(validateAgainst('profile/crypto-transfers.schema.json', section), []);
   assert.deepEqual(validateAgainst('withdrawal-address-request.schema.json', section!.withdrawalAddress), []);
+  assert.deepEqual(validateAgainst('withdrawal-address-request.schema.json', fresh()), []);
+});
+
+test("the reference's profile body registers a new address on every request (a generated destination tag)", () => {
+  assert.ok(variesPerRequest(template));
+  const tags = new Set(Array.from({ length: 20 }, () => fresh().destination_tag));
+  assert.equal(tags.size, 20);
+  for (const tag of tags) assert.match(String(tag), /^\d{10}$/);
+  // The host name is the short one a user types; the directory holds the registered name (directory-host-name).
+  const vasp = seedDirectory(1).vasps.get(template.host_id!)!;
+  assert.equal(template.host_name, vasp.shortName);
+  assert.notEqual(vasp.name, vasp.shortName);
 });
 
 test('a created address matches the 2.3 schema, echoes what was sent, is in UTC and belongs to its user', async () => {
   const before = Date.now();
-  const address = assertAddress(await post({ userId: owner }));
+  const address = assertAddress(await post({ userId: owner, json: body }));
   for (const [field, value] of Object.entries(body)) assert.equal(address[field], value, field);
   assert.match(String(address.created_at), /Z$/);
   assert.ok(Math.abs(Date.parse(String(address.created_at)) - before) < 5_000);
@@ -86,7 +118,7 @@ test('a self-hosted address without host_id or tag validates too (nil host_id, t
 
 test('refusals carry the documented codes', async () => {
   const btc = [...seedDirectory(1).coinNetworks.values()].find((n) => n.destinationTagType === 'NONE')!;
-  const cases: Array<[string, Parameters<typeof post>[0], number]> = [
+  const cases: Array<[string, PostOptions, number]> = [
     ['no bearer', { userId: owner, bearer: null }, 401],
     ['a garbage bearer', { userId: owner, bearer: 'garbage' }, 401],
     ['no svc-user-id', {}, 422],
@@ -118,7 +150,7 @@ test('refusals carry the documented codes', async () => {
 });
 
 test('hostile bodies never cause a 5xx', async () => {
-  const { user_owned: _owned, ...withoutOwned } = body;
+  const { user_owned: _owned, ...withoutOwned } = fresh();
   const hostile = [
     '\u0000\u0001\u0002',
     '{"a":'.repeat(2_000),
@@ -140,4 +172,125 @@ test('hostile bodies never cause a 5xx', async () => {
   // A "__proto__" member is an own property after JSON.parse: it must not supply user_owned.
   const proto = await post({ userId: owner, body: JSON.stringify(withoutOwned).replace(/^\{/, '{"__proto__":{"user_owned":true},') });
   assert.equal(proto.status, 422, JSON.stringify(proto.json));
+});
+
+describe('legitimate variants of create withdrawal address (reference/variants/crypto-transfers.ts)', () => {
+  async function variantReference(variants: string[]) {
+    const running = await startReference({ port: 0, variants });
+    return { running, to: { url: running.url, token: await accessToken(running) } };
+  }
+
+  test('duplicate-address-refused: the same network, address and tag again is 422; another tag or another user is not a duplicate', async () => {
+    const { running, to } = await variantReference(['duplicate-address-refused']);
+    try {
+      const first = fresh();
+      assertAddress(await post({ to, userId: owner, json: first }));
+      const again = await post({ to, userId: owner, json: first });
+      assert.equal(again.status, 422, JSON.stringify(again.json));
+      assert.equal(again.json.error.code, 'parameter_error');
+      assertAddress(await post({ to, userId: owner, json: fresh() }));
+      assertAddress(await post({ to, userId: other, json: first }));
+      // Owner name or host differences do not make another beneficiary address.
+      assert.equal((await post({ to, userId: owner, json: { ...first, owner_legal_name: 'Someone Else' } })).status, 422);
+    } finally {
+      await running.close();
+    }
+  });
+
+  test('directory-host-name: a KNOWN_VASP comes back with the directory\'s registered name, which differs from the one sent, and may be left out', async () => {
+    const { running, to } = await variantReference(['directory-host-name']);
+    try {
+      const vasp = seedDirectory(1).vasps.get(template.host_id!)!;
+      const address = assertAddress(await post({ to, userId: owner, json: fresh() }));
+      assert.equal(address.host_name, vasp.name);
+      assert.notEqual(address.host_name, template.host_name);
+      const { host_name: _name, ...withoutName } = fresh();
+      assert.equal(assertAddress(await post({ to, userId: owner, json: withoutName })).host_name, vasp.name);
+      const selfHosted = { ...fresh(), host_type: 'UNKNOWN_VASP', host_name: 'Some Wallet Ltd', destination_tag: undefined };
+      assert.equal(assertAddress(await post({ to, userId: owner, json: selfHosted })).host_name, 'Some Wallet Ltd', 'only a KNOWN_VASP takes the directory name');
+    } finally {
+      await running.close();
+    }
+  });
+
+  test('owner-name-normalised: owner_legal_name is stored trimmed, whitespace collapsed, NFC, upper case', async () => {
+    const { running, to } = await variantReference(['owner-name-normalised']);
+    try {
+      assert.equal(assertAddress(await post({ to, userId: owner, json: fresh() })).owner_legal_name, 'ERIKA MUSTERMANN');
+      const spaced = { ...fresh(), owner_legal_name: '  Jose\u0301   Mu\u0308ller ' };
+      assert.equal(assertAddress(await post({ to, userId: owner, json: spaced })).owner_legal_name, 'JOS\u00c9 M\u00dcLLER');
+    } finally {
+      await running.close();
+    }
+  });
+
+  test('unknown-user-403, missing-user-header-400, user-id-shape-unchecked: other refusal codes of 4.3\'s list', async () => {
+    const { running, to } = await variantReference(['unknown-user-403', 'missing-user-header-400', 'user-id-shape-unchecked']);
+    try {
+      assert.equal((await post({ to, userId: crypto.randomUUID() })).status, 403);
+      assert.equal((await post({ to })).status, 400);
+      assert.equal((await post({ to, userId: '' })).status, 400);
+      assert.equal((await post({ to, userId: 'not-a-user-id' })).status, 403);
+      assertAddress(await post({ to, userId: owner }));
+    } finally {
+      await running.close();
+    }
+    const alone = await variantReference(['user-id-shape-unchecked']);
+    try {
+      assert.equal((await post({ to: alone.to, userId: 'not-a-user-id' })).status, 404);
+      assert.equal((await post({ to: alone.to })).status, 422);
+    } finally {
+      await alone.running.close();
+    }
+  });
+
+  test('lenient-scalar-types: "true"/"false" and numbers are read as the field\'s type, and the answer has the types of 2.3', async () => {
+    const { running, to } = await variantReference(['lenient-scalar-types']);
+    try {
+      const asString = assertAddress(await post({ to, userId: owner, json: { ...fresh(), user_owned: 'false' } }));
+      assert.equal(asString.user_owned, false);
+      assert.equal(assertAddress(await post({ to, userId: owner, json: { ...fresh(), user_owned: 'true' } })).user_owned, true);
+      assert.equal(assertAddress(await post({ to, userId: owner, json: { ...fresh(), address: 12345 } })).address, '12345');
+      for (const refused of [{ user_owned: 'no' }, { host_id: '1234-5678' }, { coin_network_id: 42 }, { host_name: { name: 'x' } }]) {
+        assert.equal((await post({ to, userId: owner, json: { ...fresh(), ...refused } })).status, 422, JSON.stringify(refused));
+      }
+    } finally {
+      await running.close();
+    }
+  });
+});
+
+describe("the suite's reading of what comes back (suites/crypto-transfers/echo.ts)", () => {
+  const sent = { ...fresh(), address: 'rEb8TK3gBgk5auZkwc6sHnwrGVJH8DuaLh', destination_tag: '104938' };
+  const kind = (field: string, returned: unknown, overrides: Record<string, unknown> = {}) =>
+    compareField(field, { ...sent, ...overrides }, { ...sent, ...overrides, [field]: returned }).kind;
+
+  test('beneficiary information: another value or none differs, a canonical spelling is normalised', () => {
+    assert.equal(kind('owner_legal_name', 'Erika Mustermann'), 'same');
+    assert.equal(kind('owner_legal_name', ' ERIKA  MUSTERMANN '), 'normalised');
+    assert.equal(kind('owner_legal_name', 'Erika Mustermann', { owner_legal_name: 'Erika Muster\u0301mann' }), 'review');
+    assert.equal(kind('owner_legal_name', ''), 'differs');
+    assert.equal(kind('owner_legal_name', 'Max Mustermann'), 'differs');
+    assert.equal(kind('address', ' rEb8TK3gBgk5auZkwc6sHnwrGVJH8DuaLh'), 'normalised');
+    assert.equal(kind('address', 'REB8TK3GBGK5AUZKWC6SHNWRGVJH8DUALH'), 'review', 'base58: case names another address');
+    assert.equal(kind('address', '0xABCDEF0123456789abcdef0123456789ABCDEF01', { address: '0xabcdef0123456789abcdef0123456789abcdef01' }), 'normalised');
+    assert.equal(kind('address', 'rSomethingElse'), 'differs');
+    assert.equal(kind('destination_tag', '0104938'), 'normalised');
+    assert.equal(kind('destination_tag', '104939'), 'differs');
+    assert.equal(kind('destination_tag', ''), 'differs');
+    assert.equal(kind('user_owned', 'false'), 'differs');
+    assert.equal(kind('coin_network_id', String(sent.coin_network_id).toUpperCase()), 'normalised');
+    assert.equal(kind('coin_network_id', crypto.randomUUID()), 'differs');
+  });
+
+  test('the host of a KNOWN_VASP may come from the directory (review); a host the partner described is compared', () => {
+    assert.equal(kind('host_name', 'Reference Custody GmbH'), 'review');
+    assert.equal(kind('host_id', crypto.randomUUID()), 'review');
+    assert.equal(kind('host_name', 'REFERENCE CUSTODY'), 'normalised');
+    const unknownVasp = { host_type: 'UNKNOWN_VASP', host_name: 'Some Wallet Ltd' };
+    assert.equal(kind('host_name', 'SOME WALLET LTD', unknownVasp), 'normalised');
+    assert.equal(kind('host_name', 'Other Wallet Ltd', unknownVasp), 'differs');
+    assert.equal(kind('host_type', 'SELF_HOSTED', unknownVasp), 'differs');
+    assert.equal(kind('host_type', 'KNOWN_VASP', unknownVasp), 'review', 'the service recognised the host in its directory');
+  });
 });
