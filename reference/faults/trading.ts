@@ -18,6 +18,7 @@ export const tradingFaults: Fault[] = [
   { name: 'accept-bearer-not-required', requirement: 'OFFER-BEARER-REQUIRED', description: 'Accepting an offer without Authorization is let through.' },
   { name: 'accept-user-header-optional', requirement: 'OFFER-USER-HEADER-REQUIRED', description: 'Without svc-user-id the offer is accepted on behalf of its owner.' },
   { name: 'external-transaction-id-rejected', requirement: 'OFFER-EXTERNAL-TRANSACTION-ID', description: 'An accept carrying external_transaction_id is refused with 422.' },
+  { name: 'accept-body-500', requirement: 'OFFER-ACCEPT-BODY-NOT-SHOWN', description: 'An accept that carries a request body (even {}) causes a 500.' },
   { name: 'no-accept-rate-limit', requirement: 'OFFER-RATE-LIMIT-429', description: 'Accepting offers has no rate limit: it never answers 429.' },
   { name: 'rate-limited-accept-executes', requirement: 'OFFER-RATE-LIMITED-NOT-EXECUTED', description: 'An accept over the rate limit answers 429 but executes the offer anyway.' },
 ];

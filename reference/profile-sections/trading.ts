@@ -24,7 +24,8 @@ export function tradingSection(_baseUrl: string, options: ReferenceOptions): Tra
       path: '/reference/v1/offers/{offerId}',
       headers: { 'svc-user-id': '{userId}' },
       expectStatus: [200],
-      extract: { status: '/data/status', externalTransactionId: '/data/external_transaction_id' },
+      // tradeId: the trade of the offer's execution, so a second execution shows as a new trade id.
+      extract: { status: '/data/status', externalTransactionId: '/data/external_transaction_id', tradeId: '/data/trade/trade_id' },
     },
     terminalStatuses: ['accepted'],
     processingTimeMs: predefined,

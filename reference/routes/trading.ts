@@ -8,7 +8,9 @@
 //        → 201 {data: offer}; a new offer supersedes the user's older ones.
 //   GET  /reference/v1/offers/{offerId}   header svc-user-id optional (403 when
 //        it names another user) → 200 {data: offer}, status one of offered,
-//        in_progress, accepted (terminal), expired, superseded.
+//        in_progress, accepted (terminal), expired, superseded; data.trade is
+//        the trade of the offer's execution (null before), data.trade.trade_id
+//        tells executions apart.
 //   POST /reference/v1/users   → 201 {data: {id}}, a fresh user (fixture-users.ts).
 //
 // Accept answers (the spec lists 200, 202, 401, 403, 406, 409, 410, 422, 429,
@@ -22,6 +24,18 @@
 //   410 the validity period is over (rule 2; record gone);
 //   200 {data: accepted trade} when processing finishes within
 //       options.acceptPredefinedTimeMs, else 202 {data: {id, status}} (rule 3).
+// A request body (none is shown) is ignored. Each execution makes a trade of its own.
+//
+// Legitimate variants (reference/variants/trading.ts), each a choice the spec leaves open:
+//   accept-replay-idempotent     an accepted or in-progress offer accepted again answers its
+//                                trade again (200, or 202 while processing) and executes nothing;
+//   accept-refusals-as-deployed  unknown offer id 410, reused external_transaction_id 406,
+//                                missing svc-user-id 403 (REAL-API-NOTES);
+//   other-users-offer-not-found  another user's offer is 404 record not found;
+//   accept-body-refused          a request body is refused with 422;
+//   accept-202-without-body      202 with an empty body;
+//   trade-decimal-exponent       asset_amount and spread in exponent form;
+//   trade-time-offset            the trade's time at +01:00.
 import type { ServerResponse } from 'node:http';
 import type { ReferenceContext } from '../context.ts';
 import { authenticate } from '../context.ts';
@@ -31,13 +45,15 @@ import type { Router, RouteRequest } from '../router.ts';
 import { registerFixtureUserRoute } from '../trading/fixture-users.ts';
 import { OfferBook, type AcceptRules, type Offer, type Refusal } from '../trading/offer-book.ts';
 import { readUserHeader } from '../trading/svc-user-id.ts';
-import type { AcceptedTrade } from '../trading/trade.ts';
+import { presentTrade, type AcceptedTrade } from '../trading/trade.ts';
 
 export const ACCEPT_ROUTE = '/v1/offers/:offerId/accept';
 
 const MAX_PROCESSING_MS = 60_000;
 const MAX_VALIDITY_SECONDS = 86_400;
 const MAX_EXTERNAL_ID_LENGTH = 256;
+/** external_transaction_ids remembered at most (accept-refusals-as-deployed), so load cannot grow them without limit. */
+const EXTERNAL_IDS_KEPT = 50_000;
 /** How long the accept-race fault yields between the check and the set. */
 const RACE_WINDOW_MS = 20;
 
@@ -47,6 +63,19 @@ export function registerTradingRoutes(router: Router, ctx: ReferenceContext): vo
   const book = new OfferBook();
   const bucket = new TokenBucket(ctx.options.acceptRatePerSecond, ctx.options.acceptBurst);
   const fault = (name: string) => ctx.faults.has(name);
+  const variant = (name: string) => ctx.variants.has(name);
+  /** The processing of each offer that has begun, resolving with the trade it makes (3.1). */
+  const processingOf = new WeakMap<Offer, Promise<AcceptedTrade>>();
+  /** external_transaction_id → the offer it was first sent with (accept-refusals-as-deployed: a reuse is 406). */
+  const externalIdsUsed = new Map<string, string>();
+
+  /** The trade as answered: the variants choose how its values are written. */
+  function shownTrade(trade: AcceptedTrade): AcceptedTrade {
+    return presentTrade(trade, {
+      exponentAmounts: variant('trade-decimal-exponent'),
+      timeOffsetMinutes: variant('trade-time-offset') ? 60 : undefined,
+    });
+  }
 
   function offerView(offer: Offer) {
     return {
@@ -58,11 +87,12 @@ export function registerTradingRoutes(router: Router, ctx: ReferenceContext): vo
       valid_until: offer.validUntil.toISOString(),
       processing_ms: offer.processingMs,
       external_transaction_id: offer.externalTransactionId ?? null,
-      trade: offer.trade ?? null,
+      trade: offer.trade ? shownTrade(offer.trade) : null,
     };
   }
 
-  function tradeBody(trade: AcceptedTrade): unknown {
+  function tradeBody(executed: AcceptedTrade): unknown {
+    const trade = shownTrade(executed);
     if (fault('trade-amounts-as-numbers')) {
       const amounts = ['fiat_amount', 'tax_amount', 'total_amount', 'asset_amount', 'asset_price', 'spread', 'fees_after_cost', 'fee_percentage', 'net_asset_price'] as const;
       return { ...trade, ...Object.fromEntries(amounts.map((k) => [k, Number(trade[k])])) };
@@ -80,8 +110,18 @@ export function registerTradingRoutes(router: Router, ctx: ReferenceContext): vo
     res.end(JSON.stringify(body));
   }
 
+  /** 202: received and still processing (3.1); its body is not shown (4.4). */
+  function sendInProgress(res: ServerResponse, offer: Offer): void {
+    if (!variant('accept-202-without-body')) return sendAccept(res, 202, { data: { id: offer.id, status: book.statusOf(offer) } });
+    res.writeHead(202, { 'cache-control': 'no-store' });
+    res.end();
+  }
+
   const refusalAnswer: Record<Refusal, (res: ServerResponse) => void> = {
-    'not-owner': (res) => sendError(res, 403, 'forbidden', 'the offer belongs to another user'),
+    'not-owner': (res) =>
+      variant('other-users-offer-not-found')
+        ? sendError(res, 404, 'record_not_found', 'no offer with this id')
+        : sendError(res, 403, 'forbidden', 'the offer belongs to another user'),
     'already-accepted': (res) => sendError(res, 409, 'offer_already_accepted', 'the offer has already been accepted'),
     superseded: (res) => sendError(res, 409, 'offer_superseded', 'a newer offer exists for this user; only the newest can be accepted'),
     expired: (res) => sendError(res, fault('expired-offer-409') ? 409 : 410, 'offer_expired', 'the validity period of the offer is over'),
@@ -94,28 +134,43 @@ export function registerTradingRoutes(router: Router, ctx: ReferenceContext): vo
     completedStaysAccepted: !fault('offer-accept-repeatable'),
   };
 
-  /** Starts processing (3.1); resolves once the offer is accepted. Never resolves for the offer-stuck-in-progress fault. */
-  function startProcessing(offer: Offer): Promise<void> {
+  /**
+   * Starts processing (3.1); resolves with the trade this execution made once
+   * the offer is accepted. Never resolves for the offer-stuck-in-progress fault.
+   */
+  function startProcessing(offer: Offer): Promise<AcceptedTrade> {
     const stuck = fault('offer-stuck-in-progress') && offer.processingMs > ctx.options.acceptPredefinedTimeMs;
-    return new Promise<void>((resolve) => {
+    const processing = new Promise<AcceptedTrade>((resolve) => {
       if (stuck) return;
       // unref: a pending trade must not keep a closed reference's process alive.
-      setTimeout(() => {
-        book.complete(offer);
-        resolve();
-      }, offer.processingMs).unref();
+      setTimeout(() => resolve(book.complete(offer)), offer.processingMs).unref();
     });
+    processingOf.set(offer, processing);
+    return processing;
   }
 
-  /** True when processing finished within the predefined time (3.1). */
-  async function finishedInTime(processing: Promise<void>): Promise<boolean> {
+  /** The trade, when processing finished within the predefined time (3.1); undefined when it did not. */
+  async function finishedInTime(processing: Promise<AcceptedTrade>): Promise<AcceptedTrade | undefined> {
     let timer: NodeJS.Timeout | undefined;
-    const timeUp = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), ctx.options.acceptPredefinedTimeMs);
+    const timeUp = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), ctx.options.acceptPredefinedTimeMs);
     });
-    const finished = await Promise.race([processing.then(() => true as const), timeUp]);
+    const finished = await Promise.race([processing, timeUp]);
     clearTimeout(timer);
     return finished;
+  }
+
+  /** accept-replay-idempotent: the offer's one execution answered again; nothing new executes. */
+  async function replay(res: ServerResponse, offer: Offer): Promise<void> {
+    const trade = offer.status === 'accepted' ? offer.trade : await finishedInTime(processingOf.get(offer) ?? new Promise<never>(() => {}));
+    if (!trade) return sendInProgress(res, offer);
+    sendAccept(res, 200, { data: tradeBody(trade) });
+  }
+
+  /** A request body: none is shown (4.4). */
+  function carriesBody(req: RouteRequest): boolean {
+    const length = req.raw.headers['content-length'];
+    return (length !== undefined && Number(length) > 0) || req.raw.headers['transfer-encoding'] !== undefined;
   }
 
   router.add('PATCH', ACCEPT_ROUTE, async (req, res) => {
@@ -124,6 +179,11 @@ export function registerTradingRoutes(router: Router, ctx: ReferenceContext): vo
     const rateLimited = !bucket.take() && !fault('no-accept-rate-limit');
     if (rateLimited && !fault('rate-limited-accept-executes')) {
       return sendError(res, 429, 'rate_limited', 'too many accept requests', bucket.limitHeaders('accept'));
+    }
+
+    if (carriesBody(req)) {
+      if (fault('accept-body-500')) throw new TypeError('Unexpected request body on accept');
+      if (variant('accept-body-refused')) return sendError(res, 422, 'parameter_error', 'accept takes no request body');
     }
 
     // From here to book.begin() nothing awaits (but the accept-race fault): check-and-set is atomic.
@@ -140,33 +200,45 @@ export function registerTradingRoutes(router: Router, ctx: ReferenceContext): vo
     const offer = book.get(req.params.offerId!);
     const header = readUserHeader(req.raw);
     if (header.kind === 'malformed') return sendError(res, 422, 'parameter_error', 'svc-user-id must be a user id (UUID)');
+    const asDeployed = variant('accept-refusals-as-deployed');
     if (header.kind === 'missing' && !(fault('accept-user-header-optional') && offer)) {
-      return sendError(res, 422, 'parameter_error', 'the svc-user-id header is required');
+      return asDeployed
+        ? sendError(res, 403, 'forbidden', 'the svc-user-id header is required')
+        : sendError(res, 422, 'parameter_error', 'the svc-user-id header is required');
     }
     if (!offer) {
       if (fault('unknown-offer-500')) throw new TypeError(`Cannot read properties of undefined (reading 'userId')`);
-      return sendError(res, 404, 'record_not_found', 'no offer with this id');
+      return asDeployed ? sendError(res, 410, 'record_gone', 'no offer with this id') : sendError(res, 404, 'record_not_found', 'no offer with this id');
     }
     const userId = header.kind === 'present' ? header.userId : offer.userId;
     const refusal = book.refusal(offer, userId, rules);
+    if (refusal === 'already-accepted' && variant('accept-replay-idempotent')) return replay(res, offer);
     if (refusal) return refusalAnswer[refusal](res);
+    if (asDeployed && externalTransactionId !== undefined && (externalIdsUsed.get(externalTransactionId) ?? offer.id) !== offer.id) {
+      return sendError(res, 406, 'external_transaction_id_reused', 'external_transaction_id was already used for another offer');
+    }
     if (fault('accept-race')) await sleep(RACE_WINDOW_MS);
     book.begin(offer, externalTransactionId);
+    if (asDeployed && externalTransactionId !== undefined) rememberExternalId(externalTransactionId, offer.id);
     const processing = startProcessing(offer);
 
     // Only the rate-limited-accept-executes fault gets here rate limited: the offer is already executing.
     if (rateLimited) return sendError(res, 429, 'rate_limited', 'too many accept requests', bucket.limitHeaders('accept'));
-    if (fault('accept-waits-for-processing')) await processing;
-    else if (!(await finishedInTime(processing)) || fault('accept-always-202')) {
-      return sendAccept(res, 202, { data: { id: offer.id, status: book.statusOf(offer) } });
-    }
+    const trade = fault('accept-waits-for-processing') ? await processing : await finishedInTime(processing);
+    if (!trade || fault('accept-always-202')) return sendInProgress(res, offer);
     if (fault('accept-answers-204')) {
       res.writeHead(204, { 'cache-control': 'no-store' });
       res.end();
       return;
     }
-    sendAccept(res, 200, { data: tradeBody(offer.trade!) });
+    sendAccept(res, 200, { data: tradeBody(trade) });
   });
+
+  function rememberExternalId(externalTransactionId: string, offerId: string): void {
+    // Bounded like the offer book: under load the oldest ids are forgotten first.
+    if (externalIdsUsed.size >= EXTERNAL_IDS_KEPT) externalIdsUsed.delete(externalIdsUsed.keys().next().value!);
+    externalIdsUsed.set(externalTransactionId, offerId);
+  }
 
   router.add('POST', '/reference/v1/users/:userId/offers', async (req, res) => {
     if (!(await authenticate(ctx, req, res))) return;

@@ -82,3 +82,43 @@ export function tradeFor(offerId: string, quote: Quote, at: Date): AcceptedTrade
     ],
   };
 }
+
+/** How the reference writes a trade out, where the spec allows more than one way (legitimate variants). */
+export interface TradePresentation {
+  /** Write some amounts in exponent form, as a JSON number may be written ("1.91e-3"). */
+  exponentAmounts?: boolean;
+  /** Minutes east of UTC for `time` (0: "+00:00"). */
+  timeOffsetMinutes?: number;
+}
+
+/** A decimal string with exactly one digit before the point and an exponent: "0.0050" → "5.0e-3", "100.00" → "1.0000e2". */
+export function exponentForm(decimal: string, exponentMark = 'e'): string {
+  const negative = decimal.startsWith('-');
+  const [whole = '0', fraction = ''] = (negative ? decimal.slice(1) : decimal).split('.');
+  const digits = whole + fraction;
+  const first = digits.search(/[1-9]/);
+  if (first < 0) return `${negative ? '-' : ''}${digits[0] ?? '0'}${digits.length > 1 ? `.${digits.slice(1)}` : ''}${exponentMark}0`;
+  const mantissa = digits.slice(first);
+  const exponent = whole.length - first - 1;
+  return `${negative ? '-' : ''}${mantissa[0]}${mantissa.length > 1 ? `.${mantissa.slice(1)}` : ''}${exponentMark}${exponent}`;
+}
+
+/** An ISO 8601 timestamp of `instant` written at a UTC offset of `minutes` ("+01:00"). */
+export function atOffset(instant: Date, minutes: number): string {
+  const local = new Date(instant.getTime() + minutes * 60_000).toISOString().slice(0, -1);
+  const sign = minutes < 0 ? '-' : '+';
+  const abs = Math.abs(minutes);
+  return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+/** The trade as the reference answers it: the same values, written the way `presentation` asks. */
+export function presentTrade(trade: AcceptedTrade, presentation: TradePresentation): AcceptedTrade {
+  const shown = { ...trade };
+  if (presentation.exponentAmounts) {
+    // Both exponent marks JSON allows (RFC 8259 6), on amounts of either size.
+    shown.asset_amount = exponentForm(trade.asset_amount);
+    shown.spread = exponentForm(trade.spread, 'E');
+  }
+  if (presentation.timeOffsetMinutes !== undefined) shown.time = atOffset(new Date(trade.time), presentation.timeOffsetMinutes);
+  return shown;
+}

@@ -1,7 +1,9 @@
 // After a 202 the offer is in progress, and the offer-status operation shows
 // it reaching a terminal state (spec 3.1, 4.4 rules 3-4). Polling backs off
-// and stops at trading.pollDeadlineMs: a never-finishing offer is a FAIL whose
-// evidence is the polling timeline.
+// and stops at trading.pollDeadlineMs. The spec shows neither the status
+// operation nor how long processing may take: an offer not terminal by the
+// deadline the profile declares is a profile-declared FAIL whose evidence is
+// the polling timeline; a status that cannot be read is a set-up ERROR.
 import { defineCheck } from '../../src/check/index.ts';
 import { accept, checkUser, createOffer, pollOffer, shortId, statusSettings, tradingSection } from './support.ts';
 
@@ -18,7 +20,7 @@ defineCheck(
     statusSettings(section, check);
     if (!section.pollDeadlineMs) return check.skip('no deadline for polling the offer status after a 202', 'trading.pollDeadlineMs');
     const bearer = await tokens.get();
-    const userId = await checkUser(check, http, section, bearer);
+    const userId = await checkUser({ check, http, profile }, bearer);
     const offer = await createOffer(http, section, bearer, { userId, processingMs: section.slowProcessingMs });
     const res = await accept(check, http, offer.offerId, { bearer, userId, label: 'accept an offer that processes slowly' });
     if (res.status === 200) return check.skip('the accept answered 200, so there was no 202 to follow up', 'trading.slowProcessingMs');
@@ -28,8 +30,9 @@ defineCheck(
     const outcome = await pollOffer(check, http, section, bearer, offer);
     if (!outcome.reached) {
       const last = outcome.last?.summary ?? 'no status read';
-      check.fail(
-        `offer ${shortId(offer.offerId)} did not reach a terminal status (${section.terminalStatuses!.join(', ')}) within ${(outcome.deadlineMs / 1000).toFixed(1)} s of its 202: ${outcome.polls} polls, last ${last}`,
+      check.failDeclared(
+        'trading.pollDeadlineMs',
+        `offer ${shortId(offer.offerId)} did not reach a terminal status (trading.terminalStatuses: ${section.terminalStatuses!.join(', ')}) within the declared ${(outcome.deadlineMs / 1000).toFixed(1)} s of its 202: ${outcome.polls} polls, last ${last}`,
         { polls: outcome.polls, deadlineMs: outcome.deadlineMs, lastStatus: outcome.last?.status ?? null },
       );
     }

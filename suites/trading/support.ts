@@ -1,10 +1,15 @@
-// Shared steps of the trade-offer checks (spec 4.4, 3.1). Creating an offer
-// and reading its status are not shown by the spec: they are called as the
-// profile describes them (trading.createOffer, trading.offerStatus).
+// Shared steps of the trade-offer checks (spec 4.4, 3.1). Creating a user or
+// an offer and reading an offer's status are not shown by the spec: they are
+// called as the profile describes them (trading.createUser, createOffer,
+// offerStatus), and when one of them fails the check is ERROR (SetupError),
+// never FAIL. Checks work on a user of their own (createUser); on the shared
+// trading.userId the checks that change its offers take turns (a lock across
+// workers), since only the newest offer of a user can be accepted (4.4 rule 1).
 import type { CheckContext } from '../../src/check/context.ts';
 import type { CheckFixtures } from '../../src/check/define.ts';
 import type { HttpClient, HttpResponse } from '../../src/http/client.ts';
 import { TransportError } from '../../src/http/client.ts';
+import { acquireExclusive } from '../../src/check/exclusive.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import type { OperationTemplate } from '../../src/config/sections/operation.ts';
 import type { TradingProfile } from '../../src/config/sections/trading.ts';
@@ -15,8 +20,6 @@ import { pollUntilTerminal, type PollObservation, type PollOutcome } from '../..
 export const USER_HEADER = 'svc-user-id';
 /** 200 with the trade, or 202 while processing (3.1). */
 export const ACCEPTED = [200, 202] as const;
-/** Codes 4.4 documents for an offer that is no longer acceptable: 409 conflict, 410 record gone. */
-export const NOT_ACCEPTABLE = [409, 410] as const;
 
 export const acceptPath = (offerId: string) => `/v1/offers/${encodeURIComponent(offerId)}/accept`;
 
@@ -35,26 +38,72 @@ export function tradingSection(profile: ResolvedProfile, check: CheckContext): T
 }
 
 /** Fails the set-up, not the implementation: the check could not reach the state it tests (verdict ERROR). */
-class SetupError extends Error {
+export class SetupError extends Error {
   override name = 'SetupError';
+}
+
+/** What a check needs to find its users. */
+type UserFixtures = Pick<CheckFixtures, 'http' | 'profile'> & { check: CheckContext };
+
+async function createCheckUser(http: HttpClient, createUser: OperationTemplate, bearer: string): Promise<string> {
+  const created = await callOperation(http, createUser, {}, { bearer, label: 'create a user for this check (trading.createUser)' });
+  const userId = created.extracted.userId;
+  if (!created.ok || typeof userId !== 'string' || !userId) {
+    throw new SetupError(`trading.createUser answered ${created.response.status} without a userId to extract`);
+  }
+  return userId;
+}
+
+/**
+ * Waits until no other check (in any worker) changes the offers of these
+ * shared users, and holds them until this check ends. Only the newest offer
+ * of a user can be accepted (4.4 rule 1), so two checks creating offers for
+ * one user at once would supersede each other's. Locks are taken in one
+ * order, so two checks that share two users cannot wait for each other.
+ */
+async function takeTurnOn({ check, profile }: UserFixtures, userIds: string[]): Promise<void> {
+  for (const userId of [...new Set(userIds)].sort()) {
+    const release = await acquireExclusive(`trading-user:${profile.baseUrl}:${userId}`, () =>
+      check.event('waiting for the shared user', `another check is changing the offers of user ${shortId(userId)}`),
+    );
+    check.onEnd(release);
+  }
 }
 
 /**
  * A user for this check alone (trading.createUser), so parallel checks never
- * supersede each other's offers; else the shared trading.userId.
+ * supersede each other's offers; else the shared trading.userId, held for the
+ * rest of the check when the check changes its offers.
  */
-export async function checkUser(check: CheckContext, http: HttpClient, section: TradingProfile, bearer: string): Promise<string> {
+export async function checkUser(fixtures: UserFixtures, bearer: string, options: { changesOffers: boolean } = { changesOffers: true }): Promise<string> {
+  const { check, profile } = fixtures;
+  const section = profile.trading ?? {};
+  if (section.createUser) return createCheckUser(fixtures.http, section.createUser, bearer);
+  if (!section.userId) return check.skip('no user who can receive offers', 'trading.userId');
+  if (options.changesOffers) {
+    await takeTurnOn(fixtures, [section.userId]);
+    check.note('ran on the shared trading.userId (no trading.createUser): the checks that change its offers took turns');
+  }
+  return section.userId;
+}
+
+/**
+ * Two users, the offer's owner and someone else: two fresh users with
+ * trading.createUser, else trading.userId and trading.otherUserId, both held
+ * for the rest of the check.
+ */
+export async function ownerAndOtherUser(fixtures: UserFixtures, bearer: string): Promise<{ ownerId: string; otherId: string }> {
+  const { check, profile } = fixtures;
+  const section = profile.trading ?? {};
   if (section.createUser) {
-    const created = await callOperation(http, section.createUser, {}, { bearer, label: 'create a user for this check (trading.createUser)' });
-    const userId = created.extracted.userId;
-    if (!created.ok || typeof userId !== 'string' || !userId) {
-      throw new SetupError(`trading.createUser answered ${created.response.status} without a userId to extract`);
-    }
-    return userId;
+    return { ownerId: await createCheckUser(fixtures.http, section.createUser, bearer), otherId: await createCheckUser(fixtures.http, section.createUser, bearer) };
   }
   if (!section.userId) return check.skip('no user who can receive offers', 'trading.userId');
-  check.note('ran on the shared trading.userId (no trading.createUser): checks running in parallel can supersede each other\'s offers');
-  return section.userId;
+  if (!section.otherUserId) return check.skip('no second user to try someone else\'s offer with', 'trading.otherUserId');
+  if (section.otherUserId === section.userId) return check.skip('trading.otherUserId is the same user as trading.userId', 'trading.otherUserId');
+  await takeTurnOn(fixtures, [section.userId, section.otherUserId]);
+  check.note('ran on the shared trading.userId and trading.otherUserId (no trading.createUser): the checks that change their offers took turns');
+  return { ownerId: section.userId, otherId: section.otherUserId };
 }
 
 export interface CreatedOffer {
@@ -91,7 +140,7 @@ export async function createOffer(
 export async function freshOffer({ check, http, profile, tokens }: Pick<CheckFixtures, 'check' | 'http' | 'profile' | 'tokens'>) {
   const section = tradingSection(profile, check);
   const bearer = await tokens.get();
-  const userId = await checkUser(check, http, section, bearer);
+  const userId = await checkUser({ check, http, profile }, bearer);
   const offer = await createOffer(http, section, bearer, { userId, processingMs: section.fastProcessingMs });
   return { section, bearer, userId, offer };
 }
@@ -101,6 +150,8 @@ export interface AcceptOptions {
   /** svc-user-id; undefined sends none. */
   userId?: string;
   externalTransactionId?: string;
+  /** A JSON request body; 4.4 shows none, so only the body check sends one. */
+  json?: unknown;
   label: string;
 }
 
@@ -109,6 +160,7 @@ export function acceptOnce(http: HttpClient, offerId: string, options: AcceptOpt
   return http.patch(acceptPath(offerId), {
     headers: options.userId === undefined ? {} : { [USER_HEADER]: options.userId },
     query: { external_transaction_id: options.externalTransactionId },
+    json: options.json,
     bearer: options.bearer,
     label: options.label,
   });
@@ -130,8 +182,11 @@ export async function accept(check: CheckContext, http: HttpClient, offerId: str
 }
 
 export interface StatusObservation extends PollObservation {
+  /** True when the status operation answered as its template expects. */
+  read: boolean;
   status?: string;
   externalTransactionId?: unknown;
+  tradeId?: unknown;
 }
 
 /** The status operation and terminal statuses, or SKIP naming the key. */
@@ -145,7 +200,7 @@ export function statusSettings(section: TradingProfile, check: CheckContext): { 
 /** Reads the offer status once; a transport failure is a non-terminal observation, so polling goes on. */
 export async function readStatus(
   http: HttpClient,
-  settings: { offerStatus: OperationTemplate; terminalStatuses: string[] },
+  settings: { offerStatus: OperationTemplate; terminalStatuses: readonly string[] },
   bearer: string,
   offer: CreatedOffer,
   label: string,
@@ -155,15 +210,24 @@ export async function readStatus(
     const status = read.extracted.status;
     const shown = typeof status === 'string' ? status : JSON.stringify(status);
     return {
+      read: read.ok,
       status: typeof status === 'string' ? status : undefined,
       externalTransactionId: read.extracted.externalTransactionId,
+      tradeId: read.extracted.tradeId,
       terminal: read.ok && typeof status === 'string' && settings.terminalStatuses.includes(status),
       summary: read.ok ? `status ${shown} (HTTP ${read.response.status})` : `HTTP ${read.response.status}, status not read`,
     };
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
-    return { terminal: false, summary: `no response: ${error.code}` };
+    return { read: false, terminal: false, summary: `no response: ${error.code}` };
   }
+}
+
+/** Reads the offer status once where the check needs its answer: an unreadable status is a set-up failure (ERROR). */
+export async function readStatusOnce(http: HttpClient, offerStatus: OperationTemplate, bearer: string, offer: CreatedOffer, label: string): Promise<StatusObservation> {
+  const observed = await readStatus(http, { offerStatus, terminalStatuses: [] }, bearer, offer, label);
+  if (!observed.read) throw new SetupError(`the offer status of ${shortId(offer.offerId)} could not be read (trading.offerStatus): ${observed.summary}`);
+  return observed;
 }
 
 /** Polls the offer status with backoff until a terminal status or trading.pollDeadlineMs; each poll is a timeline event. */
@@ -182,5 +246,30 @@ export async function pollOffer(
     { deadlineMs, initialIntervalMs: section.pollIntervalMs, maxIntervalMs: section.pollMaxIntervalMs },
     check,
   );
+  // Not terminal because the status could not be read (or extracted) at the end says nothing about the offer.
+  if (!outcome.reached && (!outcome.last?.read || outcome.last.status === undefined)) {
+    throw new SetupError(`the offer status of ${shortId(offer.offerId)} could not be read (trading.offerStatus): ${outcome.last?.summary ?? 'no poll answered'}`);
+  }
   return { ...outcome, deadlineMs };
+}
+
+/** The trade id a 200 answer carries (2.4 trade_id); a 202 body is not shown, so it carries none we can rely on. */
+export function tradeIdIn(res: HttpResponse): string | undefined {
+  if (res.status !== 200) return undefined;
+  const id = (res.json as { data?: { trade_id?: unknown } } | undefined)?.data?.trade_id;
+  return typeof id === 'string' && id ? id : undefined;
+}
+
+/** Where the profile can show it: the trade id the offer status reports now (trading.offerStatus.extract.tradeId). */
+export async function tradeIdInStatus(http: HttpClient, section: TradingProfile, bearer: string, offer: CreatedOffer, label: string): Promise<string | undefined> {
+  if (!section.offerStatus?.extract?.tradeId) return undefined;
+  const observed = await readStatusOnce(http, section.offerStatus, bearer, offer, label);
+  return typeof observed.tradeId === 'string' && observed.tradeId ? observed.tradeId : undefined;
+}
+
+/** Polls an offer whose accept answered 202 to its terminal status, when the profile says how; else leaves it. */
+export async function settleIfPossible(check: CheckContext, http: HttpClient, section: TradingProfile, bearer: string, offer: CreatedOffer): Promise<void> {
+  if (!section.offerStatus?.extract?.status || !section.terminalStatuses?.length || !section.pollDeadlineMs) return;
+  const outcome = await pollOffer(check, http, section, bearer, offer);
+  if (!outcome.reached) check.note(`offer ${shortId(offer.offerId)} was still processing at the deadline (${outcome.last?.summary ?? 'no status'})`);
 }

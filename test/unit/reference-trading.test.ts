@@ -43,8 +43,8 @@ async function tradingReference(overrides: Partial<ReferenceOptions> = {}) {
     assert.equal(res.status, 201, JSON.stringify(res.json));
     return res.json.data.id;
   };
-  const accept = (offerId: string, userId: string | undefined, query = '') =>
-    call('PATCH', `/v1/offers/${offerId}/accept${query}`, { headers: userId === undefined ? {} : { 'svc-user-id': userId } });
+  const accept = (offerId: string, userId: string | undefined, query = '', body?: string) =>
+    call('PATCH', `/v1/offers/${offerId}/accept${query}`, { headers: userId === undefined ? {} : { 'svc-user-id': userId }, body });
   const status = async (offerId: string): Promise<string> => (await call('GET', `/reference/v1/offers/${offerId}`)).json.data.status;
   return { ref, call, newUser, createOffer, accept, status };
 }
@@ -73,6 +73,15 @@ describe('reference trade offers', () => {
     const view = (await r.call('GET', `/reference/v1/offers/${offer}`)).json.data;
     assert.equal(view.status, 'accepted');
     assertTrade({ data: view.trade });
+    assert.equal(view.trade.trade_id, res.json.data.trade_id, 'the status shows the trade of the execution (trading.offerStatus.extract.tradeId)');
+  });
+
+  test('a request body is ignored: no body is shown, and an accept with {} executes like one without', async () => {
+    const user = await r.newUser();
+    const offer = await r.createOffer(user, { processingMs: 0 });
+    const res = await r.accept(offer, user, '', '{}');
+    assert.equal(res.status, 200);
+    assertTrade(res.json);
   });
 
   test('a slow offer is answered 202 at the predefined time, then reaches accepted', async () => {
@@ -148,16 +157,156 @@ describe('reference trade offers', () => {
   });
 });
 
-test('the accept-race fault lets simultaneous accepts all execute (the atomicity test can fail)', async () => {
+test('the accept-race fault lets simultaneous accepts all execute, each with a trade of its own (the atomicity check counts trade ids)', async () => {
   const r = await tradingReference({ faults: ['accept-race'] });
   try {
     const user = await r.newUser();
     const offer = await r.createOffer(user, { processingMs: 0 });
-    const statuses = (await Promise.all(Array.from({ length: 5 }, () => r.accept(offer, user)))).map((a) => a.status);
-    assert.ok(statuses.filter((s) => s === 200).length > 1, statuses.join(','));
+    const answers = await Promise.all(Array.from({ length: 5 }, () => r.accept(offer, user)));
+    const executed = answers.filter((a) => a.status === 200);
+    assert.ok(executed.length > 1, answers.map((a) => a.status).join(','));
+    assert.equal(new Set(executed.map((a) => a.json.data.trade_id)).size, executed.length);
   } finally {
     await r.ref.close();
   }
+});
+
+test('the offer-accept-repeatable fault executes an accepted offer again: a new trade id', async () => {
+  const r = await tradingReference({ faults: ['offer-accept-repeatable'] });
+  try {
+    const user = await r.newUser();
+    const offer = await r.createOffer(user, { processingMs: 0 });
+    const [first, second] = [await r.accept(offer, user), await r.accept(offer, user)];
+    assert.deepEqual([first.status, second.status], [200, 200]);
+    assert.notEqual(first.json.data.trade_id, second.json.data.trade_id);
+  } finally {
+    await r.ref.close();
+  }
+});
+
+test('the accept-body-500 fault answers 500 to an accept with a body, and not to one without', async () => {
+  const r = await tradingReference({ faults: ['accept-body-500'] });
+  try {
+    const user = await r.newUser();
+    const offer = await r.createOffer(user, { processingMs: 0 });
+    assert.equal((await r.accept(offer, user, '', '{}')).status, 500);
+    assert.equal(await r.status(offer), 'offered');
+    assert.equal((await r.accept(offer, user)).status, 200);
+  } finally {
+    await r.ref.close();
+  }
+});
+
+describe('legitimate variants of accept (reference/variants/trading.ts)', () => {
+  const roomy = { acceptBurst: 200, acceptRatePerSecond: 500 };
+
+  test('accept-replay-idempotent: a repeated accept answers the same trade, 202 while processing, and executes nothing', async () => {
+    const r = await tradingReference({ ...roomy, variants: ['accept-replay-idempotent'] });
+    try {
+      const user = await r.newUser();
+      const fast = await r.createOffer(user, { processingMs: 0 });
+      const first = await r.accept(fast, user);
+      const again = await r.accept(fast, user);
+      assert.deepEqual([first.status, again.status], [200, 200]);
+      assert.equal(again.json.data.trade_id, first.json.data.trade_id);
+      assertTrade(again.json);
+
+      const slow = await r.createOffer(user, { processingMs: 400 });
+      assert.equal((await r.accept(slow, user)).status, 202);
+      assert.equal((await r.accept(slow, user)).status, 202, 'still processing');
+      await sleep(450);
+      const view = (await r.call('GET', `/reference/v1/offers/${slow}`)).json.data;
+      const replayed = await r.accept(slow, user);
+      assert.equal(replayed.status, 200);
+      assert.equal(replayed.json.data.trade_id, view.trade.trade_id);
+
+      const raced = await r.createOffer(user, { processingMs: 20 });
+      const answers = await Promise.all(Array.from({ length: 10 }, () => r.accept(raced, user)));
+      assert.ok(answers.every((a) => a.status === 200), answers.map((a) => a.status).join(','));
+      assert.equal(new Set(answers.map((a) => a.json.data.trade_id)).size, 1);
+
+      const other = await r.newUser();
+      assert.equal((await r.accept(fast, other)).status, 403, 'only the owner gets the replay');
+      await r.createOffer(user, { processingMs: 0 });
+      assert.equal((await r.accept(raced, user)).status, 200, 'an accepted offer replays even once superseded');
+    } finally {
+      await r.ref.close();
+    }
+  });
+
+  test('accept-refusals-as-deployed: unknown id 410, missing svc-user-id 403, reused external_transaction_id 406, older and accepted 409', async () => {
+    const r = await tradingReference({ ...roomy, variants: ['accept-refusals-as-deployed'] });
+    try {
+      const user = await r.newUser();
+      assert.equal((await r.accept(crypto.randomUUID(), user)).status, 410);
+      assert.equal((await r.accept('not-an-offer', user)).status, 410);
+      const older = await r.createOffer(user, { processingMs: 0 });
+      const offer = await r.createOffer(user, { processingMs: 0 });
+      assert.equal((await r.accept(older, user)).status, 409);
+      assert.equal((await r.accept(offer, undefined)).status, 403);
+      assert.equal((await r.accept(offer, user, '?external_transaction_id=partner-1')).status, 200);
+      assert.equal((await r.accept(offer, user)).status, 409);
+      const next = await r.createOffer(user, { processingMs: 0 });
+      assert.equal((await r.accept(next, user, '?external_transaction_id=partner-1')).status, 406);
+      assert.equal(await r.status(next), 'offered');
+      assert.equal((await r.accept(next, user, '?external_transaction_id=partner-2')).status, 200);
+    } finally {
+      await r.ref.close();
+    }
+  });
+
+  test('trade-decimal-exponent and trade-time-offset: the same values, written another way the schema accepts', async () => {
+    const plain = await tradingReference(roomy);
+    const varied = await tradingReference({ ...roomy, variants: ['trade-decimal-exponent', 'trade-time-offset'] });
+    try {
+      const trades = [];
+      for (const r of [plain, varied]) {
+        const user = await r.newUser();
+        const res = await r.accept(await r.createOffer(user, { processingMs: 0 }), user);
+        assertTrade(res.json);
+        trades.push(res.json.data);
+      }
+      const [a, b] = trades;
+      assert.match(b.asset_amount, /^\d(\.\d+)?e-?\d+$/);
+      assert.match(b.spread, /E/);
+      for (const key of ['asset_amount', 'spread']) assert.equal(Number(b[key]), Number(a[key]), key);
+      assert.match(b.time, /\+01:00$/);
+      assert.ok(Math.abs(Date.parse(b.time) - Date.parse(a.time)) < 5_000);
+      const view = (await varied.call('GET', `/reference/v1/offers/${b.id}`)).json.data;
+      assertTrade({ data: view.trade });
+      assert.match(view.trade.time, /\+01:00$/);
+    } finally {
+      await plain.ref.close();
+      await varied.ref.close();
+    }
+  });
+
+  test('accept-202-without-body: 202 with an empty body', async () => {
+    const r = await tradingReference({ ...roomy, variants: ['accept-202-without-body'] });
+    try {
+      const user = await r.newUser();
+      const res = await r.accept(await r.createOffer(user, { processingMs: 400 }), user);
+      assert.equal(res.status, 202);
+      assert.equal(res.json, undefined);
+      assert.equal(res.headers.get('content-type'), null);
+    } finally {
+      await r.ref.close();
+    }
+  });
+
+  test('other-users-offer-not-found and accept-body-refused', async () => {
+    const r = await tradingReference({ ...roomy, variants: ['other-users-offer-not-found', 'accept-body-refused'] });
+    try {
+      const [owner, other] = [await r.newUser(), await r.newUser()];
+      const offer = await r.createOffer(owner, { processingMs: 0 });
+      assert.equal((await r.accept(offer, other)).status, 404);
+      assert.equal((await r.accept(offer, owner, '', '{}')).status, 422);
+      assert.equal(await r.status(offer), 'offered', 'a refused body executes nothing');
+      assert.equal((await r.accept(offer, owner)).status, 200);
+    } finally {
+      await r.ref.close();
+    }
+  });
 });
 
 describe('the accept rate limit', () => {
@@ -219,6 +368,7 @@ test("the reference's trading profile section validates and names every key the 
   }
   assert.equal(trading.createOffer!.extract!.offerId, '/data/id');
   assert.equal(trading.offerStatus!.extract!.status, '/data/status');
+  assert.equal(trading.offerStatus!.extract!.tradeId, '/data/trade/trade_id');
   assert.ok(trading.fastProcessingMs! < trading.processingTimeMs! && trading.slowProcessingMs! > trading.processingTimeMs!);
   assert.ok(seedUsers(1).some((u) => u.id === trading.userId));
 });
