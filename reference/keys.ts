@@ -1,7 +1,10 @@
 // Token signing: Ed25519 JWTs (jose), with the public key published as a JWK
-// Set. The jwks-wrong-key fault publishes an unrelated key instead.
-import { randomUUID } from 'node:crypto';
-import { exportJWK, generateKeyPair, jwtVerify, SignJWT, type JWK, type JWTPayload, type CryptoKey } from 'jose';
+// Set. The jwks-wrong-key fault publishes an unrelated key instead. A second,
+// unpublished HS256 key signs refresh tokens under the
+// refresh-token-internal-key variant: only the issuer ever verifies a
+// refresh token, so nothing obliges it to use a published key.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify, SignJWT, type JWK, type JWTPayload, type CryptoKey } from 'jose';
 
 export type TokenUse = 'access' | 'refresh';
 
@@ -13,7 +16,17 @@ export interface TokenClaims extends JWTPayload {
   iat: number;
 }
 
+export interface SignOptions {
+  /** 'internal': the unpublished HS256 key instead of the published Ed25519 one. */
+  key?: 'published' | 'internal';
+  /** Another issuer than the reference's: such a token never verifies here (the refreshed-access-token-rejected fault). */
+  issuer?: string;
+}
+
 export class TokenKeys {
+  /** Never leaves the process: the refresh-token-internal-key variant's signing secret. */
+  private readonly internalSecret = new Uint8Array(randomBytes(32));
+
   private constructor(
     private readonly privateKey: CryptoKey,
     private readonly publicKey: CryptoKey,
@@ -35,21 +48,26 @@ export class TokenKeys {
     return { keys: [this.published] };
   }
 
-  async sign(use: TokenUse, clientId: string, ttlSeconds: number, jti = randomUUID()): Promise<string> {
+  async sign(use: TokenUse, clientId: string, ttlSeconds: number, jti = randomUUID(), options: SignOptions = {}): Promise<string> {
+    const internal = options.key === 'internal';
+    const typ = use === 'access' ? 'at+jwt' : 'rt+jwt';
     return new SignJWT({ token_use: use, client_id: clientId })
-      .setProtectedHeader({ alg: 'EdDSA', kid: this.kid, typ: use === 'access' ? 'at+jwt' : 'rt+jwt' })
-      .setIssuer(this.issuer)
+      .setProtectedHeader(internal ? { alg: 'HS256', typ } : { alg: 'EdDSA', kid: this.kid, typ })
+      .setIssuer(options.issuer ?? this.issuer)
       .setSubject(clientId)
       .setJti(jti)
       .setIssuedAt()
       .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
-      .sign(this.privateKey);
+      .sign(internal ? this.internalSecret : this.privateKey);
   }
 
-  /** Verifies signature, issuer and expiry; undefined for anything invalid. */
+  /** Verifies signature, issuer and expiry; undefined for anything invalid. Each key only with its own algorithm. */
   async verify(token: string): Promise<TokenClaims | undefined> {
     try {
-      const { payload } = await jwtVerify(token, this.publicKey, { issuer: this.issuer, algorithms: ['EdDSA'] });
+      const internal = decodeProtectedHeader(token).alg === 'HS256';
+      const { payload } = internal
+        ? await jwtVerify(token, this.internalSecret, { issuer: this.issuer, algorithms: ['HS256'] })
+        : await jwtVerify(token, this.publicKey, { issuer: this.issuer, algorithms: ['EdDSA'] });
       return payload as TokenClaims;
     } catch {
       return undefined;

@@ -16,7 +16,8 @@ export function referenceProfile(baseUrl: string, overrides: Partial<ReferenceOp
     name: 'PTAS reference implementation',
     baseUrl,
     credentials: { clientId: options.clientId, clientSecret: options.clientSecret },
-    auth: { jwksUrl: '/.well-known/jwks.json', expiresInUnit: 'seconds' },
+    // The own-licence client is registered too, so it is the second client the refresh-binding check presents.
+    auth: { jwksUrl: '/.well-known/jwks.json', expiresInUnit: 'seconds', otherClientId: options.ownLicenceClientId },
     users: usersSection(baseUrl, options),
     cryptoTransfers: cryptoTransfersSection(baseUrl, options),
     trading: tradingSection(baseUrl, options),

@@ -21,4 +21,6 @@ export const authFaults: Fault[] = [
   { name: 'missing-bearer-allowed', requirement: 'AUTH-BEARER-REQUIRED', description: 'A request without Authorization is let through as if authenticated.' },
   { name: 'bearer-signature-unchecked', requirement: 'AUTH-BEARER-INVALID-REJECTED', description: 'Bearer JWTs are decoded without verifying their signature, so tampered tokens pass.' },
   { name: 'refresh-token-as-bearer', requirement: 'AUTH-REFRESH-TOKEN-NOT-BEARER', description: 'A refresh token is accepted as a bearer credential.' },
+  { name: 'refreshed-access-token-rejected', requirement: 'AUTH-ACCESS-TOKEN-ACCEPTED', description: 'Access tokens issued by a refresh carry an issuer the protected operations do not accept: 401.' },
+  { name: 'refresh-client-unbound', requirement: 'TOKEN-REFRESH-CLIENT-BOUND', description: "A refresh token is exchanged for whichever client_id comes with it, another registered client's included." },
 ];

@@ -9,10 +9,25 @@
 // - journeys, asset groups and which terms apply where: fixtures/users.ts;
 // - asset-group parameters without user_flow, or with a flow they do not
 //   belong to, are refused; query parameters the spec does not name are ignored;
-// - Accept-Language picks the supported language of highest weight, else en.
+// - Accept-Language picks the supported language of highest weight, else en,
+//   and Content-Language names the language answered in (always sent);
+// - registered_at is written at the offset the user was registered at (Z or
+//   +02:00), without fractional seconds; terms_not_accepted in ascending order.
+//
+// Legitimate variants (reference/variants/users.ts), each a choice the spec leaves open:
+//   journey-errors-400                  journey-parameter violations are 400 bad request;
+//   malformed-user-id-404               a User-ID that is not a UUID is 404 record not found;
+//   own-licence-not-found               the own-licence client gets 404 (the profile declares it);
+//   asset-groups-without-flow-ignored   asset-group parameters without user_flow are ignored;
+//   registered-at-offset                registered_at at +02:00 for every user;
+//   registered-at-fractional-seconds    registered_at with milliseconds;
+//   terms-descending                    terms_not_accepted in descending order;
+//   content-language                    Content-Language only in answer to Accept-Language,
+//                                       naming the matched tag as the client wrote it.
 import type { ServerResponse } from 'node:http';
 import { authenticate, type ReferenceContext } from '../context.ts';
 import type { FaultSet } from '../faults/index.ts';
+import type { VariantSet } from '../variants/index.ts';
 import { sendError, sendJson } from '../http-util.ts';
 import { UUID_SHAPE } from '../fixtures/ids.ts';
 import {
@@ -22,6 +37,7 @@ import {
   JOURNEYS,
   LANGUAGES,
   TERMS,
+  timestampWithOffset,
   tradingReason,
   type AssetGroup,
   type Flow,
@@ -49,6 +65,8 @@ export type JourneyContext =
   | { ok: false; message: string };
 
 type Faults = Pick<FaultSet, 'has'>;
+type Variants = Pick<VariantSet, 'has'>;
+const NO_VARIANTS: Variants = { has: () => false };
 
 const refuse = (message: string): JourneyContext => ({ ok: false, message });
 /** Echoes caller input in messages, clipped: a 10 kB value does not belong in an error body. */
@@ -57,8 +75,8 @@ const isJourney = (value: string): value is Journey => (JOURNEYS as readonly str
 const isFlow = (value: string): value is Flow => Object.hasOwn(FLOWS, value);
 const isAssetGroup = (value: string): value is AssetGroup => Object.hasOwn(ASSET_GROUP_JOURNEY, value);
 
-function fromJourneys(values: string[], assetParameters: string[], faults: Faults): JourneyContext {
-  if (assetParameters.length) return refuse(`${assetParameters.join(', ')} applies only together with user_flow`);
+function fromJourneys(values: string[], assetParameters: string[], faults: Faults, variants: Variants): JourneyContext {
+  if (assetParameters.length && !variants.has('asset-groups-without-flow-ignored')) return refuse(`${assetParameters.join(', ')} applies only together with user_flow`);
   if (values.length > MAX_JOURNEY_VALUES) return refuse(`at most ${MAX_JOURNEY_VALUES} user_journey[] values are accepted`);
   const unknown = values.find((v) => !isJourney(v));
   if (unknown !== undefined) return refuse(`unknown user_journey[] value ${quoted(unknown)} (known: ${JOURNEYS.join(', ')})`);
@@ -100,7 +118,7 @@ function fromFlow(flow: string, params: URLSearchParams, assetParameters: AssetP
 }
 
 /** Resolves the journey context of a request (spec 4.2 rules 1-6). */
-export function resolveJourneyContext(params: URLSearchParams, faults: Faults): JourneyContext {
+export function resolveJourneyContext(params: URLSearchParams, faults: Faults, variants: Variants = NO_VARIANTS): JourneyContext {
   const journeyValues = params.getAll('user_journey[]');
   const flows = params.getAll('user_flow');
   if (flows.length > 1) {
@@ -118,8 +136,8 @@ export function resolveJourneyContext(params: URLSearchParams, faults: Faults): 
   }
   let context: JourneyContext;
   if (flow !== undefined) context = fromFlow(flow, params, assetParameters, faults);
-  else if (journeyValues.length) context = fromJourneys(journeyValues, assetParameters, faults);
-  else if (assetParameters.length) return refuse(`${assetParameters.join(', ')} applies only together with user_flow`);
+  else if (journeyValues.length) context = fromJourneys(journeyValues, assetParameters, faults, variants);
+  else if (assetParameters.length && !variants.has('asset-groups-without-flow-ignored')) return refuse(`${assetParameters.join(', ')} applies only together with user_flow`);
   else if (faults.has('users-journey-required')) return refuse('send user_journey[] or user_flow');
   else context = { ok: true, journeys: faults.has('users-default-journeys-unfiltered') ? JOURNEYS : DEFAULT_JOURNEYS, source: 'default' };
 
@@ -158,17 +176,41 @@ export function negotiateLanguage(header: string | undefined): Language {
   return best;
 }
 
+/** The range of an Accept-Language header that picked `language`, as the client wrote it (de-DE for de), for the content-language variant. */
+export function matchedLanguageRange(header: string, language: Language): string {
+  const ranges = header.split(',').map((part) => part.split(';')[0]!.trim());
+  const range = ranges.find((r) => r.toLowerCase().split('-')[0] === language);
+  return range && /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(range) ? range : language;
+}
+
+/** registered_at as the variants write it: another offset, or with milliseconds. */
+function registeredAt(user: User, variants: Variants): string {
+  let value = user.registered_at;
+  if (variants.has('registered-at-offset')) value = timestampWithOffset(Date.parse(value), 120);
+  if (variants.has('registered-at-fractional-seconds')) value = value.replace(/(Z|[+-]\d{2}:\d{2})$/, '.000$1');
+  return value;
+}
+
 export function registerUserRoutes(router: Router, ctx: ReferenceContext): void {
-  const { faults } = ctx;
-  const parameterError = (res: ServerResponse, message: string) =>
+  const { faults, variants } = ctx;
+  const journeyError = (res: ServerResponse, message: string) => {
+    if (faults.has('users-journey-errors-404')) return sendError(res, 404, 'parameter_error', message);
+    if (variants.has('journey-errors-400')) return sendError(res, 400, 'bad_request', message);
+    sendError(res, 422, 'parameter_error', message);
+  };
+  const malformedIdError = (res: ServerResponse, message: string) => {
+    if (variants.has('malformed-user-id-404')) return sendError(res, 404, 'record_not_found', message);
     sendError(res, faults.has('users-journey-errors-404') ? 404 : 422, 'parameter_error', message);
+  };
 
   /** The body of one user in the resolved context, with the output faults applied. */
   function present(user: User, journeys: readonly Journey[], language: Language): { data: Record<string, unknown> } {
+    const terms = termsForJourneys(user.terms_not_accepted, journeys);
     const data: Record<string, unknown> = {
       ...user,
       trading: { ...user.trading, reason: tradingReason(user, language) },
-      terms_not_accepted: termsForJourneys(user.terms_not_accepted, journeys),
+      registered_at: registeredAt(user, variants),
+      terms_not_accepted: variants.has('terms-descending') ? terms.sort((a, b) => b - a) : terms,
     };
     if (faults.has('users-external-meta-number')) data.external_meta = { ...user.external_meta, tier: 2 };
     if (faults.has('users-registered-at-no-offset')) data.registered_at = user.registered_at.replace(/(Z|[+-]\d{2}:\d{2})$/, '');
@@ -183,6 +225,12 @@ export function registerUserRoutes(router: Router, ctx: ReferenceContext): void 
     return index < 0 ? undefined : all[(index + 1) % all.length];
   }
 
+  /** Content-Language: the language answered in, or with the variant only in answer to Accept-Language and as the client wrote it. */
+  function contentLanguage(acceptLanguage: string | undefined, language: Language): Record<string, string> {
+    if (!variants.has('content-language')) return { 'content-language': language };
+    return acceptLanguage ? { 'content-language': matchedLanguageRange(acceptLanguage, language) } : {};
+  }
+
   router.add('GET', USERS_ROUTE, async (req, res) => {
     const skipAuth = faults.has('users-no-bearer-allowed') && !req.raw.headers.authorization;
     if (!skipAuth) {
@@ -190,17 +238,19 @@ export function registerUserRoutes(router: Router, ctx: ReferenceContext): void 
       if (!claims) return;
       // Spec 4.2 rule 7. 403 is not among the codes 4.2 lists; the spec does not show which code restricts.
       if (claims.client_id === ctx.options.ownLicenceClientId && !faults.has('users-own-licence-served')) {
-        return sendError(res, 403, 'forbidden', 'user details v2 is not available to partners running the service under their own licence');
+        const message = 'user details v2 is not available to partners running the service under their own licence';
+        if (variants.has('own-licence-not-found')) return sendError(res, 404, 'record_not_found', message);
+        return sendError(res, 403, 'forbidden', message);
       }
     }
     const userId = req.params.userId!;
     if (!UUID_SHAPE.test(userId)) {
       // The fault stands for a store that parses the id itself and throws on garbage.
       if (faults.has('users-malformed-id-500')) throw new Error(`invalid input syntax for type uuid: ${quoted(userId)}`);
-      return parameterError(res, 'User-ID must be a UUID');
+      return malformedIdError(res, 'User-ID must be a UUID');
     }
-    const context = resolveJourneyContext(req.url.searchParams, faults);
-    if (!context.ok) return parameterError(res, context.message);
+    const context = resolveJourneyContext(req.url.searchParams, faults, variants);
+    if (!context.ok) return journeyError(res, context.message);
     const user = lookUp(userId);
     if (!user) {
       if (faults.has('users-unknown-user-422')) return sendError(res, 422, 'parameter_error', 'User-ID is not valid');
@@ -212,11 +262,12 @@ export function registerUserRoutes(router: Router, ctx: ReferenceContext): void 
     }
     const language = negotiateLanguage(acceptLanguage);
     const body = present(user, context.journeys, language);
+    const languageHeader = contentLanguage(acceptLanguage, language);
     if (faults.has('users-content-type-text')) {
-      res.writeHead(200, { 'content-type': 'text/plain', 'content-language': language, 'cache-control': 'no-store' });
+      res.writeHead(200, { 'content-type': 'text/plain', ...languageHeader, 'cache-control': 'no-store' });
       res.end(JSON.stringify(body));
       return;
     }
-    sendJson(res, 200, body, { 'content-language': language });
+    sendJson(res, 200, body, languageHeader);
   });
 }

@@ -13,10 +13,24 @@ export function jwksSource(profile: ResolvedProfile): JwksSource | undefined {
   return undefined;
 }
 
-/** Loads the key set through the recording client, so its fetch is evidence too. */
-export async function loadJwks(source: JwksSource, http: HttpClient): Promise<JSONWebKeySet> {
+/** A URL on the target itself: only there may the partner's bearer token be sent. */
+function onTarget(url: string, baseUrl: string): boolean {
+  if (!/^https?:\/\//.test(url)) return true;
+  return new URL(url).origin === new URL(baseUrl).origin;
+}
+
+/**
+ * Loads the key set through the recording client, so its fetch is evidence
+ * too. Whether the JWKS operation wants a bearer token is not shown (the
+ * deployed API's does, REAL-API-NOTES): a 401 on the target's own origin is
+ * retried once with `bearer()`, when given.
+ */
+export async function loadJwks(source: JwksSource, http: HttpClient, bearer?: () => Promise<string>): Promise<JSONWebKeySet> {
   if (source.kind === 'file') return JSON.parse(readFileSync(source.file, 'utf8')) as JSONWebKeySet;
-  const res = await http.get(source.url, { label: 'fetch the JSON Web Key Set' });
+  let res = await http.get(source.url, { label: 'fetch the JSON Web Key Set' });
+  if (res.status === 401 && bearer && onTarget(source.url, http.baseUrl)) {
+    res = await http.get(source.url, { bearer: await bearer(), label: 'fetch the JSON Web Key Set with the bearer token' });
+  }
   const keys = (res.json as { keys?: unknown } | undefined)?.keys;
   if (res.status !== 200 || !Array.isArray(keys)) {
     throw new Error(`JWK Set at ${source.url} answered ${res.status}${Array.isArray(keys) ? '' : ' without a "keys" array'}`);

@@ -14,6 +14,18 @@ export interface TokenPair {
   response: HttpResponse;
 }
 
+/**
+ * What a refresh returns. 4.1 rule 2 only says the response carries a
+ * renewed access token; whether it also carries a refresh token is not
+ * shown, so refreshToken may be absent.
+ */
+export interface RenewedTokens {
+  accessToken: string;
+  refreshToken?: string;
+  expiresIn: number;
+  response: HttpResponse;
+}
+
 /** A response the setup of a check cannot proceed from. */
 export class TokenSetupError extends Error {
   constructor(
@@ -44,21 +56,33 @@ export function clientCredentialsBody(profile: ResolvedProfile): Record<string, 
   };
 }
 
-export function refreshBody(profile: ResolvedProfile, refreshToken: string): Record<string, string> {
-  return { grant_type: 'refresh_token', client_id: profile.credentials.clientId, refresh_token: refreshToken };
+/** A refresh_token grant; clientId defaults to the profile's client (another client's id tests the binding). */
+export function refreshBody(profile: ResolvedProfile, refreshToken: string, clientId = profile.credentials.clientId): Record<string, string> {
+  return { grant_type: 'refresh_token', client_id: clientId, refresh_token: refreshToken };
+}
+
+function setupError(res: HttpResponse, what: string): TokenSetupError {
+  return new TokenSetupError(`token endpoint did not issue ${what} (status ${res.status}${res.jsonError ? `, ${res.jsonError}` : ''})`, res.status);
 }
 
 function pairFrom(res: HttpResponse): TokenPair {
+  const renewed = renewedFrom(res, 'a token pair');
+  if (renewed.refreshToken === undefined) throw setupError(res, 'a token pair');
+  return { ...renewed, refreshToken: renewed.refreshToken };
+}
+
+/** The tokens of a 200 answer; a refresh token only when the body carries one as a non-empty string. */
+function renewedFrom(res: HttpResponse, what: string): RenewedTokens {
   const body = res.json as Record<string, unknown> | undefined;
   const accessToken = body?.access_token;
   const refreshToken = body?.refresh_token;
-  if (res.status !== 200 || typeof accessToken !== 'string' || typeof refreshToken !== 'string') {
-    throw new TokenSetupError(
-      `token endpoint did not issue a token pair (status ${res.status}${res.jsonError ? `, ${res.jsonError}` : ''})`,
-      res.status,
-    );
-  }
-  return { accessToken, refreshToken, expiresIn: Number(body?.expires_in), response: res };
+  if (res.status !== 200 || typeof accessToken !== 'string') throw setupError(res, what);
+  return {
+    accessToken,
+    refreshToken: typeof refreshToken === 'string' && refreshToken !== '' ? refreshToken : undefined,
+    expiresIn: Number(body?.expires_in),
+    response: res,
+  };
 }
 
 /**
@@ -77,8 +101,9 @@ export async function issuePair(http: HttpClient, profile: ResolvedProfile, labe
   return pairFrom(await postToken(http, clientCredentialsBody(profile), label));
 }
 
-export async function refreshPair(http: HttpClient, profile: ResolvedProfile, refreshToken: string, label = 'refresh'): Promise<TokenPair> {
-  return pairFrom(await postToken(http, refreshBody(profile, refreshToken), label));
+/** A refresh_token grant that must succeed: a renewed access token, and the next refresh token when the response carries one. */
+export async function renewTokens(http: HttpClient, profile: ResolvedProfile, refreshToken: string, label = 'refresh'): Promise<RenewedTokens> {
+  return renewedFrom(await postToken(http, refreshBody(profile, refreshToken), label), 'a renewed access token');
 }
 
 /** The worker's shared access token, renewed before it expires. */

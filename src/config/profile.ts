@@ -22,6 +22,8 @@ export interface AuthProfile {
   expiresInUnit?: 'seconds' | 'milliseconds';
   protectedPath?: string;
   concurrency?: number;
+  /** The client_id of a second registered client, for the check that a refresh token is bound to its client. */
+  otherClientId?: string;
 }
 
 export interface Profile {

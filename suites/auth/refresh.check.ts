@@ -1,7 +1,22 @@
 // Token endpoint, refresh_token grant (spec 4.1 rule 2, 5 rule 2).
-import { defineCheck, isSuccess } from '../../src/check/index.ts';
-import { issuePair, postToken, refreshBody, refreshPair } from '../../src/auth/tokens.ts';
+//
+// What the spec leaves open, and the checks therefore accept:
+// - whether the refresh response carries a refresh token at all (4.1 rule 2
+//   only names "a renewed access token"): without one there is no successor
+//   to test, which is a note, not a finding;
+// - what an implementation does when it detects the reuse of a used refresh
+//   token: revoking the whole token family is legitimate, so every check
+//   tests what it needs from a family before anything reuses one of its tokens;
+// - which code refuses a refresh: section 7 ties none to the condition, so
+//   any 4xx of the token endpoint's list passes (check.expectRefused).
+import { defineCheck, isServerError, isSuccess, type CheckContext, type HttpClient, type HttpResponse } from '../../src/check/index.ts';
+import type { ResolvedProfile } from '../../src/config/profile.ts';
+import { issuePair, postToken, refreshBody, renewTokens, type RenewedTokens } from '../../src/auth/tokens.ts';
 import { tamperPayload } from '../../src/auth/jwt.ts';
+import { otherClientId } from './support.ts';
+
+/** The token response of 2.1 as a refresh answers it: refresh_token not demanded (see the file comment). */
+const REFRESH_RESPONSE_SCHEMA = 'token-response.schema.json#/$defs/refreshResponse';
 
 defineCheck(
   {
@@ -15,11 +30,44 @@ defineCheck(
     const first = await issuePair(http, profile);
     const res = await postToken(http, refreshBody(profile, first.refreshToken), 'refresh with a fresh refresh token');
     check.expectStatus(res, 200, 'refresh with a fresh refresh token and client_id');
-    check.expectSchema(res, 'token-response.schema.json', 'refresh response');
-    const renewed = (res.json as { access_token: string }).access_token;
-    check.assert(renewed !== first.accessToken, 'the refresh returned the same access token as before, not a renewed one');
+    check.expectSchema(res, REFRESH_RESPONSE_SCHEMA, 'refresh response');
+    const body = res.json as { access_token: string; refresh_token?: unknown };
+    check.assert(body.access_token !== first.accessToken, 'the refresh returned the same access token as before, not a renewed one');
+    if (body.refresh_token === undefined) check.note('the refresh response carries no refresh_token (4.1 rule 2 only names a renewed access token)');
   },
 );
+
+/** The second use of a refresh token already exchanged once must be refused (the token is invalidated by its first use). */
+function expectReuseRefused(check: CheckContext, res: HttpResponse, what: string): void {
+  const at = res.startedAt.toISOString().slice(11, 19);
+  check.expectRefused(res, { operation: 'token', what: `${what} (reused at ${at})` });
+}
+
+/**
+ * The refresh token the first refresh handed out, used once (it must work)
+ * and then again (it must be refused). Skipped with a note when the
+ * response carried none; a WARN when it repeated the used one.
+ */
+async function checkSuccessorSingleUse(check: CheckContext, http: HttpClient, profile: ResolvedProfile, used: string, renewed: RenewedTokens): Promise<void> {
+  const successor = renewed.refreshToken;
+  if (successor === undefined) {
+    check.note('the refresh response carries no refresh token, so there is no successor whose single use could be tested');
+    return;
+  }
+  if (successor === used) {
+    check.warn('the refresh response handed back the refresh token it had just invalidated; 4.1 rule 2 invalidates it, so returning it again can only mislead the client');
+    return;
+  }
+  const firstUse = await postToken(http, refreshBody(profile, successor), 'first use of the refresh token the refresh issued');
+  // Still rate limited after postToken's bounded waits: nothing about the token was observed.
+  if (firstUse.status === 429) throw new Error('the first use of the refresh token the refresh issued stayed rate limited (429)');
+  if (firstUse.status !== 200) {
+    check.fail(`the refresh token issued by the refresh was refused on its first use: ${firstUse.status}`, { actual: firstUse.status, exchange: firstUse.exchangeId });
+  }
+  const secondUse = await postToken(http, refreshBody(profile, successor), 'second use of the refresh token the refresh issued');
+  if (isSuccess(secondUse.status)) check.fail(`the refresh token issued by the refresh was accepted twice: ${secondUse.status}`, { actual: secondUse.status });
+  expectReuseRefused(check, secondUse, 'the refresh token issued by the refresh');
+}
 
 defineCheck(
   {
@@ -31,17 +79,12 @@ defineCheck(
   },
   async ({ check, http, profile }) => {
     const pair = await issuePair(http, profile);
-    const renewed = await refreshPair(http, profile, pair.refreshToken, 'first use of the refresh token');
+    const renewed = await renewTokens(http, profile, pair.refreshToken, 'first use of the refresh token');
+    // Before any reuse: detecting one may legitimately revoke the successor too.
+    await checkSuccessorSingleUse(check, http, profile, pair.refreshToken, renewed);
     const reuse = await postToken(http, refreshBody(profile, pair.refreshToken), 'second use of the same refresh token');
-    const at = reuse.startedAt.toISOString().slice(11, 19);
-    if (isSuccess(reuse.status)) check.fail(`refresh token reused at ${at} was accepted: ${reuse.status}`, { actual: reuse.status, expected: 422 });
-    check.expectRejected(reuse, `refresh token reused at ${at}`, [422]);
-
-    check.assert(renewed.refreshToken !== pair.refreshToken, 'the refresh response returned the used refresh token again');
-    await refreshPair(http, profile, renewed.refreshToken, 'first use of the renewed refresh token');
-    const reuseRenewed = await postToken(http, refreshBody(profile, renewed.refreshToken), 'second use of the renewed refresh token');
-    if (isSuccess(reuseRenewed.status)) check.fail(`the renewed refresh token was accepted twice: ${reuseRenewed.status}`, { actual: reuseRenewed.status });
-    check.expectRejected(reuseRenewed, 'reuse of the renewed refresh token', [422]);
+    if (isSuccess(reuse.status)) check.fail(`a refresh token used once was accepted again: ${reuse.status}`, { actual: reuse.status });
+    expectReuseRefused(check, reuse, 'the refresh token used once');
   },
 );
 
@@ -64,8 +107,10 @@ defineCheck(
     const successes = statuses.filter(isSuccess).length;
     check.event('concurrent refreshes answered', statuses.join(', '));
     if (successes > 1) check.fail(`${successes} of ${n} simultaneous refreshes with one refresh token succeeded; at most one may`, { statuses });
-    if (statuses.some((s) => s >= 500)) check.fail(`a simultaneous refresh caused a server error (${statuses.join(', ')})`, { statuses });
     if (successes === 0 && statuses.every((s) => s === 429)) check.skip(`every refresh was rate limited (429), so the race was not exercised`);
+    // Single use held; a 5xx for the losers is a server error, not a second use (7 lists 500 for the endpoint).
+    if (statuses.some(isServerError)) check.warn(`single use held, but simultaneous refreshes were answered with a server error (${statuses.join(', ')})`, { statuses });
+    if (successes === 0) check.note(`none of the ${n} simultaneous refreshes succeeded (${statuses.join(', ')}): single use held, though the token was not exchanged at all`);
   },
 );
 
@@ -86,7 +131,7 @@ defineCheck(
     ];
     for (const [what, token] of candidates) {
       const res = await postToken(http, refreshBody(profile, token), `refresh with ${what}`);
-      check.expectRejected(res, `refresh with ${what}`, [422]);
+      check.expectRefused(res, { operation: 'token', what: `a refresh with ${what}` });
     }
   },
 );
@@ -102,8 +147,24 @@ defineCheck(
   async ({ check, http, profile }) => {
     const pair = await issuePair(http, profile);
     const refresh = await postToken(http, { grant_type: 'refresh_token', refresh_token: pair.refreshToken }, 'refresh without client_id');
-    check.expectRejected(refresh, 'a refresh without client_id', [422]);
+    check.expectRefused(refresh, { operation: 'token', what: 'a refresh without client_id' });
     const cc = await postToken(http, { grant_type: 'client_credentials', client_secret: profile.credentials.clientSecret }, 'client_credentials without client_id');
-    check.expectRejected(cc, 'client_credentials without client_id', [422]);
+    check.expectRefused(cc, { operation: 'token', what: 'client_credentials without client_id' });
+  },
+);
+
+defineCheck(
+  {
+    id: 'auth.refresh-bound-to-client',
+    title: "A refresh token presented with another client's client_id is refused",
+    area: 'auth',
+    requirements: ['TOKEN-REFRESH-CLIENT-BOUND'],
+    severity: 'SHOULD',
+  },
+  async ({ check, http, profile }) => {
+    const other = otherClientId(profile, check);
+    const pair = await issuePair(http, profile);
+    const res = await postToken(http, refreshBody(profile, pair.refreshToken, other), "refresh with another client's client_id");
+    check.expectRefused(res, { operation: 'token', what: `a refresh token of ${profile.credentials.clientId} presented with client_id ${other}` });
   },
 );

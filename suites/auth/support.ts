@@ -9,3 +9,16 @@ export function protectedPath(profile: ResolvedProfile, check: CheckContext): st
   if (!userId) return check.skip('no protected operation to present a bearer token to', 'auth.protectedPath or users.existingUserId');
   return `/v2/users/${encodeURIComponent(userId)}`;
 }
+
+/**
+ * The client_id of a second client registered with the implementation, to
+ * present a refresh token with: auth.otherClientId, else the own-licence
+ * partner of users.ownLicence. An unregistered id would prove nothing (it is
+ * refused as unknown whether or not refresh tokens are bound to a client).
+ */
+export function otherClientId(profile: ResolvedProfile, check: CheckContext): string {
+  const id = profile.auth?.otherClientId ?? profile.users?.ownLicence?.clientId;
+  if (!id) return check.skip("no second registered client to present another client's refresh token with", 'auth.otherClientId (or users.ownLicence)');
+  if (id === profile.credentials.clientId) return check.skip('the second client is the configured client itself', 'auth.otherClientId');
+  return id;
+}

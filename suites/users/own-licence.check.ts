@@ -1,10 +1,12 @@
 // Spec 4.2 rule 7: for partners that run the service under their own
 // licence, user details v2 is restricted. What the restriction looks like is
-// not shown, so a 2xx is a finding for review (WARN) and the code is compared
-// with the profile's restrictedStatus or recorded.
+// not shown: without a declaration a 2xx is a finding for review (WARN) and
+// the refusal code is recorded; with users.ownLicence.restrictedStatus the
+// profile declares the answer, and any other is a profile-declared FAIL.
 import { defineCheck, isServerError, isSuccess } from '../../src/check/index.ts';
 import { issuePair } from '../../src/auth/tokens.ts';
-import { DOCUMENTED_CLIENT_ERRORS, existingUserId, userPath } from './support.ts';
+import { documentedRefusals } from '../../src/spec/status-codes.ts';
+import { existingUserId, userPath } from './support.ts';
 
 defineCheck(
   {
@@ -22,26 +24,27 @@ defineCheck(
     const credentials = { clientId: ownLicence.clientId, clientSecret: ownLicence.clientSecret };
     const pair = await issuePair(http, { ...profile, credentials }, 'token pair of the own-licence partner');
     const res = await http.get(userPath(userId), { bearer: pair.accessToken, label: 'user details as the own-licence partner' });
+    const expected = ownLicence.restrictedStatus;
+    if (expected !== undefined) {
+      if (res.status !== expected) {
+        check.failDeclared('users.ownLicence.restrictedStatus', `the own-licence partner got ${res.status}; the profile documents ${expected} for the restriction`, {
+          expected,
+          actual: res.status,
+        });
+      }
+      return;
+    }
+    // On this REVIEW check fail() is a WARN: rule 7 says "restricted", not how.
     if (isSuccess(res.status)) {
       return check.fail(`the own-licence partner ${ownLicence.clientId} was served user details (${res.status}); rule 7 restricts the operation for it`, {
         actual: res.status,
       });
     }
     if (isServerError(res.status)) return check.fail(`the own-licence partner's request caused a server error: ${res.status}`, { actual: res.status });
-    const expected = ownLicence.restrictedStatus;
-    if (expected === undefined) {
-      const documented = (DOCUMENTED_CLIENT_ERRORS as readonly number[]).includes(res.status);
-      check.review(
-        `the own-licence partner was refused with ${res.status}${documented ? '' : ' (not among the codes 4.2 lists)'}; set users.ownLicence.restrictedStatus to the documented code to check it`,
-        { actual: res.status },
-      );
-      return;
-    }
-    if (res.status !== expected) {
-      check.fail(`the own-licence partner was refused with ${res.status}; the profile documents ${expected} (users.ownLicence.restrictedStatus)`, {
-        expected,
-        actual: res.status,
-      });
-    }
+    const listed = documentedRefusals('userDetails').includes(res.status);
+    check.review(
+      `the own-licence partner was refused with ${res.status}${listed ? '' : ' (not among the codes 7 lists for user details)'}; set users.ownLicence.restrictedStatus to the documented code to check it`,
+      { actual: res.status },
+    );
   },
 );

@@ -4,13 +4,20 @@
 // route documents.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { get as httpGet, type IncomingMessage } from 'node:http';
+import { fromRoot } from '../../src/paths.ts';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { FaultSet } from '../../reference/faults/index.ts';
 import { ASSET_GROUP_JOURNEY, DEFAULT_JOURNEYS, FLOWS, JOURNEYS, LANGUAGES, seedUsers } from '../../reference/fixtures/users.ts';
-import { negotiateLanguage, resolveJourneyContext, termsForJourneys } from '../../reference/routes/users.ts';
+import { matchedLanguageRange, negotiateLanguage, resolveJourneyContext, termsForJourneys } from '../../reference/routes/users.ts';
 import { usersSection } from '../../reference/profile-sections/users.ts';
-import { REFERENCE_DEFAULTS } from '../../reference/options.ts';
+import { referenceProfile } from '../../reference/profile.ts';
+import { REFERENCE_DEFAULTS, type ReferenceOptions } from '../../reference/options.ts';
+import { VariantSet } from '../../reference/variants/index.ts';
+import { usersVariants } from '../../reference/variants/users.ts';
 import { describeSchemaErrors, validateAgainst } from '../../src/schemas/registry.ts';
+import { ISO_8601_WITH_OFFSET, impossibleTimestamp } from '../../suites/users/support.ts';
 
 const SCHEMA = 'user-details.schema.json';
 const CLEAN = new FaultSet();
@@ -218,5 +225,151 @@ describe('GET /v2/users/{User-ID} over HTTP', () => {
     assert.equal(refused.status, 422);
     assert.deepEqual(Object.keys((refused.body as { error: object }).error).sort(), ['code', 'message']);
     assert.equal((await get(`/v2/users/${crypto.randomUUID()}`)).status, 404);
+  });
+});
+
+describe('registered_at: the schema and the check read "ISO 8601 timestamp with UTC offset" alike (2.2)', () => {
+  const schema = JSON.parse(readFileSync(fromRoot('schemas', 'user-details.schema.json'), 'utf8')) as {
+    $defs: { user: { properties: { registered_at: { pattern: string } } } };
+  };
+
+  test('the schema pattern is the check\'s pattern', () => {
+    assert.equal(schema.$defs.user.properties.registered_at.pattern, ISO_8601_WITH_OFFSET.source);
+  });
+
+  test('extended and basic format, any offset, optional seconds and fraction pass; no offset or a space does not', () => {
+    for (const value of ['2024-01-01T09:30:00Z', '2024-01-01T11:30:00+02:00', '2024-01-01T09:30:00.000Z', '20240101T093000+0200', '2024-01-01T04:00-0530', '2024-01-01T09:30:00,5+01']) {
+      assert.ok(ISO_8601_WITH_OFFSET.test(value), value);
+      assert.equal(impossibleTimestamp(value), undefined, value);
+    }
+    for (const value of ['2024-01-01T09:30:00', '2024-01-01 09:30:00Z', '2024-01-01', '1704101400']) assert.ok(!ISO_8601_WITH_OFFSET.test(value), value);
+  });
+
+  test('impossible dates and offsets are named', () => {
+    assert.match(impossibleTimestamp('2023-02-29T09:30:00Z') ?? '', /day 29/);
+    assert.match(impossibleTimestamp('2024-13-01T09:30:00Z') ?? '', /month 13/);
+    assert.match(impossibleTimestamp('2024-01-01T24:30:00Z') ?? '', /time/);
+    assert.match(impossibleTimestamp('2024-01-01T09:30:00+25:00') ?? '', /offset/);
+  });
+});
+
+describe('user-details variants (reference/variants/users.ts)', () => {
+  const users = seedUsers(REFERENCE_DEFAULTS.seed);
+  const user = users[0]!;
+
+  /** A reference with the variants on, a token of `clientId`, and a GET of user details. */
+  async function withVariants(variants: string[], body: (get: Getter, ref: RunningReference) => Promise<void>, overrides: Partial<ReferenceOptions> = {}) {
+    const ref = await startReference({ port: 0, variants, tokenRatePerSecond: 1_000, tokenBurst: 1_000, ...overrides });
+    const tokens = new Map<string, string>();
+    const tokenOf = async (clientId: string) => {
+      if (!tokens.has(clientId)) {
+        const res = await fetch(`${ref.url}/v1/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: ref.options.clientSecret }),
+        });
+        tokens.set(clientId, ((await res.json()) as { access_token: string }).access_token);
+      }
+      return tokens.get(clientId)!;
+    };
+    const get: Getter = async (path, query = {}, headers = {}, clientId = ref.options.clientId) => {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(query)) for (const item of Array.isArray(v) ? v : [v]) params.append(k, item);
+      const res = await fetch(`${ref.url}${path}${params.size ? `?${params}` : ''}`, { headers: { authorization: `Bearer ${await tokenOf(clientId)}`, ...headers } });
+      return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+    };
+    try {
+      await body(get, ref);
+    } finally {
+      await ref.close();
+    }
+  }
+  const tokenFor = async (ref: RunningReference) => {
+    const res = await fetch(`${ref.url}/v1/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'client_credentials', client_id: ref.options.clientId, client_secret: ref.options.clientSecret }),
+    });
+    return ((await res.json()) as { access_token: string }).access_token;
+  };
+  type Getter = (
+    path: string,
+    query?: Record<string, string | string[]>,
+    headers?: Record<string, string>,
+    clientId?: string,
+  ) => Promise<{ status: number; headers: Headers; body: any }>;
+
+  test('every variant cites what allows it and exists in the catalogue', () => {
+    for (const variant of usersVariants) {
+      assert.match(variant.allowedBy, /\d\.\d|7/, `${variant.name} cites no clause`);
+      assert.ok(new VariantSet([variant.name]).has(variant.name));
+    }
+  });
+
+  test('journey-errors-400: journey violations are 400, a malformed id stays 422', async () => {
+    await withVariants(['journey-errors-400'], async (get) => {
+      assert.equal((await get(`/v2/users/${user.id}`, { user_flow: 'trade_buy' })).status, 400);
+      assert.equal((await get(`/v2/users/${user.id}`, { 'user_journey[]': 'trading', user_flow: 'onboard' })).status, 400);
+      assert.equal((await get('/v2/users/not-a-uuid')).status, 422);
+    });
+  });
+
+  test('malformed-user-id-404: a malformed id is record not found', async () => {
+    await withVariants(['malformed-user-id-404'], async (get) => {
+      assert.equal((await get('/v2/users/not-a-uuid')).status, 404);
+      assert.equal((await get(`/v2/users/${user.id}`, { user_flow: 'trade_buy' })).status, 422);
+    });
+  });
+
+  test('own-licence-not-found: the own-licence client gets 404, and the profile documents it', async () => {
+    await withVariants(['own-licence-not-found'], async (get, ref) => {
+      assert.equal((await get(`/v2/users/${user.id}`, {}, {}, ref.options.ownLicenceClientId)).status, 404);
+      assert.equal(referenceProfile(ref.url, ref.options).users?.ownLicence?.restrictedStatus, 404);
+    });
+  });
+
+  test('asset-groups-without-flow-ignored: asset groups without user_flow leave the context as it is', () => {
+    const variants = new VariantSet(['asset-groups-without-flow-ignored']);
+    const resolveWith = (query: Record<string, string>) => resolveJourneyContext(new URLSearchParams(query), CLEAN, variants);
+    assert.deepEqual(resolveWith({ asset_group: 'crypto' }), { ok: true, journeys: DEFAULT_JOURNEYS, source: 'default' });
+    const journeys = resolveWith({ 'user_journey[]': 'trading', asset_group: 'crypto' });
+    assert.ok(journeys.ok && journeys.journeys.join() === 'trading');
+    assert.ok(!resolveWith({ user_flow: 'onboard', asset_group: 'crypto' }).ok, 'rule 5 still applies to flows');
+  });
+
+  test('registered-at-offset and registered-at-fractional-seconds: the same instant, written otherwise, still valid', async () => {
+    await withVariants(['registered-at-offset', 'registered-at-fractional-seconds'], async (get) => {
+      for (const seeded of users) {
+        const res = await get(`/v2/users/${seeded.id}`);
+        const value = res.body.data.registered_at as string;
+        assert.match(value, /\.000\+02:00$/);
+        assert.equal(Date.parse(value), Date.parse(seeded.registered_at));
+        assert.deepEqual(validateAgainst(SCHEMA, res.body), []);
+      }
+    });
+  });
+
+  test('terms-descending: the same terms, largest id first', async () => {
+    await withVariants(['terms-descending'], async (get) => {
+      const terms = (await get(`/v2/users/${user.id}`, { user_flow: 'crypto_transfer' })).body.data.terms_not_accepted as number[];
+      assert.deepEqual(terms, [601, 301, 102]);
+    });
+  });
+
+  test('content-language: only in answer to Accept-Language, naming the tag as the client wrote it', async () => {
+    await withVariants(['content-language'], async (get, ref) => {
+      // fetch always sends Accept-Language (*), so the header-less request goes through node:http.
+      const bearer = await tokenFor(ref);
+      const withoutAcceptLanguage = await new Promise<IncomingMessage>((resolve, reject) =>
+        httpGet(`${ref.url}/v2/users/${user.id}`, { headers: { authorization: `Bearer ${bearer}` } }, resolve).on('error', reject),
+      );
+      withoutAcceptLanguage.resume();
+      assert.equal(withoutAcceptLanguage.statusCode, 200);
+      assert.equal(withoutAcceptLanguage.headers['content-language'], undefined);
+      assert.equal((await get(`/v2/users/${user.id}`, {}, { 'accept-language': 'de-DE, en;q=0.5' })).headers.get('content-language'), 'de-DE');
+      assert.equal((await get(`/v2/users/${user.id}`, {}, { 'accept-language': 'ja' })).headers.get('content-language'), 'en');
+    });
+    assert.equal(matchedLanguageRange('fr-CA;q=0.8, de', 'de'), 'de');
+    assert.equal(matchedLanguageRange('*', 'en'), 'en');
   });
 });
