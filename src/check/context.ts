@@ -203,6 +203,20 @@ export class CheckContext implements ExchangeRecorder {
   }
 
   /**
+   * A request without a valid bearer credential must be refused (5 rule 1:
+   * "REST calls carry the header Authorization with a bearer access token"):
+   * a 2xx, 3xx or 5xx FAILs. 401 is the code section 7 names "unauthorized",
+   * but it ties no condition to it, so another 4xx is a WARN, not a FAIL.
+   */
+  expectUnauthorized(res: HttpResponse, what: string): void {
+    const expected = 'a 4xx refusal, 401 (unauthorized)';
+    if (isSuccess(res.status)) this.fail(`${what} was accepted: ${res.status}`, { expected, actual: res.status, exchange: res.exchangeId });
+    if (isServerError(res.status)) this.fail(`${what} caused a server error: ${res.status}${bodyHint(res)}`, { expected, actual: res.status, exchange: res.exchangeId });
+    if (res.status < 400) this.fail(`${what}: expected a 4xx refusal, got ${res.status}`, { expected, actual: res.status, exchange: res.exchangeId });
+    if (res.status !== 401) this.warn(`${what} was refused with ${res.status}, not 401 (unauthorized)`, { expected: 401, actual: res.status });
+  }
+
+  /**
    * The common shape of "must be rejected": a 2xx or 5xx is a FAIL; a 4xx
    * other than the documented code(s) is a WARN.
    */

@@ -52,7 +52,7 @@ defineCheck(
 defineCheck(
   {
     id: 'users.bearer-required',
-    title: 'User details without a valid bearer credential answer 401',
+    title: 'User details without a valid bearer credential are refused (401 expected)',
     area: 'users',
     requirements: ['USERS-BEARER-REQUIRED'],
     severity: 'MUST',
@@ -66,7 +66,7 @@ defineCheck(
     ];
     for (const [what, headers] of cases) {
       const res = await http.get(path, { headers, label: `user details with ${what}` });
-      check.expectStatus(res, 401, `GET user details with ${what}`);
+      check.expectUnauthorized(res, `GET user details with ${what}`);
     }
   },
 );
