@@ -76,9 +76,19 @@ interface ServerPlan {
   grep?: string;
 }
 
-/** The variant targets: each variant alone, then all compatible variants together (when there are two or more). */
+/**
+ * The variant targets: each variant alone, running the checks of its own area
+ * (a variant changes one area's behaviour; 'all' runs everything), then all
+ * compatible variants together running every check, where one area's variant
+ * meeting another area's checks would show.
+ */
 function variantPlans(variants: readonly Variant[]): ServerPlan[] {
-  const plans = variants.map((v) => ({ name: `variant:${v.name}`, faults: [], variants: [v.name] }));
+  const plans: ServerPlan[] = variants.map((v) => ({
+    name: `variant:${v.name}`,
+    faults: [],
+    variants: [v.name],
+    grep: v.area === 'all' ? undefined : `@area:${v.area}(\\s|$)`,
+  }));
   const together = compatibleVariants(variants);
   if (together.length > 1) plans.push({ name: ALL_COMPATIBLE, faults: [], variants: together });
   return plans;
