@@ -1,26 +1,33 @@
 // Small, strict HTTP helpers of the reference: JSON in and out, a body-size
 // limit decided from Content-Length before reading and enforced while
-// streaming, and one error body shape.
+// streaming, and one error body shape. How a JSON answer is labelled and
+// shaped under the common variants lives in response-variants.ts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { shapeError, shapeJson, type ShapedAnswer } from './response-variants.ts';
 
-/** The error body shape is not shown by the spec; the reference uses this one. */
+/** The error body shape is not shown by the spec; the reference uses this one unless a common variant says otherwise. */
 export interface ErrorBody {
   error: { code: string; message: string };
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+function writeAnswer(res: ServerResponse, status: number, answer: ShapedAnswer, headers: Record<string, string>): void {
   res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
+    ...answer.headers,
+    'content-length': answer.text === undefined ? 0 : Buffer.byteLength(answer.text),
     'cache-control': 'no-store',
     ...headers,
   });
-  res.end(text);
+  res.end(answer.text);
 }
 
+/** A JSON answer; its media type and any extra members follow the request's common variants (response-variants.ts). */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  writeAnswer(res, status, shapeJson(body), headers);
+}
+
+/** An error answer: the ErrorBody shape by default, another shape (or none) under a common variant. */
 export function sendError(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
-  sendJson(res, status, { error: { code, message } } satisfies ErrorBody, headers);
+  writeAnswer(res, status, shapeError(status, code, message), headers);
 }
 
 export type BodyResult =
@@ -63,10 +70,11 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
 
 /**
  * Answers 413 and closes the connection: the rest of an oversize body is not
- * read, so the connection cannot be reused (RFC 9110, 15.5.14).
+ * read, so the connection cannot be reused (RFC 9110, 15.5.14). `keepAlive`
+ * when the caller has read the whole body first (token-body-limit-drained).
  */
-export function sendPayloadTooLarge(res: ServerResponse, limit: number): void {
-  sendError(res, 413, 'payload_too_large', `request body exceeds ${limit} bytes`, { connection: 'close' });
+export function sendPayloadTooLarge(res: ServerResponse, limit: number, options: { keepAlive?: boolean } = {}): void {
+  sendError(res, 413, 'payload_too_large', `request body exceeds ${limit} bytes`, options.keepAlive ? {} : { connection: 'close' });
 }
 
 export function isJsonContentType(req: IncomingMessage): boolean {

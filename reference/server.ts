@@ -1,7 +1,10 @@
 // The reference implementation's HTTP server. Bad input of any kind gets a
 // client error; an exception in a handler is logged and answered 500 without
-// taking the server down.
-import { createServer, type Server } from 'node:http';
+// taking the server down. Each request runs in a response scope
+// (response-variants.ts) so the common variants (reference/variants/common.ts:
+// media type, error body shape, extra members) reach every route's answers,
+// the 404 and 405 of the router included, without any route knowing them.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ReferenceContext } from './context.ts';
 import { FaultSet } from './faults/index.ts';
@@ -12,6 +15,7 @@ import { TokenKeys } from './keys.ts';
 import { REFERENCE_DEFAULTS, type ReferenceOptions } from './options.ts';
 import { Router } from './router.ts';
 import { registerRoutes } from './routes/index.ts';
+import { withResponseScope } from './response-variants.ts';
 
 export interface RunningReference {
   url: string;
@@ -39,6 +43,12 @@ export async function startReference(overrides: Partial<ReferenceOptions> = {}):
 
   const server: Server = createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 30_000 }, (raw, res) => {
     const url = new URL(raw.url ?? '/', 'http://reference.invalid');
+    // Every answer of this request, also those written after an await, sees the common variants.
+    const scope = { variants: ctx.variants, faults: ctx.faults, method: raw.method ?? 'GET', pathname: url.pathname };
+    withResponseScope(scope, () => serve(raw, res, url));
+  });
+
+  function serve(raw: IncomingMessage, res: ServerResponse, url: URL): void {
     const match = router.match(raw.method ?? 'GET', url.pathname);
     if (match.kind === 'not-found') return sendError(res, 404, 'not_found', `no operation at ${url.pathname}`);
     if (match.kind === 'method-not-allowed') {
@@ -49,7 +59,8 @@ export async function startReference(overrides: Partial<ReferenceOptions> = {}):
       if (!res.headersSent) sendError(res, 500, 'internal_error', 'unexpected server error');
       else res.destroy();
     });
-  });
+  }
+
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -2,11 +2,14 @@
 // CheckResult (metadata from the test's annotation, verdict and evidence from
 // the outcome the check runtime attached), prints one progress line per
 // check, and writes all results as JSON to PTAS_CHECK_RESULTS for the
-// orchestrator that builds the report.
+// orchestrator that builds the report. When every check has ended, it adds
+// the cross-cutting checks of each target (src/crosscut/), computed from the
+// exchanges all checks of that target recorded.
 import { writeFileSync } from 'node:fs';
-import type { FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { META_ANNOTATION, OUTCOME_ATTACHMENT, type CheckMeta, type CheckOutcome, type CheckResult, type Verdict } from '../src/check/model.ts';
 import { Redactor } from '../src/http/redact.ts';
+import { CROSSCUT_CHECKS, crossCuttingResults } from '../src/crosscut/index.ts';
 
 export interface CheckRunOutput {
   checks: CheckResult[];
@@ -40,14 +43,20 @@ export default class PtasReporter implements Reporter {
   private readonly errors: string[] = [];
   private startedAt = new Date();
   private total = 0;
+  /** Each target's base address, so the cross-cutting checks know which requests went to the specified operations. */
+  private readonly baseUrls = new Map<string, string | undefined>();
 
   printsToStdio(): boolean {
     return true;
   }
 
-  onBegin(_config: unknown, suite: { allTests(): TestCase[] }): void {
+  onBegin(config: FullConfig, suite: Suite): void {
     this.startedAt = new Date();
-    this.total = suite.allTests().length;
+    for (const project of config.projects) {
+      this.baseUrls.set(project.name, (project.use as { ptasProfile?: { baseUrl?: string } }).ptasProfile?.baseUrl);
+    }
+    const targetsWithChecks = suite.suites.filter((projectSuite) => projectSuite.allTests().length > 0).length;
+    this.total = suite.allTests().length + targetsWithChecks * CROSSCUT_CHECKS.length;
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
@@ -61,6 +70,10 @@ export default class PtasReporter implements Reporter {
       target: test.parent.project()?.name ?? 'default',
       durationMs: Math.round(result.duration),
     };
+    this.add(check);
+  }
+
+  private add(check: CheckResult): void {
     this.checks.push(check);
     if (process.env[PROGRESS_ENV] !== '0') {
       const counter = `[${String(this.checks.length).padStart(String(this.total).length)}/${this.total}]`;
@@ -69,11 +82,26 @@ export default class PtasReporter implements Reporter {
     }
   }
 
+  /** The cross-cutting checks of every target some check ran against, over what those checks recorded. */
+  private addCrossCuttingChecks(): void {
+    const targets = [...new Set(this.checks.map((c) => c.target))];
+    for (const target of targets) {
+      const checks = this.checks.filter((c) => c.target === target);
+      for (const result of crossCuttingResults(target, checks, this.baseUrls.get(target))) this.add(result);
+    }
+  }
+
   onError(error: TestError): void {
     this.errors.push(redactor.redactString(error.message ?? String(error.value ?? 'unknown error')));
   }
 
   onEnd(result: FullResult): void {
+    try {
+      this.addCrossCuttingChecks();
+    } catch (error) {
+      // A bug here must not lose the results of every other check.
+      this.errors.push(`the cross-cutting checks could not run: ${redactor.redactString(error instanceof Error ? error.message : String(error))}`);
+    }
     const output: CheckRunOutput = {
       checks: this.checks,
       errors: this.errors,

@@ -5,6 +5,7 @@ import { cryptoTransfersFaults } from './crypto-transfers.ts';
 import { tradingFaults } from './trading.ts';
 import { webhooksFaults } from './webhooks.ts';
 import { loadFaults } from './load.ts';
+import { commonFaults } from './common.ts';
 import type { Fault } from './types.ts';
 
 export type { Fault } from './types.ts';
@@ -16,6 +17,7 @@ export const FAULTS: readonly Fault[] = [
   ...tradingFaults,
   ...webhooksFaults,
   ...loadFaults,
+  ...commonFaults,
 ];
 
 export function faultByName(name: string): Fault | undefined {

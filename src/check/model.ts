@@ -11,7 +11,8 @@ export const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'WARN', 'REVIEW', '
  */
 export type Severity = 'MUST' | 'SHOULD' | 'REVIEW';
 
-export type Area = 'auth' | 'users' | 'crypto-transfers' | 'trading' | 'webhooks' | 'load';
+/** 'errors': cross-cutting checks computed over the exchanges every check of a target recorded (src/crosscut/). */
+export type Area = 'auth' | 'users' | 'crypto-transfers' | 'trading' | 'webhooks' | 'load' | 'errors';
 
 export interface CheckMeta {
   /** Stable id, area-prefixed: "auth.refresh-token-single-use". */

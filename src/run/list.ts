@@ -1,5 +1,6 @@
 // Lists every check with its requirement ids and severity without running
-// any: Playwright's --list over the suites, plus the load probes.
+// any: Playwright's --list over the suites, plus the cross-cutting checks the
+// reporter adds and the load probes.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fromRoot } from '../paths.ts';
@@ -9,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { TARGETS_FILE_ENV, writeTargetsFile } from './targets.ts';
 import { LOAD_CHECKS } from '../../load/checks.ts';
+import { CROSSCUT_CHECKS } from '../crosscut/index.ts';
 
 interface JsonSuite {
   specs?: Array<{ tests?: Array<{ annotations?: Array<{ type: string; description?: string }> }> }>;
@@ -47,7 +49,7 @@ export function listConformanceChecks(): CheckMeta[] {
   return checks;
 }
 
-/** Every check ptas has: the conformance suites and the load probes. */
+/** Every check ptas has: the conformance suites, the cross-cutting checks over their exchanges, and the load probes. */
 export function listAllChecks(): CheckMeta[] {
-  return [...listConformanceChecks(), ...LOAD_CHECKS].sort((a, b) => a.id.localeCompare(b.id));
+  return [...listConformanceChecks(), ...CROSSCUT_CHECKS, ...LOAD_CHECKS].sort((a, b) => a.id.localeCompare(b.id));
 }

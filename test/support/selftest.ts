@@ -1,7 +1,9 @@
 // The self-test, as a function the tests and the benchmark share. It proves
 // both halves of a trustworthy verdict in one Playwright run:
 // - sensitivity: one reference server per fault, each running only the checks
-//   tagged with the requirement its fault breaks; every fault must be caught;
+//   tagged with the requirement its fault breaks (a cross-cutting requirement's
+//   fault: the auth and users checks, whose error answers it judges); every
+//   fault must be caught;
 // - specificity: one reference server per legitimate variant, and one with
 //   every compatible variant at once, each running every check; each must be
 //   CONFORMANT with no FAIL and no ERROR (variants the load stage observes
@@ -17,6 +19,7 @@ import type { CheckResult } from '../../src/check/model.ts';
 import { breaksConformance, runVerdict } from '../../src/results/verdict.ts';
 import type { RunVerdict } from '../../src/results/model.ts';
 import { listConformanceChecks } from '../../src/run/list.ts';
+import { CROSSCUT_CHECKS } from '../../src/crosscut/index.ts';
 import { requirementById } from '../../src/requirements.ts';
 import { runLoadStage } from '../../load/stage.ts';
 
@@ -54,9 +57,21 @@ export function requirementGrep(requirement: string): string {
   return `@${requirement}(\\s|$)`;
 }
 
-/** Faults whose requirement some conformance check covers (the load probes test their own). */
+/**
+ * A cross-cutting check (src/crosscut/) carries no tag to grep for: it judges
+ * the exchanges of the checks that ran. Its fault's target runs the auth and
+ * users checks, which between them provoke error answers of two operations.
+ */
+const CROSSCUT_REQUIREMENTS = new Set(CROSSCUT_CHECKS.flatMap((c) => c.requirements));
+const CROSSCUT_FAULT_GREP = '@area:(auth|users)(\\s|$)';
+
+function faultGrep(fault: Fault): string {
+  return CROSSCUT_REQUIREMENTS.has(fault.requirement) ? CROSSCUT_FAULT_GREP : requirementGrep(fault.requirement);
+}
+
+/** Faults whose requirement some conformance check (or cross-cutting check over their exchanges) covers; the load probes test their own. */
 export function conformanceFaults(): Fault[] {
-  const covered = new Set(listConformanceChecks().flatMap((c) => c.requirements));
+  const covered = new Set([...listConformanceChecks().flatMap((c) => c.requirements), ...CROSSCUT_REQUIREMENTS]);
   return FAULTS.filter((f) => covered.has(f.requirement));
 }
 
@@ -102,7 +117,7 @@ export async function runSelfTest(
   const faults = selection.faults ?? conformanceFaults();
   const plans: ServerPlan[] = [
     { name: CLEAN, faults: [], variants: [] },
-    ...faults.map((f) => ({ name: f.name, faults: [f.name], variants: [], grep: requirementGrep(f.requirement) })),
+    ...faults.map((f) => ({ name: f.name, faults: [f.name], variants: [], grep: faultGrep(f) })),
     ...variantPlans(selection.variants ?? VARIANTS),
   ];
   const farm = await spawnReferences(plans.map((p) => ({ faults: p.faults, variants: p.variants })));
