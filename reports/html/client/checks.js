@@ -2,7 +2,7 @@
 // whose evidence is built only when it is first opened, so a report of a
 // thousand checks is interactive at once.
 
-const AREA_ORDER = ['auth', 'users', 'crypto-transfers', 'trading', 'webhooks', 'load'];
+const AREA_ORDER = ['auth', 'users', 'crypto-transfers', 'trading', 'webhooks', 'errors', 'load'];
 const VERDICTS = ['PASS', 'FAIL', 'WARN', 'REVIEW', 'SKIP', 'ERROR'];
 const VERDICT_ORDER = ['ERROR', 'FAIL', 'WARN', 'REVIEW', 'SKIP', 'PASS'];
 
