@@ -15,6 +15,12 @@ export const webhooksFaults: Fault[] = [
   { name: 'webhook-ack-requires-body', requirement: 'WEBHOOK-ACK-CODES', description: 'An answer without a body is taken as a failure, so every acknowledgement of the spec is retried.' },
   { name: 'webhook-new-key-per-attempt', requirement: 'WEBHOOK-IDEMPOTENCY-STABLE', description: 'Every redelivery carries a fresh X-BTS-Idempotency-Key.' },
   { name: 'webhook-key-per-user-action', requirement: 'WEBHOOK-IDEMPOTENCY-DISTINCT', description: 'The idempotency key is derived from user and action, so distinct events of one kind share it.' },
+  { name: 'webhook-redelivery-unsigned', requirement: 'WEBHOOK-EVERY-DELIVERY', description: 'Redeliveries (second and later attempts) carry no Signature or Signature-Input; first attempts are signed.' },
+  {
+    name: 'webhook-other-kinds-undigested',
+    requirement: 'WEBHOOK-EVERY-DELIVERY',
+    description: 'Each user-update event comes with offer-status notifications to the same address (as webhook-unrelated-notifications), and those carry no Content-Digest.',
+  },
   { name: 'webhook-no-retry', requirement: 'WEBHOOK-RETRY-POLICY', description: 'A delivery that is not acknowledged (500, timeout) is never retried.' },
   { name: 'webhook-timeout-treated-as-delivered', requirement: 'WEBHOOK-RETRY-POLICY', description: 'A delivery whose answer times out counts as delivered and is not retried.' },
 ];

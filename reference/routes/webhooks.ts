@@ -7,6 +7,19 @@
 //   GET  /reference/v1/webhooks/jwks.json     the public key deliveries are signed with (RFC 9421, Ed25519)
 // Actions: verification (success true/false), blacklisting, inactivation,
 // risk_evaluation (status processing/finished/cancelled); see webhooks/events.ts.
+// Deliveries: webhooks/message.ts (headers, digest, signature), webhooks/dispatcher.ts
+// (acknowledgement, retries after 200/400/800 ms by default).
+//
+// Legitimate variants (reference/variants/webhooks.ts), each a choice the spec leaves open:
+//   webhook-unrelated-notifications    an offer-status notification (6.2) just before and just after
+//                                      each user-update event, to the same address;
+//   webhook-digest-sha512              Content-Digest with sha-512 only;
+//   webhook-signature-more-components  the deployed API's covered components, with created and expires;
+//   webhook-json-charset               Content-Type application/json; charset=utf-8;
+//   webhook-retry-slower               retries ten times later (first after 2 s); the profile declares no schedule;
+//   webhook-signature-ecdsa-p256       an ECDSA P-256 key instead of Ed25519;
+//   webhook-signature-base64url        the signature bytes in base64url (the suite warns);
+//   webhook-body-extra-members         more members in the body and in params than 6.1 lists.
 import { randomUUID, createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { ReferenceContext } from '../context.ts';
@@ -15,7 +28,7 @@ import { isJsonContentType, parseJson, readBody, sendError, sendJson, sendPayloa
 import { UUID_SHAPE } from '../fixtures/ids.ts';
 import type { Router, RouteRequest } from '../router.ts';
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts';
-import { eventBody, eventParams, parseEventRequest } from '../webhooks/events.ts';
+import { eventBody, eventParams, offerStatusBody, parseEventRequest } from '../webhooks/events.ts';
 import { WebhookSigner } from '../webhooks/signer.ts';
 
 export const WEBHOOK_REGISTER_PATH = '/reference/v1/webhooks/user-update';
@@ -35,7 +48,10 @@ function receivingAddress(body: unknown): string | undefined {
 
 export function registerWebhooksRoutes(router: Router, ctx: ReferenceContext): void {
   // The key pair is made once per server; requests wait for it.
-  const ready = WebhookSigner.create().then((signer) => ({ signer, dispatcher: new WebhookDispatcher(ctx, signer) }));
+  const algorithm = ctx.variants.has('webhook-signature-ecdsa-p256') ? 'ecdsa-p256-sha256' : 'ed25519';
+  const ready = WebhookSigner.create(algorithm).then((signer) => ({ signer, dispatcher: new WebhookDispatcher(ctx, signer) }));
+  // The other-kinds fault needs the other kinds to be sent at all.
+  const sendsOtherKinds = ctx.variants.has('webhook-unrelated-notifications') || ctx.faults.has('webhook-other-kinds-undigested');
 
   async function jsonBody(req: RouteRequest, res: ServerResponse): Promise<unknown> {
     const read = await readBody(req.raw, ctx.options.bodyLimitBytes);
@@ -71,12 +87,16 @@ export function registerWebhooksRoutes(router: Router, ctx: ReferenceContext): v
     const { dispatcher } = await ready;
     const url = dispatcher.addressOf(claims.client_id);
     if (!url) return sendError(res, 409, 'no_receiving_address', `no user-update address is set up for this client: PUT ${WEBHOOK_REGISTER_PATH} first`);
-    const params = eventParams(request, userId, new Date(), ctx.faults);
+    const at = new Date();
+    const params = eventParams(request, userId, at, ctx.faults);
     const id = randomUUID();
     const idempotencyKey = ctx.faults.has('webhook-key-per-user-action')
       ? createHash('sha256').update(`${userId}:${request.action}`).digest('hex').slice(0, 32)
       : randomUUID();
-    dispatcher.dispatch({ id, idempotencyKey, url, params, body: eventBody(params, ctx.faults) });
+    const offerStatus = () => ({ id: randomUUID(), kind: 'offer-status' as const, idempotencyKey: randomUUID(), url, body: offerStatusBody(userId, at) });
+    if (sendsOtherKinds) dispatcher.dispatch(offerStatus());
+    dispatcher.dispatch({ id, kind: 'user-update', idempotencyKey, url, body: eventBody(params, id, ctx.faults, ctx.variants) });
+    if (sendsOtherKinds) dispatcher.dispatch(offerStatus());
     sendJson(res, 202, { data: { event_id: id, action: request.action, user_id: userId } });
   });
 

@@ -1,7 +1,9 @@
-// Delivers user-update events to the receiving address each client set up.
+// Delivers user-update events (and, with webhook-unrelated-notifications,
+// offer-status notifications) to the receiving address each client set up.
 // An answer of 200, 201, 202 or 204 confirms receipt (spec 6.1); anything
 // else, a connection error or a timeout is retried with exponential backoff
-// (webhookRetryBaseMs, doubling) up to webhookMaxAttempts, under the same
+// (webhookRetryBaseMs, doubling; ten times that base with the
+// webhook-retry-slower variant) up to webhookMaxAttempts, under the same
 // idempotency key. One dispatcher per server: its state is its own.
 import { appendFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,6 +13,14 @@ import { buildDelivery, type WebhookEvent } from './message.ts';
 import type { WebhookSigner } from './signer.ts';
 
 const ACKNOWLEDGEMENTS = new Set([200, 201, 202, 204]);
+/** webhook-retry-slower: the first retry comes this many times later than the base (2 s by default, after the suite's window). */
+const SLOWER_RETRY_FACTOR = 10;
+
+/** The delays between attempts (ms): the schedule the reference's profile declares as webhooks.retryDelaysMs. */
+export function retryDelaysMs(options: { webhookRetryBaseMs: number; webhookMaxAttempts: number }, slower = false): number[] {
+  const base = options.webhookRetryBaseMs * (slower ? SLOWER_RETRY_FACTOR : 1);
+  return Array.from({ length: Math.max(0, options.webhookMaxAttempts - 1) }, (_, i) => base * 2 ** i);
+}
 /** An answer body is only looked at for its presence; more than this is not read. */
 const ANSWER_READ_LIMIT = 64 * 1024;
 
@@ -48,18 +58,21 @@ export class WebhookDispatcher {
   }
 
   private async deliver(event: WebhookEvent): Promise<void> {
-    const { options, faults } = this.ctx;
-    const attempts = faults.has('webhook-no-retry') ? 1 : Math.max(1, options.webhookMaxAttempts);
-    for (let attempt = 1; attempt <= attempts; attempt++) {
+    const { options, faults, variants } = this.ctx;
+    const delays = faults.has('webhook-no-retry') ? [] : retryDelaysMs(options, variants.has('webhook-retry-slower'));
+    for (let attempt = 1; ; attempt++) {
       if (this.acknowledged(await this.attempt(event, attempt))) return;
-      if (attempt < attempts) await sleep(options.webhookRetryBaseMs * 2 ** (attempt - 1), undefined, { ref: false });
+      const delay = delays[attempt - 1];
+      if (delay === undefined) return;
+      await sleep(delay, undefined, { ref: false });
     }
   }
 
   private async attempt(event: WebhookEvent, attempt: number): Promise<AttemptOutcome> {
-    const delivery = await buildDelivery(event, attempt, this.ctx.faults, this.signer);
+    const delivery = await buildDelivery(event, attempt, this.ctx, this.signer);
     // The same opt-in audit as issued tokens: leak tests grep artifacts for every Signature value.
-    if (this.ctx.options.issuedTokenLog) appendFileSync(this.ctx.options.issuedTokenLog, `${delivery.headers.signature}\n`);
+    const { signature } = delivery.headers;
+    if (this.ctx.options.issuedTokenLog && signature) appendFileSync(this.ctx.options.issuedTokenLog, `${signature}\n`);
     try {
       const response = await request(delivery.url, {
         method: delivery.method as 'POST',

@@ -6,7 +6,12 @@
 //   inactivation     {action, user_pid, timestamp}
 //   risk_evaluation  {action, status, user_pid, timestamp}    status: processing | finished | cancelled
 // "risk_evaluation" is the reference's action string for risk evaluation (not shown by the spec).
+// With webhook-body-extra-members the body and params carry more members than these.
+// An "offer status" notification (6.2: payload not shown) is the reference's own shape too:
+//   {"event": "offer_status", "params": {offer_id, status, user_pid, timestamp}}   no action
+import { randomUUID } from 'node:crypto';
 import type { FaultSet } from '../faults/index.ts';
+import type { VariantSet } from '../variants/index.ts';
 
 export const RISK_EVALUATION_ACTION = 'risk_evaluation';
 export const RISK_STATUSES = ['processing', 'finished', 'cancelled'] as const;
@@ -47,6 +52,14 @@ export function eventParams(request: EventRequest, userId: string, at: Date, fau
 }
 
 /** The JSON body of a delivery: {"params": {…}} (spec 6.1). */
-export function eventBody(params: Record<string, unknown>, faults: FaultSet): string {
-  return JSON.stringify(faults.has('webhook-body-without-params') ? params : { params });
+export function eventBody(params: Record<string, unknown>, eventId: string, faults: FaultSet, variants: VariantSet): string {
+  if (faults.has('webhook-body-without-params')) return JSON.stringify(params);
+  if (!variants.has('webhook-body-extra-members')) return JSON.stringify({ params });
+  const occurredAt = new Date(Number(params.timestamp) * 1000).toISOString();
+  return JSON.stringify({ event: 'user-update', event_id: eventId, occurred_at: occurredAt, params: { ...params, event_id: eventId, source: 'ptas-reference' } });
+}
+
+/** An "offer status" notification for the user: another kind 6.2 lists, shaped like no user-update event (it has no action). */
+export function offerStatusBody(userId: string, at: Date): string {
+  return JSON.stringify({ event: 'offer_status', params: { offer_id: randomUUID(), status: 'expired', user_pid: userId, timestamp: Math.floor(at.getTime() / 1000) } });
 }

@@ -1,19 +1,28 @@
-// One delivery attempt of a user-update event as an HTTP request (spec 5
-// rule 5, 6.1): POST, application/json, X-BTS-Idempotency-Key, Date
-// (IMF-fixdate), Content-Digest (RFC 9530, sha-256) and an RFC 9421
-// signature over method, target URI, content type, digest, date and key.
-// Date and signature are made per attempt; body and key belong to the event.
+// One delivery attempt of an event as an HTTP request (spec 5 rule 5, 6.1):
+// POST, application/json, X-BTS-Idempotency-Key, Date (IMF-fixdate),
+// Content-Digest (RFC 9530, sha-256) and an RFC 9421 signature over method,
+// target URI, content type, digest, date and key. Date and signature are
+// made per attempt; body and key belong to the event. Offer-status
+// notifications (another kind, 6.2) are delivered the same way.
+//
+// Variants (reference/variants/webhooks.ts): webhook-json-charset labels the
+// body application/json; charset=utf-8; webhook-digest-sha512 digests with
+// sha-512 only; webhook-signature-more-components also sends and covers host
+// and content-length, with created and expires, in the deployed API's order;
+// webhook-signature-base64url writes the signature bytes in base64url.
 import { createHash, randomUUID } from 'node:crypto';
 import { serializeDictionary } from 'structured-headers';
 import type { FaultSet } from '../faults/index.ts';
+import type { VariantSet } from '../variants/index.ts';
 import type { WebhookSigner } from './signer.ts';
 
 export interface WebhookEvent {
   id: string;
+  /** user-update (6.1), or offer-status: another kind of 6.2, sent with the webhook-unrelated-notifications variant. */
+  kind: 'user-update' | 'offer-status';
   idempotencyKey: string;
   /** The receiving address at the time the event happened. */
   url: string;
-  params: Record<string, unknown>;
   body: string;
 }
 
@@ -24,30 +33,61 @@ export interface DeliveryRequest {
   body: string;
 }
 
-const STALE_DATE_MS = 10 * 60_000;
-
-function contentDigest(text: string): string {
-  return serializeDictionary(new Map([['sha-256', [createHash('sha256').update(text).digest(), new Map()]]]));
+/** What shapes a delivery besides the event: the reference's faults and variants. */
+export interface DeliveryChoices {
+  faults: FaultSet;
+  variants: VariantSet;
 }
 
-export async function buildDelivery(event: WebhookEvent, attempt: number, faults: FaultSet, signer: WebhookSigner): Promise<DeliveryRequest> {
+const STALE_DATE_MS = 10 * 60_000;
+/** REAL-API-NOTES: the deployed API's signatures expire 5 minutes after creation. */
+const DEPLOYED_SIGNATURE_LIFETIME_SECONDS = 300;
+
+function contentTypeOf({ faults, variants }: DeliveryChoices): string {
+  if (faults.has('webhook-content-type-text')) return 'text/plain';
+  return variants.has('webhook-json-charset') ? 'application/json; charset=utf-8' : 'application/json';
+}
+
+// Computed here rather than with the suite's digest module, so a mistake on one side shows on the other.
+function contentDigest(text: string, algorithm: 'sha-256' | 'sha-512'): string {
+  const digest = createHash(algorithm === 'sha-512' ? 'sha512' : 'sha256').update(text).digest();
+  return serializeDictionary(new Map([[algorithm, [digest, new Map()]]]));
+}
+
+function digestOf(event: WebhookEvent, { faults, variants }: DeliveryChoices): string | undefined {
+  if (event.kind !== 'user-update' && faults.has('webhook-other-kinds-undigested')) return undefined;
+  const digested = faults.has('webhook-digest-other-body') ? JSON.stringify(JSON.parse(event.body), null, 2) : event.body;
+  return contentDigest(digested, variants.has('webhook-digest-sha512') ? 'sha-512' : 'sha-256');
+}
+
+export async function buildDelivery(event: WebhookEvent, attempt: number, choices: DeliveryChoices, signer: WebhookSigner): Promise<DeliveryRequest> {
+  const { faults, variants } = choices;
   const method = faults.has('webhook-put-method') ? 'PUT' : 'POST';
   const keyHeader = faults.has('webhook-idempotency-header-renamed') ? 'idempotency-key' : 'x-bts-idempotency-key';
   const key = attempt > 1 && faults.has('webhook-new-key-per-attempt') ? randomUUID() : event.idempotencyKey;
-  const digested = faults.has('webhook-digest-other-body') ? JSON.stringify(JSON.parse(event.body), null, 2) : event.body;
   const date = new Date(Date.now() - (faults.has('webhook-stale-date') ? STALE_DATE_MS : 0));
+  const digest = digestOf(event, choices);
   const headers: Record<string, string> = {
-    'content-type': faults.has('webhook-content-type-text') ? 'text/plain' : 'application/json',
+    'content-type': contentTypeOf(choices),
     [keyHeader]: key,
     // toUTCString() is exactly the IMF-fixdate format.
     date: date.toUTCString(),
-    'content-digest': contentDigest(digested),
+    ...(digest ? { 'content-digest': digest } : {}),
   };
-  const covered = ['@method', '@target-uri', 'content-type', 'content-digest', 'date', keyHeader].filter(
-    (c) => !(c === 'content-digest' && faults.has('webhook-signature-skips-digest')),
-  );
+  const moreComponents = variants.has('webhook-signature-more-components');
+  let covered = ['@method', '@target-uri', 'content-type', 'content-digest', 'date', keyHeader];
+  if (moreComponents) {
+    // Sent explicitly so that the signed values are the ones on the wire.
+    headers.host = new URL(event.url).host;
+    headers['content-length'] = String(Buffer.byteLength(event.body));
+    covered = ['@method', '@target-uri', 'host', 'date', 'content-digest', 'content-type', 'content-length', keyHeader];
+  }
+  covered = covered.filter((c) => c !== 'content-digest' || (digest !== undefined && !faults.has('webhook-signature-skips-digest')));
+  if (attempt > 1 && faults.has('webhook-redelivery-unsigned')) return { method, url: event.url, headers, body: event.body };
   const signature = await signer.sign({ method, targetUri: new URL(event.url).href, headers }, covered, {
     withUnpublishedKey: faults.has('webhook-signature-wrong-key'),
+    expiresInSeconds: moreComponents ? DEPLOYED_SIGNATURE_LIFETIME_SECONDS : undefined,
+    base64url: variants.has('webhook-signature-base64url'),
   });
   return { method, url: event.url, headers: { ...headers, ...signature }, body: event.body };
 }

@@ -85,3 +85,66 @@ export function isAttemptOf(candidate: ReceivedDelivery, first: ReceivedDelivery
   const key = idempotencyKey(first);
   return (key !== undefined && idempotencyKey(candidate) === key) || contentFingerprint(candidate) === contentFingerprint(first);
 }
+
+type Members = Record<string, unknown>;
+
+function isMembers(value: unknown): value is Members {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Where an event's members may sit: in params (the shape of 6.1), and at the
+ * top level, so that a body breaking the shape is still recognised as the
+ * event and judged, rather than taken for something else.
+ */
+export function eventLayers(delivery: ReceivedDelivery): Members[] {
+  const body = parsedBody(delivery);
+  if (!isMembers(body)) return [];
+  return isMembers(body.params) ? [body.params, body] : [body];
+}
+
+/** A string equal to the user id (case aside: a UUID's case carries no meaning) anywhere in the first levels of a value. */
+function mentionsUser(value: unknown, userId: string, depth = 3): boolean {
+  if (typeof value === 'string') return value.toLowerCase() === userId.toLowerCase();
+  if (depth === 0 || typeof value !== 'object' || value === null) return false;
+  return Object.values(value).some((member) => mentionsUser(member, userId, depth - 1));
+}
+
+/** What the suite knows of an event it caused: its action, and the success or status it asked for. */
+export interface EventSignature {
+  action: string;
+  success?: boolean;
+  status?: string;
+}
+
+/**
+ * The delivery's JSON carries the action and names the user (any of the
+ * identifiers given): how the event a check caused is told from other
+ * notifications to the same address (6.2 names many kinds and does not show
+ * which operation emits which). `exactly` also wants the success or status
+ * the event was caused with.
+ */
+export function carriesEvent(delivery: ReceivedDelivery, event: EventSignature, userIds: readonly string[], exactly = false): boolean {
+  const layers = eventLayers(delivery);
+  const has = (name: keyof EventSignature) => event[name] === undefined || layers.some((layer) => layer[name] === event[name]);
+  if (!has('action') || (exactly && !(has('success') && has('status')))) return false;
+  return layers.some((layer) => userIds.some((id) => mentionsUser(layer, id)));
+}
+
+/** What tells two events of one kind apart (action, success, status), wherever they sit. */
+function eventTraits(delivery: ReceivedDelivery): string {
+  const pick = (name: string) => eventLayers(delivery).find((layer) => name in layer)?.[name];
+  return JSON.stringify([pick('action'), pick('success'), pick('status')]);
+}
+
+/**
+ * Another attempt of an event already taken: the same content, or the same
+ * key and the same action, success and status (a body rebuilt per attempt).
+ * Unlike isAttemptOf, a key shared by two distinct events does not make one
+ * the other's attempt, so such a key is still seen and judged.
+ */
+export function isRepeatOf(candidate: ReceivedDelivery, taken: ReceivedDelivery): boolean {
+  if (contentFingerprint(candidate) === contentFingerprint(taken)) return true;
+  const key = idempotencyKey(taken);
+  return key !== undefined && idempotencyKey(candidate) === key && eventTraits(candidate) === eventTraits(taken);
+}

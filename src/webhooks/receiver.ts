@@ -1,15 +1,19 @@
 // The HTTP receiver the suite runs for webhook checks. It records every
 // delivery (method, field lines, raw body, time) and answers as the running
 // check scripts it: a status sequence such as 500 then 204, optionally held
-// back to make the implementation time out.
+// back to make the implementation time out. The script applies per event:
+// step n answers the nth attempt of each event (same key or same content).
 //
-// A check works in a session. Deliveries that repeat an event first seen
-// before the session began (same idempotency key and content: a late retry
-// of an earlier check's event) are acknowledged and kept out of the session,
-// so one check never mistakes another's event for its own.
+// A check works in a session. Deliveries that repeat an event an earlier
+// session left unacknowledged (same idempotency key and content: a late
+// retry of an earlier check's event) are acknowledged and kept out of the
+// session, so one check never mistakes another's event for its own. An event
+// the receiver acknowledged is not expected back, so a delivery identical to
+// it is a new event (two events of one second can be byte-identical when an
+// implementation reuses keys or sends none) and belongs to the session.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eventFingerprint, type ReceivedDelivery } from './delivery.ts';
+import { eventFingerprint, isAttemptOf, type ReceivedDelivery } from './delivery.ts';
 
 export interface ResponseStep {
   status: number;
@@ -30,6 +34,8 @@ export interface ReceiverOptions {
 
 /** The answer outside sessions and to late retries of earlier events: acknowledged, so they stop. */
 const ACKNOWLEDGE: ResponseStep = { status: 204 };
+/** The answers that confirm receipt (spec 6.1). */
+const ACKNOWLEDGING = new Set([200, 201, 202, 204]);
 /** A user-update body is a few hundred bytes; this is room to spare, not a limit of the spec. */
 const DEFAULT_MAX_BODY = 256 * 1024;
 /** A flood beyond this many deliveries is answered 503 and not kept, so memory stays bounded. */
@@ -62,9 +68,12 @@ export class ReceiverSession {
       this.earlier.push(delivery);
       return ACKNOWLEDGE;
     }
+    // The script is per event: its nth step answers the nth attempt of each event, so other
+    // notifications to the same address do not use up the steps meant for the event under test.
+    const attempt = this.deliveries.filter((earlier) => isAttemptOf(delivery, earlier)).length;
     this.deliveries.push(delivery);
-    // The last step repeats for every further delivery.
-    const step = forced ?? this.script[Math.min(this.deliveries.length - 1, this.script.length - 1)]!;
+    // The last step repeats for every further attempt.
+    const step = forced ?? this.script[Math.min(attempt, this.script.length - 1)]!;
     this.onAdmit?.(delivery, step);
     for (const waiter of [...this.waiters]) {
       if (waiter.predicate(delivery)) this.settle(waiter, delivery);
@@ -107,7 +116,8 @@ export class WebhookReceiver {
   readonly deliveries: ReceivedDelivery[] = [];
   /** Deliveries refused unrecorded once MAX_KEPT_DELIVERIES were kept. */
   dropped = 0;
-  private readonly seenEvents = new Set<string>();
+  /** Fingerprints of events whose latest attempt was not (yet) acknowledged: they may come back. */
+  private readonly unacknowledged = new Set<string>();
   private session: ReceiverSession | undefined;
   private readonly pendingAnswers = new Set<NodeJS.Timeout>();
 
@@ -140,7 +150,7 @@ export class WebhookReceiver {
     if (this.session) throw new Error('a webhook session is already open on this receiver: webhook checks must run one at a time');
     const session = new ReceiverSession(
       script,
-      new Set(this.seenEvents),
+      new Set(this.unacknowledged),
       (s) => {
         if (this.session === s) this.session = undefined;
       },
@@ -177,11 +187,13 @@ export class WebhookReceiver {
     this.deliveries.push(delivery);
     const tooLarge: ResponseStep | undefined = truncated ? { status: 413 } : undefined;
     const step = this.session?.admit(delivery, tooLarge) ?? tooLarge ?? ACKNOWLEDGE;
-    this.seenEvents.add(eventFingerprint(delivery));
+    const fingerprint = eventFingerprint(delivery);
+    this.unacknowledged.add(fingerprint);
     const answer = () => {
       const written = !res.destroyed && !res.writableEnded;
       delivery.answer = { status: step.status, delayMs: step.delayMs ?? 0, written };
       if (!written) return;
+      if (ACKNOWLEDGING.has(step.status)) this.unacknowledged.delete(fingerprint);
       // The spec's acknowledgement has no body (6.1); neither has any other answer of this receiver.
       res.writeHead(step.status, step.status === 204 ? {} : { 'content-length': '0' });
       res.end();

@@ -21,8 +21,7 @@ export function declareAcknowledgementChecks(): void {
       async (fixtures) => {
         const { check } = fixtures;
         await withWebhookSession(fixtures, [{ status: code }], async (session) => {
-          await session.mustCause(VERIFICATION_SUCCEEDED);
-          const first = await session.firstDelivery('verification');
+          const { delivery: first } = await session.causeAndReceive(VERIFICATION_SUCCEEDED);
           await session.watchAfter(first);
           const again = session.deliveries.filter((d) => d !== first && isAttemptOf(d, first));
           if (again.length) {

@@ -1,7 +1,9 @@
-// What happens after a delivery is not acknowledged (spec 6.2: retry and
-// redelivery behaviour not shown). The checks record the attempts and their
-// timing for review; no redelivery at all within the observation window is
-// a warning, because an unacknowledged event would then be lost.
+// What happens after a delivery is not acknowledged (spec 6.2: "Retry and
+// redelivery behaviour: not shown"). The checks record the attempts and
+// their timing for review. No redelivery within the observation window is a
+// warning (an unacknowledged event would be lost), unless the profile
+// declares a retry schedule (webhooks.retryDelaysMs): then the window is
+// sized to it, and a missing redelivery contradicts the declaration.
 import { defineCheck } from '../../src/check/index.ts';
 import type { CheckContext } from '../../src/check/index.ts';
 import { idempotencyKey, isAttemptOf, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
@@ -10,17 +12,25 @@ import { offset, VERIFICATION_SUCCEEDED, webhookSettings, withWebhookSession, ty
 function reportAttempts(check: CheckContext, session: WebhookSession, first: ReceivedDelivery, provocation: string, watchedMs: number): void {
   const attempts = [first, ...session.deliveries.filter((d) => d !== first && isAttemptOf(d, first))];
   const timeline = attempts.map((d) => ({ delivery: d.seq, at: offset(d, first), key: idempotencyKey(d) ?? null, answered: d.answer?.status ?? null }));
+  const declared = session.settings.retryDelaysMs;
   if (attempts.length === 1) {
+    if (declared) {
+      return check.failDeclared('webhooks.retryDelaysMs', `no redelivery within ${watchedMs} ms after ${provocation}, though the profile declares retries after ${declared.join(', ')} ms`, {
+        timeline,
+        retryDelaysMs: declared,
+      });
+    }
     check.warn(
-      `no redelivery within ${watchedMs} ms after ${provocation}: the event may be lost (retry behaviour is not shown by the spec; widen webhooks.observationWindowMs if the first retry comes later)`,
+      `no redelivery within ${watchedMs} ms after ${provocation}: the event may be lost (retry behaviour is not shown by the spec; declare webhooks.retryDelaysMs, or widen webhooks.observationWindowMs if the first retry comes later)`,
       { timeline },
     );
     return;
   }
   const keys = new Set(timeline.map((t) => t.key));
+  const schedule = declared ? `; the profile declares retries after ${declared.join(', ')} ms` : '';
   check.review(
-    `after ${provocation} the event was delivered ${attempts.length} times within ${watchedMs} ms: ${timeline.map((t) => t.at).join(', ')}${keys.size === 1 ? ', same key' : `, ${keys.size} different keys`}`,
-    { timeline },
+    `after ${provocation} the event was delivered ${attempts.length} times within ${watchedMs} ms: ${timeline.map((t) => t.at).join(', ')}${keys.size === 1 ? ', same key' : `, ${keys.size} different keys`}${schedule}`,
+    { timeline, retryDelaysMs: declared ?? null },
   );
 }
 
@@ -35,8 +45,7 @@ export function declareRetryChecks(): void {
     },
     async (fixtures) => {
       await withWebhookSession(fixtures, [{ status: 500 }], async (session) => {
-        await session.mustCause(VERIFICATION_SUCCEEDED);
-        const first = await session.firstDelivery('verification');
+        const { delivery: first } = await session.causeAndReceive(VERIFICATION_SUCCEEDED);
         await session.watchAfter(first);
         reportAttempts(fixtures.check, session, first, 'answering 500 to every attempt', session.settings.observationWindowMs);
       });
@@ -56,8 +65,7 @@ export function declareRetryChecks(): void {
       const slowMs = webhookSettings(profile, check).slowResponseMs;
       if (!slowMs) return check.skip('no answer delay that exceeds the delivery timeout is configured', 'webhooks.slowResponseMs');
       await withWebhookSession(fixtures, [{ status: 204, delayMs: slowMs }], async (session) => {
-        await session.mustCause(VERIFICATION_SUCCEEDED);
-        const first = await session.firstDelivery('verification');
+        const { delivery: first } = await session.causeAndReceive(VERIFICATION_SUCCEEDED);
         await session.watchAfter(first, slowMs);
         if (first.answer?.written) {
           check.review(`the implementation waited ${slowMs} ms for the answer and got it, so no timeout was provoked: raise webhooks.slowResponseMs above its delivery timeout`);

@@ -1,12 +1,18 @@
 // Shared steps of the webhook checks: the profile's settings (SKIP naming the
 // key when one is missing), one receiver per worker, and a session per check
 // that registers the receiver, causes events and collects the deliveries.
+//
+// The event under test is told from everything else by its content: the
+// first delivery after the cause, not taken before, whose JSON carries the
+// caused action and names the user, in params or at the top level (6.2 lists
+// many other notification kinds and does not show which operation emits
+// which). Every other delivery is kept as evidence and never judged as the event.
 import type { CheckContext, CheckFixtures } from '../../src/check/index.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import type { OperationTemplate } from '../../src/config/sections/operation.ts';
-import { WEBHOOK_DEFAULTS, type DigestAlgorithmName, type WebhookSignatureProfile } from '../../src/config/sections/webhooks.ts';
+import { observationWindowMs, WEBHOOK_DEFAULTS, type DigestAlgorithmName, type WebhookSignatureProfile } from '../../src/config/sections/webhooks.ts';
 import { callOperation, type OperationResult } from '../../src/operations.ts';
-import { idempotencyKey, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
+import { carriesEvent, eventLayers, idempotencyKey, isRepeatOf, parsedBody, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
 import { deliveryExchange } from '../../src/webhooks/evidence.ts';
 import { WebhookReceiver, type ReceiverOptions, type ReceiverSession, type ResponseStep } from '../../src/webhooks/receiver.ts';
 
@@ -16,12 +22,20 @@ export interface WebhookSettings {
   register?: OperationTemplate;
   trigger: OperationTemplate;
   userId: string;
+  /** The identifiers a delivery of the user's events may name the user by: userId, and userPid when declared. */
+  eventUserIds: string[];
   riskEvaluationAction?: string;
   signature?: WebhookSignatureProfile;
-  digestAlgorithms: DigestAlgorithmName[];
+  /** The Content-Digest algorithms the profile declares; undefined: any RFC 9530 algorithm. */
+  digestAlgorithms?: DigestAlgorithmName[];
+  /** The profile's dateSkewSeconds, or the generous default (then only a warning beyond it). */
   dateSkewSeconds: number;
+  dateSkewDeclared: boolean;
   deliveryTimeoutMs: number;
+  /** Derived from retryDelaysMs when the profile declares a retry schedule. */
   observationWindowMs: number;
+  /** The retry schedule the profile declares (6.2: not shown). */
+  retryDelaysMs?: number[];
   slowResponseMs?: number;
 }
 
@@ -43,12 +57,15 @@ export function webhookSettings(profile: ResolvedProfile, check: CheckContext): 
     register: outOfBand ? undefined : w.register,
     trigger: w.trigger,
     userId,
+    eventUserIds: w.userPid ? [userId, w.userPid] : [userId],
     riskEvaluationAction: w.riskEvaluationAction,
     signature: w.signature,
-    digestAlgorithms: w.digestAlgorithms ?? WEBHOOK_DEFAULTS.digestAlgorithms,
+    digestAlgorithms: w.digestAlgorithms,
     dateSkewSeconds: w.dateSkewSeconds ?? WEBHOOK_DEFAULTS.dateSkewSeconds,
+    dateSkewDeclared: w.dateSkewSeconds !== undefined,
     deliveryTimeoutMs: w.deliveryTimeoutMs ?? WEBHOOK_DEFAULTS.deliveryTimeoutMs,
-    observationWindowMs: w.observationWindowMs ?? WEBHOOK_DEFAULTS.observationWindowMs,
+    observationWindowMs: observationWindowMs(w),
+    retryDelaysMs: w.retryDelaysMs?.length ? w.retryDelaysMs : undefined,
     slowResponseMs: w.slowResponseMs,
   };
 }
@@ -88,7 +105,19 @@ export function describeEvent(event: UserUpdateEvent): string {
 /** Acknowledges with the spec's empty-bodied 204 (6.1). */
 export const ACKNOWLEDGE: ResponseStep[] = [{ status: 204 }];
 
+/** An event the suite asked for, and when: its delivery cannot arrive before. */
+export interface CausedEvent {
+  event: UserUpdateEvent;
+  /** performance.now() when the trigger was called. */
+  atMs: number;
+  /** Date.now() when the trigger was called. */
+  atEpochMs: number;
+}
+
 export class WebhookSession {
+  /** The deliveries taken as the events under test, in the order they were taken. */
+  private readonly taken: ReceivedDelivery[] = [];
+
   constructor(
     private readonly fixtures: CheckFixtures,
     readonly settings: WebhookSettings,
@@ -100,34 +129,89 @@ export class WebhookSession {
     return this.session.deliveries;
   }
 
-  /** Asks the implementation for an event; the caller decides what a refusal means. */
-  async cause(event: UserUpdateEvent): Promise<OperationResult> {
-    const { http, tokens, check } = this.fixtures;
-    const values = { userId: this.settings.userId, action: event.action, success: event.success, status: event.status };
-    const result = await callOperation(http, this.settings.trigger, values, { bearer: await tokens.get(), label: `cause a ${describeEvent(event)} event` });
-    check.event('event caused', `${describeEvent(event)}: ${result.response.status}`);
-    return result;
+  /** The deliveries taken as events under test. */
+  get eventsUnderTest(): readonly ReceivedDelivery[] {
+    return this.taken;
   }
 
-  /** Causes an event the check cannot do without: a refusal means the check could not run. */
-  async mustCause(event: UserUpdateEvent): Promise<void> {
-    const result = await this.cause(event);
+  /** Asks the implementation for an event; the caller decides what a refusal means. */
+  async cause(event: UserUpdateEvent): Promise<{ result: OperationResult; caused: CausedEvent }> {
+    const { http, tokens, check } = this.fixtures;
+    const bearer = await tokens.get();
+    const caused: CausedEvent = { event, atMs: performance.now(), atEpochMs: Date.now() };
+    const values = { userId: this.settings.userId, action: event.action, success: event.success, status: event.status };
+    const result = await callOperation(http, this.settings.trigger, values, { bearer, label: `cause a ${describeEvent(event)} event` });
+    check.event('event caused', `${describeEvent(event)}: ${result.response.status}`);
+    return { result, caused };
+  }
+
+  /** Causes an event the check cannot do without: a refusal means the check could not run (set-up of an operation the spec does not show). */
+  async mustCause(event: UserUpdateEvent): Promise<CausedEvent> {
+    const { result, caused } = await this.cause(event);
     if (!result.ok) throw new Error(`causing a ${describeEvent(event)} event failed: ${result.response.status} (webhooks.trigger)`);
+    return caused;
   }
 
   waitFor(predicate: (d: ReceivedDelivery) => boolean, timeoutMs = this.settings.deliveryTimeoutMs): Promise<ReceivedDelivery | undefined> {
     return this.session.waitFor(predicate, timeoutMs);
   }
 
-  /** The first delivery of the session; FAIL when none arrives in time. */
-  async firstDelivery(what: string): Promise<ReceivedDelivery> {
-    const delivery = await this.waitFor(() => true);
-    if (!delivery) {
-      return this.fixtures.check.fail(`no delivery reached the receiver within ${this.settings.deliveryTimeoutMs} ms after causing the ${what} event`, {
-        deliveryTimeoutMs: this.settings.deliveryTimeoutMs,
-      });
+  /**
+   * Whether a delivery can be the caused event: it arrived after the cause,
+   * is no attempt of an event already taken, and its JSON carries the action
+   * and names the user; `exactly`, also with the success or status asked for.
+   */
+  private couldBe(delivery: ReceivedDelivery, caused: CausedEvent, exactly: boolean): boolean {
+    if (delivery.receivedAtMs < caused.atMs || this.taken.some((t) => isRepeatOf(delivery, t))) return false;
+    return carriesEvent(delivery, caused.event, this.settings.eventUserIds, exactly);
+  }
+
+  /**
+   * The delivery of a caused event, taken as the event under test; undefined
+   * when none came in time. The exact event is waited for; failing that, the
+   * first delivery with the action for the user is taken (its success or
+   * status is then judged wrong by the check), and failing that a body that
+   * is not JSON at all, which cannot be told apart: section 1 makes every
+   * body JSON, so judging it as the event is no false verdict.
+   */
+  async findDeliveryOf(caused: CausedEvent): Promise<ReceivedDelivery | undefined> {
+    const delivery =
+      (await this.waitFor((d) => this.couldBe(d, caused, true))) ??
+      this.deliveries.find((d) => this.couldBe(d, caused, false)) ??
+      this.deliveries.find((d) => d.receivedAtMs >= caused.atMs && parsedBody(d) === undefined && !this.taken.some((t) => isRepeatOf(d, t)));
+    if (delivery) {
+      this.taken.push(delivery);
+      this.fixtures.check.event(`delivery #${delivery.seq} is the ${describeEvent(caused.event)} event`);
     }
     return delivery;
+  }
+
+  /**
+   * The delivery of a caused event. None in time contradicts the profile:
+   * webhooks.trigger is declared to cause a user-update event, and the
+   * service "sends webhooks to an address that the partner sets up" (6).
+   */
+  async deliveryOf(caused: CausedEvent): Promise<ReceivedDelivery> {
+    const delivery = await this.findDeliveryOf(caused);
+    if (delivery) return delivery;
+    const after = this.deliveries.filter((d) => d.receivedAtMs >= caused.atMs);
+    const withAction = after.filter((d) => eventLayers(d).some((layer) => layer.action === caused.event.action));
+    const hint = withAction.length
+      ? `; ${withAction.length} deliver${withAction.length === 1 ? 'y' : 'ies'} (#${withAction.map((d) => d.seq).join(', #')}) carried action ${caused.event.action} but named no ${this.settings.eventUserIds.join(' or ')}: set webhooks.userPid if the events name the user by another identifier`
+      : after.length
+        ? `; ${after.length} other deliveries arrived, none carrying action ${caused.event.action}`
+        : '';
+    return this.fixtures.check.failDeclared(
+      'webhooks.trigger',
+      `no delivery of the ${describeEvent(caused.event)} event for user ${this.settings.userId} reached the receiver within ${this.settings.deliveryTimeoutMs} ms${hint}`,
+      { deliveryTimeoutMs: this.settings.deliveryTimeoutMs, others: after.map((d) => ({ delivery: d.seq, body: d.body.toString('utf8').slice(0, 200) })) },
+    );
+  }
+
+  /** Causes an event and returns its delivery (see mustCause and deliveryOf). */
+  async causeAndReceive(event: UserUpdateEvent): Promise<{ caused: CausedEvent; delivery: ReceivedDelivery }> {
+    const caused = await this.mustCause(event);
+    return { caused, delivery: await this.deliveryOf(caused) };
   }
 
   /** Waits until `extraMs` plus the observation window have passed since a delivery arrived. */
@@ -160,14 +244,26 @@ export async function withWebhookSession(fixtures: CheckFixtures, script: Respon
     const key = idempotencyKey(d);
     check.event(`delivery #${d.seq} received`, `${d.method}, key ${key ?? '(none)'}; answered ${step.status}${step.delayMs ? ` after ${step.delayMs} ms` : ''}`);
   });
+  const webhookSession = new WebhookSession(fixtures, settings, session);
   try {
-    await body(new WebhookSession(fixtures, settings, session));
+    await body(webhookSession);
   } finally {
     session.end();
     for (const delivery of session.deliveries) check.record(deliveryExchange(delivery, http.redactor));
+    noteOtherDeliveries(check, webhookSession);
     if (receiver.dropped) check.warn(`the receiver refused ${receiver.dropped} deliveries unrecorded after keeping a flood of them`);
     if (session.earlier.length) {
       check.note(`${session.earlier.length} late attempt(s) of events from earlier checks arrived meanwhile; they were acknowledged and left out`);
     }
+  }
+}
+
+/** Deliveries that were neither an event under test nor an attempt of one: kept as evidence, not judged as the event. */
+function noteOtherDeliveries(check: CheckContext, session: WebhookSession): void {
+  const taken = session.eventsUnderTest;
+  if (!taken.length) return;
+  const others = session.deliveries.filter((d) => !taken.some((t) => d === t || isRepeatOf(d, t)));
+  if (others.length) {
+    check.note(`${others.length} other deliver${others.length === 1 ? 'y' : 'ies'} (#${others.map((d) => d.seq).join(', #')}) reached the receiver meanwhile; kept as evidence, not judged as the event under test`);
   }
 }

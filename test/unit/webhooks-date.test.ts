@@ -1,7 +1,7 @@
 // The Date of a delivery: IMF-fixdate only, within the configured skew.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkHttpDate, parseImfFixdate } from '../../src/webhooks/http-date.ts';
+import { checkHttpDate, parseHttpDate, parseImfFixdate } from '../../src/webhooks/http-date.ts';
 
 test('an IMF-fixdate parses to its instant, as toUTCString() writes it', () => {
   assert.equal(parseImfFixdate('Sun, 06 Nov 1994 08:49:37 GMT')?.toISOString(), '1994-11-06T08:49:37.000Z');
@@ -42,4 +42,14 @@ test('a Date within the skew passes; beyond it, either way, fails with the offse
 test('a missing or malformed Date fails with a reason', () => {
   assert.match(checkHttpDate(undefined, new Date(), 60).reason!, /no Date header/);
   assert.match(checkHttpDate('2024-05-01T12:00:00Z', new Date(), 60).reason!, /is not an IMF-fixdate/);
+});
+
+test('an HTTP-date in any of its three forms parses; only IMF-fixdate is the form a sender must generate', () => {
+  const now = new Date('2024-05-01T12:00:00Z');
+  assert.deepEqual(parseHttpDate('Sun, 06 Nov 1994 08:49:37 GMT', now), { date: new Date('1994-11-06T08:49:37Z'), imfFixdate: true });
+  assert.deepEqual(parseHttpDate('Sunday, 06-Nov-94 08:49:37 GMT', now), { date: new Date('1994-11-06T08:49:37Z'), imfFixdate: false });
+  assert.deepEqual(parseHttpDate('Sun Nov  6 08:49:37 1994', now), { date: new Date('1994-11-06T08:49:37Z'), imfFixdate: false });
+  // A two-digit year is the most recent past year with those digits, unless within 50 years ahead.
+  assert.equal(parseHttpDate('Wednesday, 01-May-24 12:00:00 GMT', now)?.date.getUTCFullYear(), 2024);
+  for (const value of ['1994-11-06T08:49:37Z', 'yesterday', 'Mon, 06 Nov 1994 08:49:37 GMT']) assert.equal(parseHttpDate(value, now), undefined, value);
 });

@@ -1,7 +1,8 @@
 // Content-Digest (RFC 9530) verification against the RFC's own example values.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contentDigest, verifyContentDigest } from '../../src/webhooks/digest.ts';
+import { createHash } from 'node:crypto';
+import { contentDigest, isDeprecatedDigestAlgorithm, verifyContentDigest } from '../../src/webhooks/digest.ts';
 
 // RFC 9421 Appendix B.2 / RFC 9530: the 18-byte body {"hello": "world"}.
 const BODY = Buffer.from('{"hello": "world"}');
@@ -53,4 +54,24 @@ test('malformed and legacy forms are rejected with a reason', () => {
   // The obsolete Digest header syntax (RFC 3230): upper-case key, bare base64.
   assert.match(verifyContentDigest('SHA-256=X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=', BODY, BOTH).reason!, /not a structured-field dictionary/);
   assert.match(verifyContentDigest('sha-256="X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE="', BODY, BOTH).reason!, /not a byte sequence/);
+});
+
+test('with no algorithms declared, any RFC 9530 algorithm the suite can compute is accepted', () => {
+  const md5 = verifyContentDigest('md5=:XrY7u+Ae7tCTyyK7j1rNww==:', Buffer.from(''), undefined);
+  assert.equal(md5.kind, 'mismatch', 'md5 is compared (and this is not the empty body\'s md5)');
+  assert.equal(verifyContentDigest(contentDigest(BODY, ['sha-512']), BODY).kind, 'match');
+  assert.equal(verifyContentDigest(`sha=:${createHash('sha1').update(BODY).digest('base64')}:`, BODY).ok, true);
+  // Registered, but not computable by the suite: ignored, so nothing was compared.
+  const unixsum = verifyContentDigest('unixsum=:AAAA:', BODY);
+  assert.equal(unixsum.kind, 'unaccepted');
+  assert.deepEqual(unixsum.ignored, ['unixsum']);
+  assert.equal(isDeprecatedDigestAlgorithm('md5'), true);
+  assert.equal(isDeprecatedDigestAlgorithm('sha-512'), false);
+});
+
+test('each outcome has its kind: missing, malformed, mismatch, match', () => {
+  assert.equal(verifyContentDigest(undefined, BODY).kind, 'missing');
+  assert.equal(verifyContentDigest('sha-256="x"', BODY).kind, 'malformed');
+  assert.equal(verifyContentDigest(SHA256, Buffer.from('other')).kind, 'mismatch');
+  assert.equal(verifyContentDigest(SHA256, BODY).kind, 'match');
 });

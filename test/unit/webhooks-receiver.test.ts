@@ -1,10 +1,11 @@
 // The suite's webhook receiver: records deliveries byte for byte, answers as
-// scripted (statuses, held-back answers), keeps late retries of earlier
-// events out of a session, and caps bodies.
+// scripted (statuses, held-back answers, per event), keeps late retries of
+// earlier events out of a session, and caps bodies; and how a delivery is
+// recognised as the event a check caused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request } from 'undici';
-import { idempotencyKey } from '../../src/webhooks/delivery.ts';
+import { carriesEvent, eventLayers, IDEMPOTENCY_HEADER, idempotencyKey, isRepeatOf, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
 import { WebhookReceiver } from '../../src/webhooks/receiver.ts';
 
 const agent = new Agent({ keepAliveTimeout: 100 });
@@ -81,6 +82,20 @@ test('late attempts of an event seen before the session are acknowledged and lef
   });
 });
 
+test('a delivery identical to an event the receiver acknowledged is a new event of the next session', async () => {
+  await withReceiver(async (receiver) => {
+    const earlier = receiver.beginSession([{ status: 204 }]);
+    // An implementation that reuses keys sends two events of one second byte for byte alike.
+    assert.equal(await post(receiver.url, '{"params":{"n":1}}', { 'x-bts-idempotency-key': 'same' }), 204);
+    earlier.end();
+    const session = receiver.beginSession([{ status: 503 }]);
+    assert.equal(await post(receiver.url, '{"params":{"n":1}}', { 'x-bts-idempotency-key': 'same' }), 503);
+    session.end();
+    assert.equal(session.deliveries.length, 1);
+    assert.equal(session.earlier.length, 0);
+  });
+});
+
 test('waitFor resolves on a matching delivery, or undefined when time is up', async () => {
   await withReceiver(async (receiver) => {
     const session = receiver.beginSession([{ status: 204 }]);
@@ -105,4 +120,54 @@ test('one session at a time; bodies beyond the cap are cut and answered 413', as
     assert.equal(receiver.deliveries[0]!.bodyTruncated, true);
     assert.equal(receiver.deliveries[0]!.body.length, 1_024);
   }, 1_024);
+});
+
+test('the script applies per event: other deliveries do not use up the steps of an event', async () => {
+  await withReceiver(async (receiver) => {
+    const session = receiver.beginSession([{ status: 500 }, { status: 204 }]);
+    const event = '{"params":{"action":"verification"}}';
+    const other = '{"event":"offer_status","params":{"status":"expired"}}';
+    assert.equal(await post(receiver.url, other, { 'x-bts-idempotency-key': 'o1' }), 500, 'first attempt of another notification');
+    assert.equal(await post(receiver.url, event, { 'x-bts-idempotency-key': 'e1' }), 500, 'first attempt of the event, despite the delivery before it');
+    assert.equal(await post(receiver.url, event, { 'x-bts-idempotency-key': 'e1' }), 204, 'its second attempt');
+    session.end();
+  });
+});
+
+function delivery(seq: number, body: unknown, key?: string): ReceivedDelivery {
+  return {
+    seq,
+    method: 'POST',
+    requestTarget: '/hook',
+    targetUri: 'http://127.0.0.1/hook',
+    fieldLines: key ? [[IDEMPOTENCY_HEADER, key]] : [],
+    body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+    bodyTruncated: false,
+    receivedAt: new Date(),
+    receivedAtMs: seq,
+  };
+}
+
+test('an event is recognised by its action and user, in params or at the top level', () => {
+  const user = 'E3F05305-3BFD-4F74-ACE6-67E1968EC340';
+  assert.equal(carriesEvent(delivery(1, { params: { action: 'verification', user_pid: user.toLowerCase() } }), { action: 'verification' }, [user]), true);
+  assert.equal(carriesEvent(delivery(2, { action: 'verification', user_pid: user, timestamp: 1 }), { action: 'verification' }, [user]), true, 'fields at the top level');
+  assert.equal(carriesEvent(delivery(3, { params: { action: 'inactivation', user: { id: user } } }), { action: 'inactivation' }, [user]), true, 'the user named a level down');
+  assert.equal(carriesEvent(delivery(4, { event: 'offer_status', params: { status: 'expired', user_pid: user } }), { action: 'verification' }, [user]), false, 'another kind');
+  assert.equal(carriesEvent(delivery(5, { params: { action: 'verification', user_pid: 'someone-else' } }), { action: 'verification' }, [user]), false, 'another user');
+  assert.equal(carriesEvent(delivery(6, 'not json'), { action: 'verification' }, [user]), false);
+  // Exactly: also the success or status the event was caused with; another identifier of the user counts too.
+  const failed = delivery(8, { params: { action: 'verification', success: false, user_pid: 'pid-7' } });
+  assert.equal(carriesEvent(failed, { action: 'verification', success: false }, [user, 'pid-7'], true), true);
+  assert.equal(carriesEvent(failed, { action: 'verification', success: true }, [user, 'pid-7'], true), false);
+  assert.equal(carriesEvent(failed, { action: 'verification', success: true }, [user, 'pid-7']), true, 'leniently, the action and user suffice');
+  assert.deepEqual(eventLayers(delivery(7, { params: { a: 1 }, b: 2 })), [{ a: 1 }, { params: { a: 1 }, b: 2 }]);
+});
+
+test('a repeat is the same content, or the same key with the same action, success and status', () => {
+  const first = delivery(1, { params: { action: 'verification', success: true, timestamp: 1 } }, 'k1');
+  assert.equal(isRepeatOf(delivery(2, { params: { timestamp: 1, success: true, action: 'verification' } }, 'k9'), first), true, 'same content, other key and order');
+  assert.equal(isRepeatOf(delivery(3, { params: { action: 'verification', success: true, timestamp: 2 } }, 'k1'), first), true, 'body rebuilt per attempt under the key');
+  assert.equal(isRepeatOf(delivery(4, { params: { action: 'verification', success: false, timestamp: 2 } }, 'k1'), first), false, 'a distinct event sharing the key');
+  assert.equal(isRepeatOf(delivery(5, { params: { action: 'verification', success: true, timestamp: 2 } }, 'k2'), first), false);
 });

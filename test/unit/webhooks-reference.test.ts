@@ -1,13 +1,15 @@
 // The reference's user-update webhook end to end on loopback: its own
 // register/trigger operations, a delivery the suite's verifiers accept, and
-// the retry schedule after 500s and timeouts under one idempotency key.
+// the retry schedule after 500s and timeouts under one idempotency key; the
+// delivery variants and the faults only the every-delivery check sees.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request } from 'undici';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { seedUsers } from '../../reference/fixtures/users.ts';
 import { WEBHOOK_JWKS_PATH, WEBHOOK_REGISTER_PATH } from '../../reference/routes/webhooks.ts';
-import { idempotencyKey, paramsOf } from '../../src/webhooks/delivery.ts';
+import { carriesEvent, idempotencyKey, paramsOf } from '../../src/webhooks/delivery.ts';
+import { retryDelaysMs } from '../../reference/webhooks/dispatcher.ts';
 import { verifyContentDigest } from '../../src/webhooks/digest.ts';
 import { checkHttpDate } from '../../src/webhooks/http-date.ts';
 import { WebhookReceiver, type ResponseStep } from '../../src/webhooks/receiver.ts';
@@ -95,4 +97,48 @@ test('an attempt that times out is retried', async () => {
   assert.equal(deliveries.length, 2);
   assert.equal(deliveries[0]!.answer?.written, false);
   assert.equal(idempotencyKey(deliveries[1]!), idempotencyKey(deliveries[0]!));
+});
+
+const field = (d: { fieldLines: Array<[string, string]> }, name: string) => d.fieldLines.find(([n]) => n === name)?.[1];
+
+test('webhook-unrelated-notifications: an offer-status notification before and after the event, each signed and digested', async () => {
+  const { deliveries, jwks } = await deliverOne([{ status: 204 }], 300, { variants: ['webhook-unrelated-notifications'] });
+  assert.equal(deliveries.length, 3);
+  const kinds = deliveries.map((d) => (carriesEvent(d, { action: 'risk_evaluation' }, [USER]) ? 'event' : 'other'));
+  assert.deepEqual(kinds.filter((k) => k === 'other').length, 2);
+  assert.equal(new Set(deliveries.map(idempotencyKey)).size, 3, 'each notification has a key of its own');
+  for (const d of deliveries) {
+    assert.equal(verifyContentDigest(field(d, 'content-digest'), d.body).ok, true);
+    const verdict = await verifyRfc9421(d, { jwks }, { requiredComponents: WEBHOOK_DEFAULTS.requiredComponents, skewSeconds: 5, now: d.receivedAt });
+    assert.equal(verdict.verified, true, verdict.reason);
+  }
+});
+
+test('delivery variants: sha-512 digest, charset, more covered components with expires', async () => {
+  const variants = ['webhook-digest-sha512', 'webhook-json-charset', 'webhook-signature-more-components'];
+  const { deliveries, jwks } = await deliverOne([{ status: 204 }], 200, { variants });
+  const d = deliveries[0]!;
+  assert.match(field(d, 'content-digest')!, /^sha-512=:/);
+  assert.equal(field(d, 'content-type'), 'application/json; charset=utf-8');
+  assert.match(field(d, 'signature-input')!, /^sig1=\("@method" "@target-uri" "host" "date" "content-digest" "content-type" "content-length" "x-bts-idempotency-key"\);created=\d+;expires=\d+;/);
+  const verdict = await verifyRfc9421(d, { jwks }, { requiredComponents: ['host', 'content-length'], skewSeconds: 5, now: d.receivedAt });
+  assert.equal(verdict.verified, true, verdict.reason);
+});
+
+test('webhook-retry-slower retries ten times later; the profile then declares no schedule', async () => {
+  assert.deepEqual(retryDelaysMs({ webhookRetryBaseMs: 50, webhookMaxAttempts: 3 }), [50, 100]);
+  assert.deepEqual(retryDelaysMs({ webhookRetryBaseMs: 50, webhookMaxAttempts: 3 }, true), [500, 1_000]);
+  const { deliveries } = await deliverOne([{ status: 500 }], 300, { variants: ['webhook-retry-slower'], webhookRetryBaseMs: 50 });
+  assert.equal(deliveries.length, 1, 'no retry within 300 ms');
+});
+
+test('faults of every delivery: unsigned redeliveries, undigested other kinds', async () => {
+  const unsigned = await deliverOne([{ status: 500 }, { status: 204 }], 300, { faults: ['webhook-redelivery-unsigned'], webhookRetryBaseMs: 50 });
+  assert.deepEqual(unsigned.deliveries.map((d) => field(d, 'signature') !== undefined), [true, false]);
+
+  const undigested = await deliverOne([{ status: 204 }], 300, { faults: ['webhook-other-kinds-undigested'] });
+  assert.deepEqual(
+    undigested.deliveries.map((d) => [carriesEvent(d, { action: 'risk_evaluation' }, [USER]), field(d, 'content-digest') !== undefined]).sort(),
+    [[false, false], [false, false], [true, true]],
+  );
 });

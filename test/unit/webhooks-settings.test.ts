@@ -34,14 +34,36 @@ test('defaults fill what the profile leaves out; an out-of-band address needs no
   const settings = webhookSettings({ ...base, webhooks: { trigger, userId: 'u', receiver: { registeredOutOfBand: true, publicUrl: 'https://hooks.example/in' } } }, new CheckContext(new Redactor()));
   assert.equal(settings.register, undefined);
   assert.deepEqual(settings.receiver, { listenHost: '127.0.0.1', listenPort: 0, path: '/ptas/webhooks/user-update', publicUrl: 'https://hooks.example/in' });
-  assert.deepEqual(settings.digestAlgorithms, ['sha-256', 'sha-512']);
+  // Nothing declared: any RFC 9530 digest, a generous skew that only warns, no retry schedule.
+  assert.equal(settings.digestAlgorithms, undefined);
   assert.equal(settings.dateSkewSeconds, 300);
+  assert.equal(settings.dateSkewDeclared, false);
+  assert.equal(settings.retryDelaysMs, undefined);
+  assert.equal(settings.observationWindowMs, 5_000);
   assert.equal(settings.slowResponseMs, undefined);
 });
 
-test("the reference's section sizes its windows to its retry schedule and timeout", () => {
+test('a declared retry schedule sizes the observation window; an explicit longer window still counts', () => {
+  const ctx = () => new CheckContext(new Redactor());
+  const webhooks = { trigger, register, userId: 'u' };
+  assert.equal(webhookSettings({ ...base, webhooks: { ...webhooks, retryDelaysMs: [200, 400, 800] } }, ctx()).observationWindowMs, 1_050);
+  assert.equal(webhookSettings({ ...base, webhooks: { ...webhooks, retryDelaysMs: [200, 400, 800], observationWindowMs: 3_000 } }, ctx()).observationWindowMs, 3_000);
+  assert.equal(webhookSettings({ ...base, webhooks: { ...webhooks, retryDelaysMs: [60_000] } }, ctx()).observationWindowMs, 75_300);
+  assert.equal(webhookSettings({ ...base, webhooks: { ...webhooks, dateSkewSeconds: 30 } }, ctx()).dateSkewDeclared, true);
+  assert.deepEqual(webhookSettings({ ...base, webhooks: { ...webhooks, userPid: 'pid-1' } }, ctx()).eventUserIds, ['u', 'pid-1']);
+});
+
+test("the reference's section declares its retry schedule, signed components and timeout", () => {
   const { webhooks } = referenceProfile('http://127.0.0.1:1', { webhookRetryBaseMs: 500, webhookTimeoutMs: 2_000 });
-  assert.equal(webhooks?.observationWindowMs, 1_800);
+  assert.deepEqual(webhooks?.retryDelaysMs, [500, 1_000, 2_000]);
+  assert.equal(webhooks?.observationWindowMs, undefined, 'derived from the schedule, not written');
   assert.equal(webhooks?.slowResponseMs, 2_500);
   assert.equal(webhooks?.riskEvaluationAction, 'risk_evaluation');
+  assert.deepEqual(webhooks?.signature?.scheme === 'rfc9421' && webhooks.signature.requiredComponents, ['@method', '@target-uri', 'content-type', 'content-digest', 'date', 'x-bts-idempotency-key']);
+});
+
+test('the webhook-retry-slower variant leaves the schedule undeclared and keeps a short window', () => {
+  const { webhooks } = referenceProfile('http://127.0.0.1:1', { variants: ['webhook-retry-slower'] });
+  assert.equal(webhooks?.retryDelaysMs, undefined);
+  assert.equal(webhooks?.observationWindowMs, 1_050);
 });

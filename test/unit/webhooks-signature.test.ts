@@ -13,7 +13,7 @@ import { verifyRfc9421, type Rfc9421Policy } from '../../src/webhooks/signature/
 import { expectedHmacSignature, hmacInput, verifyHmac } from '../../src/webhooks/signature/hmac.ts';
 import type { ReceivedDelivery } from '../../src/webhooks/delivery.ts';
 import type { HmacSignatureProfile } from '../../src/config/sections/webhooks.ts';
-import { WebhookSigner } from '../../reference/webhooks/signer.ts';
+import { WebhookSigner, type SignatureFields } from '../../reference/webhooks/signer.ts';
 
 // RFC 9421 Appendix B.2: the test request.
 const RFC_DIGEST = 'sha-512=:WZDPaVn/7XgHaAy8pmojAkGWoRx2UFChF41A2svX+TaPm+AbwAgBWnrIiYllu7BNNyealdVLvRwEmTHWXvJwew==:';
@@ -133,13 +133,24 @@ test('required coverage, created in the future and expires in the past are enfor
   const signed = withSignature(RFC_REQUEST, B26_INPUT, B26_SIGNATURE);
   const uncovered = await verifyRfc9421(signed, keys, { ...AT_RFC_TIME, requiredComponents: ['@method', ['@target-uri', '@path'], 'content-digest'] });
   assert.match(uncovered.reason, /does not cover content-digest/);
+  assert.equal(uncovered.problem, 'coverage', 'the bytes verify: what is wrong is what they cover');
 
   const early = await verifyRfc9421(signed, keys, { ...AT_RFC_TIME, now: new Date((1618884473 - 3600) * 1000) });
   assert.match(early.reason, /created 3600 s in the future/);
+  assert.equal(early.problem, 'timing');
 
   const expiring = 'sig1=("date");created=1618884473;expires=1618884483;keyid="test-key-ed25519"';
   const expired = await verifyRfc9421(withSignature(RFC_REQUEST, expiring, B26_SIGNATURE.replace('sig-b26', 'sig1')), keys, { ...AT_RFC_TIME, now: new Date((1618884483 + 3600) * 1000) });
   assert.match(expired.reason, /expired 3600 s before it arrived/);
+  assert.equal(expired.problem, 'signature');
+});
+
+test('a signature that does not verify is classed so, whatever its coverage', async () => {
+  const stranger = { ...ED25519_PUBLIC, x: Buffer.alloc(32, 7).toString('base64url') };
+  const signed = withSignature(RFC_REQUEST, B26_INPUT, B26_SIGNATURE);
+  const verdict = await verifyRfc9421(signed, { jwks: { keys: [stranger] } }, { ...AT_RFC_TIME, requiredComponents: ['content-digest'] });
+  assert.equal(verdict.problem, 'signature');
+  assert.match(verdict.reason, /does not cover content-digest.*; signature sig-b26 does not verify/);
 });
 
 test('missing or malformed signature fields fail with a reason', async () => {
@@ -260,4 +271,34 @@ test("the reference's signer produces signatures the suite verifies, and only wi
 
   const unpublished = await signer.sign({ method: 'POST', targetUri, headers }, covered, { withUnpublishedKey: true });
   assert.equal((await verifyRfc9421(message({ ...headers, ...unpublished }), { jwks: signer.jwks() }, policy)).verified, false);
+});
+
+test('a base64url signature (the deployed API\'s examples) verifies with a warning; base64 without one', async () => {
+  const signer = await WebhookSigner.create();
+  const headers = { date: new Date().toUTCString() };
+  const targetUri = 'http://127.0.0.1:8080/hook';
+  const policy: Rfc9421Policy = { requiredComponents: ['date'], skewSeconds: 60, now: new Date() };
+  const message = (fields: SignatureFields): SignedRequest => ({ method: 'POST', targetUri, requestTarget: '/hook', fieldLines: Object.entries({ ...headers, ...fields }) });
+  // About one signature in sixteen has no character that tells base64url apart: sign until one has.
+  let fields = await signer.sign({ method: 'POST', targetUri, headers }, ['date'], { base64url: true });
+  while (!/=:[^:]*[-_]/.test(fields.signature)) fields = await signer.sign({ method: 'POST', targetUri, headers }, ['date'], { base64url: true });
+  const lenient = await verifyRfc9421(message(fields), { jwks: signer.jwks() }, policy);
+  assert.equal(lenient.verified, true, lenient.reason);
+  assert.match(lenient.warning ?? '', /base64url, where RFC 8941 .* byte sequences are base64/);
+  const standard = await verifyRfc9421(message(await signer.sign({ method: 'POST', targetUri, headers }, ['date'])), { jwks: signer.jwks() }, policy);
+  assert.equal(standard.verified, true, standard.reason);
+  assert.equal(standard.warning, undefined);
+});
+
+test("the reference's ECDSA P-256 signer (a variant) signs r||s with created and expires, and the suite verifies it", async () => {
+  const signer = await WebhookSigner.create('ecdsa-p256-sha256');
+  assert.deepEqual([signer.jwks().keys[0]!.kty, signer.jwks().keys[0]!.crv], ['EC', 'P-256']);
+  const headers = { host: '127.0.0.1:8080', 'content-type': 'application/json', 'content-digest': 'sha-256=:AAAA:', 'content-length': '2', date: new Date().toUTCString(), 'x-bts-idempotency-key': 'k' };
+  const targetUri = 'http://127.0.0.1:8080/hook';
+  const covered = ['@method', '@target-uri', 'host', 'date', 'content-digest', 'content-type', 'content-length', 'x-bts-idempotency-key'];
+  const fields = await signer.sign({ method: 'POST', targetUri, headers }, covered, { expiresInSeconds: 300 });
+  assert.match(fields['signature-input'], /;created=(\d+);expires=\d+;keyid="[^"]+";alg="ecdsa-p256-sha256"$/);
+  const message: SignedRequest = { method: 'POST', targetUri, requestTarget: '/hook', fieldLines: Object.entries({ ...headers, ...fields }) };
+  const verdict = await verifyRfc9421(message, { jwks: signer.jwks() }, { requiredComponents: ['@method', 'content-digest'], skewSeconds: 60, now: new Date() });
+  assert.equal(verdict.verified, true, verdict.reason);
 });

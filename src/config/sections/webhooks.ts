@@ -42,12 +42,15 @@ export interface WebhooksProfile {
   register?: OperationTemplate;
   trigger?: OperationTemplate;
   userId?: string;
+  /** The identifier events carry for that user (user_pid), when it is not userId. */
+  userPid?: string;
   riskEvaluationAction?: string;
   signature?: WebhookSignatureProfile;
   digestAlgorithms?: DigestAlgorithmName[];
   dateSkewSeconds?: number;
   deliveryTimeoutMs?: number;
   observationWindowMs?: number;
+  retryDelaysMs?: number[];
   slowResponseMs?: number;
 }
 
@@ -55,10 +58,29 @@ export const WEBHOOK_DEFAULTS = {
   listenHost: '127.0.0.1',
   listenPort: 0,
   path: '/ptas/webhooks/user-update',
-  digestAlgorithms: ['sha-256', 'sha-512'] as DigestAlgorithmName[],
+  /**
+   * The clock skew tolerated when the profile declares none (spec 5: not
+   * shown): generous, and beyond it only a warning.
+   */
   dateSkewSeconds: 300,
   deliveryTimeoutMs: 10_000,
   observationWindowMs: 5_000,
-  /** What a delivery must be signed over when the profile does not say (spec 5 rule 5 names these headers). */
+  /** What a delivery is expected to be signed over when the profile does not say (spec 5 rule 5 names these headers); missing ones only warn. */
   requiredComponents: ['@method', ['@target-uri', '@path'], 'content-digest', 'date', 'x-bts-idempotency-key'] as Array<string | string[]>,
 } as const;
+
+/**
+ * How long to watch for redeliveries when the profile declares its retry
+ * schedule: long enough for the first two documented retries, with room for
+ * a loaded machine (a quarter more, plus 300 ms).
+ */
+export function retryObservationWindowMs(retryDelaysMs: readonly number[]): number {
+  const firstTwo = retryDelaysMs.slice(0, 2).reduce((sum, delay) => sum + delay, 0);
+  return Math.ceil(firstTwo * 1.25) + 300;
+}
+
+/** The observation window: derived from a declared retry schedule (never shorter than an explicit window), else the explicit window or the default. */
+export function observationWindowMs(profile: Pick<WebhooksProfile, 'observationWindowMs' | 'retryDelaysMs'>): number {
+  if (!profile.retryDelaysMs?.length) return profile.observationWindowMs ?? WEBHOOK_DEFAULTS.observationWindowMs;
+  return Math.max(profile.observationWindowMs ?? 0, retryObservationWindowMs(profile.retryDelaysMs));
+}

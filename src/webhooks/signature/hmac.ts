@@ -37,14 +37,14 @@ export function expectedHmacSignature(input: Buffer, config: HmacSignatureProfil
 
 export function verifyHmac(delivery: ReceivedDelivery, config: HmacSignatureProfile): SignatureVerdict {
   const received = fieldValue(delivery, 'signature');
-  if (received === undefined) return { verified: false, reason: 'no Signature header', details: {} };
+  if (received === undefined) return { verified: false, problem: 'signature', reason: 'no Signature header', details: {} };
   const input = hmacInput(delivery, config);
-  if (!Buffer.isBuffer(input)) return { verified: false, reason: `the HMAC input needs header ${input.missing}, which the delivery lacks`, details: {} };
+  if (!Buffer.isBuffer(input)) return { verified: false, problem: 'signature', reason: `the HMAC input needs header ${input.missing}, which the delivery lacks`, details: {} };
   const expected = Buffer.from(expectedHmacSignature(input, config));
   const actual = Buffer.from(received);
   const details = { signedContent: config.signedContent ?? HMAC_DEFAULTS.signedContent, inputBytes: input.length };
   if (expected.length === actual.length && timingSafeEqual(expected, actual)) {
     return { verified: true, reason: 'the HMAC-SHA256 signature matches', details };
   }
-  return { verified: false, reason: `Signature does not match HMAC-SHA256 over ${details.signedContent.join(` "${config.separator ?? HMAC_DEFAULTS.separator}" `)} (${input.length} bytes)`, details };
+  return { verified: false, problem: 'signature', reason: `Signature does not match HMAC-SHA256 over ${details.signedContent.join(` "${config.separator ?? HMAC_DEFAULTS.separator}" `)} (${input.length} bytes)`, details };
 }

@@ -1,0 +1,163 @@
+// What one delivery's headers are worth, judged by the verdict policy
+// (src/results/verdict.ts): a FAIL only where the spec's text is
+// contradicted, a profile-declared FAIL where the profile states what the
+// spec leaves open, else at most a warning or a note for review. The
+// single-delivery checks apply one judgement; the every-delivery check folds
+// the judgements of every delivery it received.
+//
+// Spec 5 rule 5 names the headers ("Outgoing webhooks carry the headers
+// Signature, Content-Digest, Date and X-BTS-Idempotency-Key") but says that
+// "how Signature and Content-Digest are computed: not shown", and no skew is
+// shown for Date: those come from the profile (webhooks.signature,
+// webhooks.digestAlgorithms, webhooks.dateSkewSeconds).
+import type { CheckContext } from '../../src/check/index.ts';
+import { fieldValue, IDEMPOTENCY_HEADER, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
+import { isDeprecatedDigestAlgorithm, verifyContentDigest } from '../../src/webhooks/digest.ts';
+import { dateOffsetSeconds, describeOffset, parseHttpDate } from '../../src/webhooks/http-date.ts';
+import type { SignatureStrategy } from '../../src/webhooks/signature/index.ts';
+import type { WebhookSettings } from './support.ts';
+
+export type Judgement =
+  | { kind: 'pass'; message: string; details?: Record<string, unknown> }
+  /** The spec's text is contradicted. */
+  | { kind: 'fail'; message: string; details?: Record<string, unknown> }
+  /** The profile's declaration (key) is contradicted. */
+  | { kind: 'fail-declared'; key: string; message: string; details?: Record<string, unknown> }
+  | { kind: 'warn'; message: string; details?: Record<string, unknown> }
+  | { kind: 'review'; message: string; details?: Record<string, unknown> };
+
+const SEVERITY: Record<Judgement['kind'], number> = { pass: 0, review: 1, warn: 2, 'fail-declared': 3, fail: 4 };
+const SHOWN_LESSER_FINDINGS = 5;
+
+/** Ends or annotates the check as the judgement says. */
+export function apply(check: CheckContext, judgement: Judgement): void {
+  switch (judgement.kind) {
+    case 'fail':
+      return check.fail(judgement.message, judgement.details);
+    case 'fail-declared':
+      return check.failDeclared(judgement.key, judgement.message, judgement.details);
+    case 'warn':
+      return check.warn(judgement.message, judgement.details);
+    case 'review':
+      return check.review(judgement.message, judgement.details);
+    case 'pass':
+      return check.note(judgement.message, judgement.details);
+  }
+}
+
+/** The worst of several judgements decides; the others travel along in its details. */
+export function applyWorst(check: CheckContext, judgements: readonly Judgement[], passed: string): void {
+  const problems = judgements.filter((j) => j.kind !== 'pass');
+  if (!problems.length) return check.note(passed);
+  const worst = problems.reduce((a, b) => (SEVERITY[b.kind] > SEVERITY[a.kind] ? b : a));
+  const others = problems.filter((p) => p !== worst);
+  const summary = others.length ? `${worst.message} (and ${others.length} more finding${others.length === 1 ? '' : 's'})` : worst.message;
+  const details = { ...worst.details, findings: problems.map((p) => ({ verdict: p.kind, message: p.message })) };
+  // Lesser findings are kept on the check too (the first few; all of them are in the details), so none is lost behind the verdict.
+  for (const other of others.filter((o) => o.kind === 'warn' || o.kind === 'review').slice(0, SHOWN_LESSER_FINDINGS)) apply(check, other);
+  apply(check, { ...worst, message: summary, details });
+}
+
+const REQUIRED_HEADERS: ReadonlyArray<[name: string, display: string]> = [
+  [IDEMPOTENCY_HEADER, 'X-BTS-Idempotency-Key'],
+  ['signature', 'Signature'],
+  ['content-digest', 'Content-Digest'],
+  ['date', 'Date'],
+];
+
+/** 5 rule 5: "Outgoing webhooks carry the headers Signature, Content-Digest, Date and X-BTS-Idempotency-Key". */
+export function judgeHeadersPresent(delivery: ReceivedDelivery): Judgement {
+  const missing = REQUIRED_HEADERS.filter(([name]) => !fieldValue(delivery, name)).map(([, display]) => display);
+  const present = [...new Set(delivery.fieldLines.map(([name]) => name))];
+  if (missing.length) return { kind: 'fail', message: `delivery #${delivery.seq} lacks ${missing.join(', ')}`, details: { delivery: delivery.seq, missing, present } };
+  return { kind: 'pass', message: `delivery #${delivery.seq} carries the four headers of 5 rule 5` };
+}
+
+/**
+ * Content-Digest: present (5 rule 5), and matching the body under the
+ * algorithms the profile declares; undeclared, any RFC 9530 algorithm the
+ * suite can compute is accepted and a mismatch is only a warning.
+ */
+export function judgeContentDigest(delivery: ReceivedDelivery, settings: Pick<WebhookSettings, 'digestAlgorithms'>): Judgement {
+  const at = `delivery #${delivery.seq}`;
+  const value = fieldValue(delivery, 'content-digest');
+  if (value === undefined) return { kind: 'fail', message: `${at} carries no Content-Digest header`, details: { delivery: delivery.seq } };
+  if (delivery.bodyTruncated) return { kind: 'review', message: `${at} has a body too large for the receiver to keep, so its Content-Digest was not compared` };
+  const declared = settings.digestAlgorithms;
+  const verdict = verifyContentDigest(value, delivery.body, declared);
+  const details = { delivery: delivery.seq, contentDigest: value, compared: verdict.compared, ignored: verdict.ignored };
+  if (declared) {
+    if (!verdict.ok) return { kind: 'fail-declared', key: 'webhooks.digestAlgorithms', message: `${at}: ${verdict.reason}`, details };
+    return { kind: 'pass', message: `${at}: Content-Digest ${verdict.compared.map((c) => c.algorithm).join(' and ')} match the ${delivery.body.length}-byte body`, details };
+  }
+  // Nothing declared: how the digest is computed is not shown (5).
+  const undeclared = 'webhooks.digestAlgorithms is not set, and how Content-Digest is computed is not shown (5)';
+  if (verdict.kind === 'mismatch') return { kind: 'warn', message: `${at}: ${verdict.reason} (${undeclared})`, details };
+  if (!verdict.ok) return { kind: 'review', message: `${at}: ${verdict.reason}; recorded, not verified (${undeclared})`, details };
+  const algorithms = verdict.compared.map((c) => c.algorithm);
+  if (algorithms.every(isDeprecatedDigestAlgorithm)) {
+    return { kind: 'warn', message: `${at}: Content-Digest matches only with ${algorithms.join(', ')}, which RFC 9530 deprecates as insecure`, details };
+  }
+  return { kind: 'pass', message: `${at}: Content-Digest ${algorithms.join(' and ')} match the ${delivery.body.length}-byte body`, details };
+}
+
+/**
+ * Date: present (5 rule 5) and an HTTP-date (RFC 9110 5.6.7; the obsolete
+ * forms only warn, since a sender must generate IMF-fixdate), within the
+ * profile's declared skew, else within a generous default as a warning.
+ */
+export function judgeDate(delivery: ReceivedDelivery, settings: Pick<WebhookSettings, 'dateSkewSeconds' | 'dateSkewDeclared'>): Judgement {
+  const at = `delivery #${delivery.seq}`;
+  const value = fieldValue(delivery, 'date');
+  if (value === undefined) return { kind: 'fail', message: `${at} carries no Date header`, details: { delivery: delivery.seq } };
+  const parsed = parseHttpDate(value.trim(), delivery.receivedAt);
+  if (!parsed) {
+    return { kind: 'fail', message: `${at}: Date "${value}" is not an HTTP date (RFC 9110 5.6.7, e.g. "Sun, 06 Nov 1994 08:49:37 GMT"), so a receiver cannot use it`, details: { delivery: delivery.seq, date: value } };
+  }
+  const offsetSeconds = dateOffsetSeconds(parsed.date, delivery.receivedAt);
+  const skew = settings.dateSkewSeconds;
+  const details = { delivery: delivery.seq, date: value, offsetSeconds, skewSeconds: skew };
+  if (Math.abs(offsetSeconds) > skew) {
+    const message = `${at}: Date "${value}" is ${describeOffset(offsetSeconds)} the receipt time ${delivery.receivedAt.toUTCString()}`;
+    if (settings.dateSkewDeclared) return { kind: 'fail-declared', key: 'webhooks.dateSkewSeconds', message: `${message} (the profile allows ${skew} s)`, details };
+    return { kind: 'warn', message: `${message}, more than the ${skew} s the suite tolerates when webhooks.dateSkewSeconds is not set (the spec shows no skew)`, details };
+  }
+  if (!parsed.imfFixdate) {
+    return { kind: 'warn', message: `${at}: Date "${value}" is an obsolete HTTP-date form; RFC 9110 5.6.7 has senders generate the IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT")`, details };
+  }
+  return { kind: 'pass', message: `${at}: Date is ${Math.abs(offsetSeconds)} s from the receipt time (allowed ${skew} s)`, details };
+}
+
+/**
+ * Signature: present (5 rule 5), and verifying under the profile's declared
+ * scheme: a signature that does not verify, or leaves out a component the
+ * profile declares it covers, contradicts the profile. With no scheme
+ * declared, what was received is recorded for review.
+ */
+export async function judgeSignature(delivery: ReceivedDelivery, strategy: SignatureStrategy | undefined, settings: Pick<WebhookSettings, 'signature' | 'dateSkewSeconds' | 'dateSkewDeclared'>): Promise<Judgement> {
+  const at = `delivery #${delivery.seq}`;
+  const signature = fieldValue(delivery, 'signature');
+  const input = fieldValue(delivery, 'signature-input');
+  if (signature === undefined) return { kind: 'fail', message: `${at} carries no Signature header`, details: { delivery: delivery.seq } };
+  if (!strategy) {
+    return {
+      kind: 'review',
+      message: `no signature scheme is configured (webhooks.signature), so the signature of ${at} was recorded, not verified: Signature of ${signature.length} characters${input ? `, Signature-Input ${input}` : ''}`,
+      details: { delivery: delivery.seq, signatureInput: input ?? null },
+    };
+  }
+  const verdict = await strategy.verify(delivery, delivery.receivedAt);
+  const details = { delivery: delivery.seq, scheme: strategy.description, ...verdict.details };
+  if (verdict.verified && verdict.warning) return { kind: 'warn', message: `${at}: ${verdict.warning}`, details };
+  if (verdict.verified) return { kind: 'pass', message: `${at}: ${verdict.reason} (${strategy.description})`, details };
+  if (verdict.problem === 'coverage') {
+    const declared = settings.signature?.scheme === 'rfc9421' && settings.signature.requiredComponents !== undefined;
+    if (declared) return { kind: 'fail-declared', key: 'webhooks.signature.requiredComponents', message: `${at}: ${verdict.reason}`, details };
+    return { kind: 'warn', message: `${at}: ${verdict.reason}; webhooks.signature.requiredComponents is not set, so the suite expected the components spec 5 rule 5 names`, details };
+  }
+  if (verdict.problem === 'timing') {
+    if (settings.dateSkewDeclared) return { kind: 'fail-declared', key: 'webhooks.dateSkewSeconds', message: `${at}: ${verdict.reason} (the profile allows ${settings.dateSkewSeconds} s)`, details };
+    return { kind: 'warn', message: `${at}: ${verdict.reason}, more than the ${settings.dateSkewSeconds} s the suite tolerates when webhooks.dateSkewSeconds is not set`, details };
+  }
+  return { kind: 'fail-declared', key: 'webhooks.signature', message: `${at}: ${verdict.reason}`, details };
+}
