@@ -163,7 +163,7 @@ async function onEmbedded(
       baseUrl: profile.baseUrl,
       scenario,
       variables,
-      criteria: { capRps, expectedRps, maxServerErrorShare: profile.load?.[entry.operation === 'accept' ? 'acceptRateLimit' : 'tokenRateLimit']?.maxServerErrorShare },
+      criteria: { capRps, ...documentedLimit(entry, profile, options.overrides, expectedRps), maxServerErrorShare: profile.load?.[probeKey(entry)]?.maxServerErrorShare },
       maxInFlight: options.maxInFlight,
       timeoutMs,
       tls,
@@ -188,6 +188,17 @@ async function onEmbedded(
 /** The run in the shape of results.json's load section, so the report's charts can draw it. */
 function loadSection(run: NormalizedRun, probes: RateLimitProbe[], profiles: ProfileRun[]): LoadSection {
   return { engine: run.engine, startedAt: run.startedAt, durationMs: run.durationMs, probes, profiles };
+}
+
+function probeKey(entry: ScenarioEntry): 'acceptRateLimit' | 'tokenRateLimit' {
+  return entry.operation === 'accept' ? 'acceptRateLimit' : 'tokenRateLimit';
+}
+
+/** The documented limit and burst, and where they were stated: a "no 429" far above them is a FAIL against that statement. */
+function documentedLimit(entry: ScenarioEntry, profile: ResolvedProfile, overrides: ParamOverrides, expectedRps: number | undefined): { expectedRps?: number; expectedRpsKey?: string; burst?: number } {
+  if (!expectedRps) return {};
+  const key = overrides.expectedRps !== undefined ? '--expected-rps' : `load.${probeKey(entry)}.expectedRps`;
+  return { expectedRps, expectedRpsKey: key, burst: overrides.burst ?? profile.load?.[probeKey(entry)]?.burst };
 }
 
 function checkIdOf(entry: ScenarioEntry): string {
@@ -225,7 +236,7 @@ async function onK6(entry: ScenarioEntry, scenario: LoadScenario | BodySizeScena
   options.output.write(`${phaseTable(run)}\n`);
   if (entry.kind === 'rate-breakpoint') {
     const params = scenarioParams(entry.operation, profile, options.overrides);
-    const analysis = analyzeRateLimit(run, { capRps: params.capRps, expectedRps: params.expectedRps });
+    const analysis = analyzeRateLimit(run, { capRps: params.capRps, ...documentedLimit(entry, profile, options.overrides, params.expectedRps) });
     options.output.write(findingLines(analysis));
     const record = rateLimitRecord({ checkId: checkIdOf(entry), operation: entry.operation as 'token' | 'accept', run, analysis, capRps: params.capRps, expectedRps: params.expectedRps, redact: (t) => t });
     return { verdict: analysis, data: { result: run, analysis, load: loadSection(run, [record], []) } };

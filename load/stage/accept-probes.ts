@@ -9,7 +9,7 @@ import { HttpClient, TransportError } from '../../src/http/client.ts';
 import type { RecordedExchange } from '../../src/http/exchange.ts';
 import { callOperation } from '../../src/operations.ts';
 import { ACCEPT_RATE_LIMIT, RATE_LIMITED_ACCEPT_NOT_EXECUTED } from '../checks.ts';
-import type { CapturedIteration, NormalizedRun } from '../result/normalized.ts';
+import { answered, type CapturedIteration, type NormalizedRun } from '../result/normalized.ts';
 import { acceptRateBreakpoint } from '../scenarios/breakpoints.ts';
 import { fromProfileOperation } from '../scenarios/operations.ts';
 import { runRateProbe, type RateProbeOutput } from './rate-probe.ts';
@@ -76,7 +76,7 @@ export async function acceptChecks(ctx: StageContext): Promise<{ checks: CheckRe
   }
   if (!userId) return { checks: skipBoth(ctx, 'trading.createUser gave no userId and trading.userId is not set', 'trading.userId') };
 
-  const settings = rateProbeSettings(ctx.profile, ctx.profile.load?.acceptRateLimit);
+  const settings = rateProbeSettings(ctx.profile, 'acceptRateLimit');
   const readBack = readBackSettings(trading);
   const reads: ReadBack[] = [];
   const readEvidence: RecordedExchange[] = [];
@@ -108,6 +108,11 @@ export async function acceptChecks(ctx: StageContext): Promise<{ checks: CheckRe
     },
     evidence: () => [],
   });
+  if (!output.run.phases.some((p) => answered(p) > 0)) {
+    // Every iteration's set-up failed: an operation the spec does not show, so the check could not execute (never a FAIL).
+    const reason = 'no accept was measured: the set-up created no offer to accept (trading.createOffer, an operation the spec does not show)';
+    return { checks: [ACCEPT_RATE_LIMIT, RATE_LIMITED_ACCEPT_NOT_EXECUTED].map((meta) => checkResult(meta, { verdict: 'ERROR', reason }, output.check.durationMs, ctx.redactor)) };
+  }
   const notExecuted =
     'reason' in readBack
       ? checkResult(RATE_LIMITED_ACCEPT_NOT_EXECUTED, { verdict: 'SKIP', reason: readBack.reason, configKey: readBack.configKey }, 0, ctx.redactor)

@@ -1,22 +1,16 @@
 // The REVIEW check on what 429 answers say about retrying: the first 429 of
 // each rate-limit probe, parsed (Retry-After, three generations of rate-limit
-// fields), checked for consistency and against the measured limit.
+// fields), checked for consistency and against the measured limit. What a 429
+// carries is not shown (7, 8): absent fields are recorded, never a warning;
+// only fields that are present and cannot be right WARN (which the REVIEW
+// severity keeps from failing anything).
 import type { CheckResult } from '../../src/check/model.ts';
 import type { Redactor } from '../../src/http/redact.ts';
 import { RATE_LIMIT_HEADERS } from '../checks.ts';
-import type { AnalysisFinding } from '../probes/rate-limit/analysis.ts';
+import { DOCUMENTED_LIMIT_TOLERANCE, type AnalysisFinding } from '../probes/rate-limit/analysis.ts';
 import { analyzeRetryAdvice, type RetryAdvice } from '../probes/rate-limit/headers.ts';
 import type { RateProbeOutput } from './rate-probe.ts';
 import { checkResult } from './results.ts';
-
-/** The advertised sustained rate of a structured RateLimit-Policy (q per w seconds), when there is exactly one policy. */
-function advertisedRps(advice: RetryAdvice): number | undefined {
-  const quotas = Object.entries(advice.fields).filter(([k]) => k.startsWith('policy ') && k.endsWith(' q'));
-  if (quotas.length !== 1) return undefined;
-  const [key, q] = quotas[0]!;
-  const w = advice.fields[key.replace(/ q$/, ' w')];
-  return typeof q === 'number' ? q / (typeof w === 'number' && w > 0 ? w : 1) : undefined;
-}
 
 function summary(advice: RetryAdvice): string {
   const parts: string[] = [];
@@ -35,13 +29,16 @@ export function rateLimitHeadersCheck(probes: Array<{ operation: string; output?
     const advice = analyzeRetryAdvice(sample.headers, sample.status);
     seen.push(`${operation}: ${summary(advice)}`);
     for (const problem of advice.problems) findings.push({ level: 'WARN', message: `${operation}: ${problem}`, details: { headers: sample.headers } });
-    const advertised = advertisedRps(advice);
+    const advertised = advice.advertisedRps;
     const measured = output.analysis.estimatedLimitRps;
     if (advertised !== undefined && measured !== undefined) {
-      const agree = Math.abs(advertised - measured) <= 0.25 * measured;
+      // A limiter without burst allowance is only bounded from below by what it admitted: compare with its whole range.
+      const [low, high] = output.analysis.limitRangeRps ?? [measured, measured];
+      const agree = advertised >= (1 - DOCUMENTED_LIMIT_TOLERANCE) * low && advertised <= (1 + DOCUMENTED_LIMIT_TOLERANCE) * high;
+      const what = low === high ? `the measured limit of ${measured} req/s` : `the measured limit of ${low}–${high} req/s`;
       findings.push({
         level: agree ? 'INFO' : 'WARN',
-        message: `${operation}: the advertised quota (${advertised} req/s) ${agree ? 'agrees with' : 'contradicts'} the measured limit of ${measured} req/s`,
+        message: `${operation}: the advertised quota (${advertised} req/s) ${agree ? 'agrees with' : 'contradicts'} ${what}`,
       });
     }
     if (advice.retryAfterSec === undefined && advice.generation.length === 0) {

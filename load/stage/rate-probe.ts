@@ -50,7 +50,13 @@ export async function runRateProbe(input: RateProbeInput): Promise<RateProbeOutp
     baseUrl: input.baseUrl,
     scenario: input.scenario,
     variables: input.variables,
-    criteria: { capRps: settings.capRps, expectedRps: settings.expectedRps, maxServerErrorShare: settings.maxServerErrorShare },
+    criteria: {
+      capRps: settings.capRps,
+      expectedRps: settings.expectedRps,
+      expectedRpsKey: settings.expectedRpsKey,
+      burst: settings.burst,
+      maxServerErrorShare: settings.maxServerErrorShare,
+    },
     maxInFlight: settings.maxInFlight,
     timeoutMs: input.timeoutMs,
     tls: input.tls,
@@ -80,6 +86,7 @@ export async function runRateProbe(input: RateProbeInput): Promise<RateProbeOutp
   const outcome: ProbeOutcome = {
     verdict: analysis.verdict,
     reason: analysis.reason,
+    declaredBy: analysis.declaredBy,
     details: analysis.details,
     findings: analysis.findings,
     evidence: input.evidence(),

@@ -1,8 +1,11 @@
 // Turning probe analyses into CheckResults: the verdict rules of
 // src/check/model.ts (FAIL on a MUST check, WARN on SHOULD/REVIEW ones),
-// findings as WARN/INFO. INCONCLUSIVE (the cap stayed below the limit looked
-// for) is shown like REVIEW, as DESIGN.md says: the probe ran and measured
-// something a human should look at; a SKIP is a probe that did not run.
+// findings as WARN/INFO. INCONCLUSIVE (no limit below the probe's cap, where
+// the profile documents none, or the cap below the documented limit) is shown
+// like REVIEW, as DESIGN.md says: the probe ran and measured something a human
+// should look at; a SKIP is a probe that did not run. A FAIL rests on the
+// requirement's spec sentence, or — with declaredBy — on what the profile
+// documents (a limit the probe went well above without finding it).
 import type { CheckMeta, CheckResult, Finding, TimelineEntry, Verdict } from '../../src/check/model.ts';
 import type { RecordedExchange } from '../../src/http/exchange.ts';
 import type { Redactor } from '../../src/http/redact.ts';
@@ -38,7 +41,7 @@ export function checkResult(meta: CheckMeta, outcome: ProbeOutcome, durationMs: 
       break;
     case 'INCONCLUSIVE':
       verdict = 'REVIEW';
-      reason = `INCONCLUSIVE: ${reason ?? 'the cap stayed below the limit looked for'}`;
+      reason = `INCONCLUSIVE: ${reason ?? 'no limit was found below the probe\'s cap'}`;
       if (outcome.configKey) reason = `${reason} (raise ${outcome.configKey} in the profile)`;
       break;
     case 'SKIP':

@@ -17,6 +17,8 @@ export interface RateProbeSettings {
   capRps: number;
   maxDurationSec: number;
   expectedRps?: number;
+  /** The profile key that documents expectedRps: a "no 429" far above it is a FAIL declared by the profile. */
+  expectedRpsKey?: string;
   burst?: number;
   stepSec?: number;
   maxServerErrorShare?: number;
@@ -39,8 +41,9 @@ export function rateProbeGate(profile: ResolvedProfile, probe: 'tokenRateLimit' 
   return { run: true };
 }
 
-export function rateProbeSettings(profile: ResolvedProfile, expectation: RateLimitExpectation | undefined): RateProbeSettings {
+export function rateProbeSettings(profile: ResolvedProfile, probe: 'tokenRateLimit' | 'acceptRateLimit'): RateProbeSettings {
   const caps = profile.load?.caps;
+  const expectation: RateLimitExpectation | undefined = profile.load?.[probe];
   const expected = expectation?.expectedRps;
   const defaultCap = expected ? 4 * expected : DEFAULT_BLIND_CAP_RPS;
   const capRps = Math.min(expectation?.capRps ?? caps?.rps ?? defaultCap, caps?.rps ?? Infinity);
@@ -48,6 +51,7 @@ export function rateProbeSettings(profile: ResolvedProfile, expectation: RateLim
     capRps,
     maxDurationSec: caps?.durationSeconds ?? DEFAULT_DURATION_SEC,
     expectedRps: expected,
+    expectedRpsKey: expected ? `load.${probe}.expectedRps` : undefined,
     burst: expectation?.burst,
     stepSec: expectation?.stepSeconds,
     maxServerErrorShare: expectation?.maxServerErrorShare,

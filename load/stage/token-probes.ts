@@ -93,13 +93,15 @@ export async function tokenBodySizeCheck(ctx: StageContext): Promise<{ check: Ch
     (e) => e.step.purpose === 'upper bound' || (j.largestAcceptedBytes !== undefined && e.step.sizeBytes >= j.largestAcceptedBytes && e.step.sizeBytes <= j.largestAcceptedBytes + 1),
   );
   const findings = [...j.findings];
-  if (run.requests > run.requestBudget) findings.push({ level: 'WARN', message: `the probe needed ${run.requests} requests, over its budget of ${run.requestBudget}` });
+  // The probe's own cost, not the implementation's behaviour: noted, never a warning against the implementation.
+  if (run.requests > run.requestBudget) findings.push({ level: 'INFO', message: `the probe needed ${run.requests} requests, over its budget of ${run.requestBudget}` });
   if (run.rateLimitedRetries) findings.push({ level: 'INFO', message: `${run.rateLimitedRetries} probe(s) were answered 429 and repeated after Retry-After` });
   const check = checkResult(
     TOKEN_BODY_SIZE_LIMIT,
     {
       verdict: j.verdict,
       reason: j.reason,
+      declaredBy: j.declaredBy,
       details: j.details,
       findings,
       evidence: boundary.map((e, i) => sizedEvidence(e, ctx.redactor, SIZED_EXCHANGE_IDS + i)),
@@ -115,7 +117,7 @@ export async function tokenBodySizeCheck(ctx: StageContext): Promise<{ check: Ch
 export async function tokenRateCheck(ctx: StageContext): Promise<{ check: CheckResult; output?: RateProbeOutput }> {
   const gate = rateProbeGate(ctx.profile, 'tokenRateLimit');
   if (!gate.run) return { check: checkResult(TOKEN_RATE_LIMIT, { verdict: 'SKIP', reason: gate.reason, configKey: gate.configKey }, 0, ctx.redactor) };
-  const settings = rateProbeSettings(ctx.profile, ctx.profile.load?.tokenRateLimit);
+  const settings = rateProbeSettings(ctx.profile, 'tokenRateLimit');
   const http = new HttpClient({ baseUrl: ctx.profile.baseUrl, transport: ctx.transport, redactor: ctx.redactor });
   const evidence: RecordedExchange[] = [];
   const recording = http.withRecorder({ record: (e) => evidence.push(e) });

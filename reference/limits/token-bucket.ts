@@ -1,7 +1,11 @@
 // A token bucket: `ratePerSecond` sustained, `burst` at once. take() is
 // synchronous so concurrent requests on the event loop cannot both spend the
-// last token.
-export class TokenBucket {
+// last token. With a burst of 1 it is a limiter without burst allowance (as
+// nginx's limit_req without `burst=`): requests closer together than
+// 1/ratePerSecond are refused.
+import type { RateLimiter } from './rate-limiter.ts';
+
+export class TokenBucket implements RateLimiter {
   private tokens: number;
   private last: number;
 
@@ -34,6 +38,11 @@ export class TokenBucket {
   retryAfterSeconds(): number {
     this.refill();
     return Math.max(1, Math.ceil((1 - this.tokens) / this.ratePerSecond));
+  }
+
+  /** The sustained rate as a quota: ratePerSecond requests per second. */
+  get quota(): { limit: number; windowSeconds: number } {
+    return { limit: this.ratePerSecond, windowSeconds: 1 };
   }
 
   /**

@@ -1,14 +1,24 @@
 // How the token endpoint refuses a request over its limits (spec 7, 8):
-// 429 with Retry-After and RateLimit fields above the rate, 413 with
-// Connection: close above the body size — or, with a load fault active, the
-// wrong answer the load probes must catch.
+// 429 with Retry-After and RateLimit fields above the rate (other fields, or
+// none, under the load variants: rate-limiter.ts), 413 with Connection: close
+// above the body size — or, with a load fault active, the wrong answer the
+// load probes must catch.
+// Legitimate variants of the body limit (reference/variants/load.ts):
+//   token-body-limit-above-probe-range  the limit is 4 MiB, four times the probe's default largest body;
+//   token-body-limit-drained            an oversize body is read to its end before the 413, and the
+//                                       connection is kept open.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReferenceContext } from '../context.ts';
 import { sendError, sendPayloadTooLarge } from '../http-util.ts';
-import type { TokenBucket } from './token-bucket.ts';
+import type { RateLimiter } from './rate-limiter.ts';
 
-/** Answers a token request the bucket has no token for. */
-export function refuseOverRate(ctx: ReferenceContext, req: IncomingMessage, res: ServerResponse, bucket: TokenBucket): void {
+/** The token endpoint's body limit under the token-body-limit-above-probe-range variant. */
+export const LARGE_TOKEN_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+/** The most of an oversize body the token-body-limit-drained variant reads before it gives up and closes. */
+const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
+
+/** Answers a token request the limiter refused. */
+export function refuseOverRate(ctx: ReferenceContext, req: IncomingMessage, res: ServerResponse, bucket: RateLimiter): void {
   if (ctx.faults.has('token-rate-limit-503')) return sendError(res, 503, 'service_unavailable', 'try again later');
   if (ctx.faults.has('token-rate-limit-reset')) {
     req.socket.destroy();
@@ -27,6 +37,7 @@ function malformedLimitHeaders(): Record<string, string> {
 export function tokenBodyLimit(ctx: ReferenceContext, req: IncomingMessage): number {
   if (ctx.faults.has('no-token-body-limit')) return Number.MAX_SAFE_INTEGER;
   if (ctx.faults.has('token-body-limit-chunked-unchecked') && req.headers['content-length'] === undefined) return Number.MAX_SAFE_INTEGER;
+  if (ctx.variants.has('token-body-limit-above-probe-range')) return LARGE_TOKEN_BODY_LIMIT_BYTES;
   return ctx.options.tokenBodyLimitBytes;
 }
 
@@ -36,5 +47,21 @@ export function refuseOversize(ctx: ReferenceContext, req: IncomingMessage, res:
     req.socket.destroy();
     return;
   }
+  if (ctx.variants.has('token-body-limit-drained')) return drainThenRefuse(req, res, limit);
   sendPayloadTooLarge(res, limit);
+}
+
+/**
+ * Reads the rest of an oversize body, then answers 413 on a connection that
+ * stays usable (RFC 9110 15.5.14 lets a server close it, not must). A body
+ * that never ends gets no answer; one beyond DRAIN_LIMIT_BYTES is cut off.
+ */
+function drainThenRefuse(req: IncomingMessage, res: ServerResponse, limit: number): void {
+  let drained = 0;
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_LIMIT_BYTES) req.socket.destroy();
+  });
+  req.once('end', () => sendPayloadTooLarge(res, limit, { keepAlive: true }));
+  req.resume();
 }

@@ -1,6 +1,10 @@
 // The "load" section of the reference's own implementation profile: the
 // limits it is configured with, as a partner would document them. The probes
-// aim their staircases at these values and measure the real ones.
+// aim their staircases at these values and measure the real ones; because
+// they are documented here, a probe that finds no limit well above them FAILs
+// (profile-declared) where it would otherwise be INCONCLUSIVE (the spec shows
+// no value, 8). A variant whose implementation documents no limit removes the
+// entry (reference/variants/load.ts, adjustProfile).
 import type { LoadProfile } from '../../src/config/sections/load.ts';
 import type { ReferenceOptions } from '../options.ts';
 

@@ -18,12 +18,14 @@
 //   token-form-body-accepted     application/x-www-form-urlencoded bodies are accepted too;
 //   refresh-token-internal-key   refresh tokens are signed with an unpublished HS256 key;
 //   expires-in-milliseconds      expires_in counts milliseconds (the profile declares it).
+// The rate limiter and the body limit follow the load variants (reference/variants/load.ts):
+// limits/rate-limiter.ts and limits/token-limits.ts say how.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReferenceContext } from '../context.ts';
 import { isJsonContentType, parseJson, readBody, sendError, sendJson } from '../http-util.ts';
-import { TokenBucket } from '../limits/token-bucket.ts';
+import { rateLimiterFor } from '../limits/rate-limiter.ts';
 import { refuseOverRate, refuseOversize, tokenBodyLimit } from '../limits/token-limits.ts';
 import type { Router, RouteRequest } from '../router.ts';
 
@@ -50,7 +52,8 @@ function safeEqual(a: string, b: string): boolean {
 }
 
 export function registerTokenRoutes(router: Router, ctx: ReferenceContext): void {
-  const bucket = new TokenBucket(ctx.options.tokenRatePerSecond, ctx.options.tokenBurst);
+  // A token bucket by default; its algorithm and 429 headers follow the load variants (limits/rate-limiter.ts).
+  const bucket = rateLimiterFor(ctx, 'token');
   /** Refresh-token jti → it has been used. */
   const usedRefreshTokens = new Set<string>();
   /** Refresh-token jti → the access token issued with it (for the refresh-reissues-old-access-token fault). */

@@ -16,7 +16,8 @@
 // Accept answers (the spec lists 200, 202, 401, 403, 406, 409, 410, 422, 429,
 // 500, 503 and leaves most conditions not shown; the reference's choices):
 //   401 no or invalid bearer credential;
-//   429 over the accept rate limit (token bucket), with Retry-After; nothing executes;
+//   429 over the accept rate limit (token bucket), with Retry-After; nothing executes (the
+//       limiter's algorithm and 429 fields follow the load variants, limits/rate-limiter.ts);
 //   422 svc-user-id missing or not a UUID, external_transaction_id over 256 characters or repeated;
 //   404 no such offer (record not found, 7; not in 4.4's list, which has no code for it);
 //   403 the offer belongs to another user;
@@ -40,7 +41,7 @@ import type { ServerResponse } from 'node:http';
 import type { ReferenceContext } from '../context.ts';
 import { authenticate } from '../context.ts';
 import { isJsonContentType, parseJson, readBody, sendError, sendJson, sendPayloadTooLarge } from '../http-util.ts';
-import { TokenBucket } from '../limits/token-bucket.ts';
+import { rateLimiterFor } from '../limits/rate-limiter.ts';
 import type { Router, RouteRequest } from '../router.ts';
 import { registerFixtureUserRoute } from '../trading/fixture-users.ts';
 import { OfferBook, type AcceptRules, type Offer, type Refusal } from '../trading/offer-book.ts';
@@ -61,7 +62,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 export function registerTradingRoutes(router: Router, ctx: ReferenceContext): void {
   const book = new OfferBook();
-  const bucket = new TokenBucket(ctx.options.acceptRatePerSecond, ctx.options.acceptBurst);
+  // A token bucket by default; its algorithm and 429 headers follow the load variants (limits/rate-limiter.ts).
+  const bucket = rateLimiterFor(ctx, 'accept');
   const fault = (name: string) => ctx.faults.has(name);
   const variant = (name: string) => ctx.variants.has(name);
   /** The processing of each offer that has begun, resolving with the trade it makes (3.1). */

@@ -2,8 +2,8 @@
 // engine produced the numbers. Synthetic runs pin each rule to one cause.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeRateLimit, timelineEstimate } from '../../load/probes/rate-limit/analysis.ts';
-import { analyzeRetryAdvice, parseRetryAfter } from '../../load/probes/rate-limit/headers.ts';
+import { analyzeRateLimit, refillEstimate, timelineEstimate } from '../../load/probes/rate-limit/analysis.ts';
+import { advisedWaitSec, analyzeRetryAdvice, parseRetryAfter } from '../../load/probes/rate-limit/headers.ts';
 import { judgeBodySize } from '../../load/probes/body-size/analysis.ts';
 import { emptyAnswers, RESULT_FORMAT, type NormalizedRun, type PhaseResult } from '../../load/result/normalized.ts';
 import type { Outcome } from '../../load/scenarios/metrics.ts';
@@ -44,13 +44,64 @@ test('the completion timeline is preferred: admitted answers per second while 42
   assert.ok(Math.abs(timelineEstimate({ resolutionMs: 10, admitted, limited: stray })!.rps - 100) < 0.5);
 });
 
-test('no 429 up to the cap is FAIL; with the cap below the expected limit it is INCONCLUSIVE', () => {
+test('no 429 up to the cap is INCONCLUSIVE: the spec does not show the limit (8), so it may be above the cap', () => {
   const phases = [phase('s1', 200, 1, { '2xx': 200 }), phase('s2', 400, 1, { '2xx': 400 }), phase('s3', 400, 1, { '2xx': 400 })];
-  const fail = analyzeRateLimit(run(phases), { capRps: 400 });
-  assert.equal(fail.verdict, 'FAIL');
-  assert.match(fail.reason, /no 429 up to the cap/);
-  assert.equal(analyzeRateLimit(run(phases), { capRps: 400, expectedRps: 500 }).verdict, 'INCONCLUSIVE');
+  const blind = analyzeRateLimit(run(phases), { capRps: 400 });
+  assert.equal(blind.verdict, 'INCONCLUSIVE');
+  assert.match(blind.reason, /no 429 up to the cap/);
+  assert.match(blind.reason, /documents none/);
+  assert.equal(blind.declaredBy, undefined);
+  assert.equal(analyzeRateLimit(run(phases), { capRps: 400, expectedRps: 500 }).verdict, 'INCONCLUSIVE', 'the cap is below the documented limit');
   assert.equal(analyzeRateLimit(run(phases.slice(0, 1)), { capRps: 400 }).verdict, 'INCONCLUSIVE', 'the climb never reached the cap');
+});
+
+test('no 429 well above a limit the profile documents is a profile-declared FAIL', () => {
+  const phases = [phase('s1', 50, 0.5, { '2xx': 25 }), phase('s2', 150, 1, { '2xx': 150 }), phase('s3', 225, 1, { '2xx': 225 }), phase('s4', 400, 1, { '2xx': 400 })];
+  const key = 'load.tokenRateLimit.expectedRps';
+  const fail = analyzeRateLimit(run(phases), { capRps: 400, expectedRps: 100, expectedRpsKey: key, burst: 50 });
+  assert.equal(fail.verdict, 'FAIL');
+  assert.equal(fail.declaredBy, key);
+  assert.match(fail.reason, /no 429 up to the cap: .*documents a limit of 100 req\/s \(load\.tokenRateLimit\.expectedRps\)/);
+  // Only just above the documented limit, within the tolerance and the burst: not enough to contradict it.
+  const near = [phase('s1', 100, 1, { '2xx': 100 }), phase('s2', 130, 1, { '2xx': 130 })];
+  const inconclusive = analyzeRateLimit(run(near), { capRps: 130, expectedRps: 100, expectedRpsKey: key, burst: 50 });
+  assert.equal(inconclusive.verdict, 'INCONCLUSIVE');
+  assert.match(inconclusive.reason, /not far enough above the 100 req\/s the profile documents/);
+});
+
+test('a fixed-window limiter is read from refill to refill, not from the refused tail of each window', () => {
+  // L = 200 per 1 s window, 450 req/s offered from 0.5 s: each window admits 200 in its first 0.44 s, then only 429s.
+  const slots = 350;
+  const admitted = Array.from({ length: slots }, () => 0);
+  const limited = Array.from({ length: slots }, () => 0);
+  for (let i = 50; i < slots; i++) {
+    const inWindow = i % 100;
+    const arrivals = i % 2 === 0 ? 5 : 4; // 4.5 per 10 ms slot
+    const admittedSoFar = Math.min(200, Math.round(inWindow * 4.5));
+    const room = Math.max(0, 200 - admittedSoFar);
+    admitted[i] = Math.min(arrivals, room);
+    limited[i] = arrivals - admitted[i]!;
+  }
+  const timeline = { resolutionMs: 10, admitted, limited };
+  const stepwise = refillEstimate(timeline);
+  assert.ok(stepwise?.rps !== undefined && Math.abs(stepwise.rps - 200) <= 5, JSON.stringify(stepwise));
+  assert.ok(Math.abs(stepwise.periodSec! - 1) < 0.05);
+  // A token bucket refills continuously: no stepwise reading.
+  const bucket = { resolutionMs: 10, admitted: Array.from({ length: 300 }, (_, i) => (i < 100 ? 2 : 1)), limited: Array.from({ length: 300 }, (_, i) => (i < 100 ? 0 : 3)) };
+  assert.equal(refillEstimate(bucket), undefined);
+  const a = analyzeRateLimit(
+    run([phase('s1', 100, 0.5, { '2xx': 50 }), phase('s2', 450, 1, { '2xx': 250, '429': 200 }), phase('s3', 450, 1.5, { '2xx': 300, '429': 375 })], { completionTimeline: timeline }),
+    { capRps: 800, expectedRps: 200 },
+  );
+  assert.equal(a.verdict, 'PASS');
+  assert.ok(Math.abs(a.estimatedLimitRps! - 200) <= 5, String(a.estimatedLimitRps));
+  assert.deepEqual(a.findings.filter((f) => f.level === 'WARN'), []);
+});
+
+test('5xx already at the lowest rate are not load being refused: INCONCLUSIVE, not FAIL', () => {
+  const broken = analyzeRateLimit(run([phase('s1', 100, 1, { '2xx': 50, '5xx': 50 }), phase('s2', 300, 1, { '2xx': 150, '5xx': 150 })]), { capRps: 300 });
+  assert.equal(broken.verdict, 'INCONCLUSIVE');
+  assert.match(broken.reason, /lowest rate/);
 });
 
 test('5xx or dropped connections under overload FAIL, whatever else the limiter does', () => {
@@ -87,7 +138,28 @@ test('three generations of rate-limit fields are parsed and checked for consiste
   assert.equal(structured.fields['policy token q'], 200);
   const contradicting = analyzeRetryAdvice({ 'ratelimit-policy': '"token";q=10;w=1', ratelimit: '"token";r=25;t=1' });
   assert.match(contradicting.problems.join(' | '), /25 remaining, more than its quota of 10/);
-  assert.match(contradicting.problems.join(' | '), /a 429 says 25 requests remain/);
+  assert.match(contradicting.problems.join(' | '), /a 429 says requests remain under every quota/);
+  // Two quotas: the exhausted one explains the 429, the other may still have room; its reset is the wait.
+  const twoQuotas = analyzeRetryAdvice({
+    'ratelimit-policy': '"token";q=200;w=1, "token-hourly";q=7200000;w=3600',
+    ratelimit: '"token";r=0;t=1, "token-hourly";r=7199000;t=1800',
+  });
+  assert.deepEqual(twoQuotas.problems, []);
+  assert.equal(twoQuotas.resetSec, 1);
+  assert.equal(twoQuotas.advertisedRps, 200);
+  assert.equal(advisedWaitSec({ 'ratelimit-policy': '"t";q=5;w=10', ratelimit: '"t";r=0;t=7' }), 7);
+  // Drafts before 08: the quota as a bare integer with its window, beside RateLimit-Limit/-Remaining/-Reset.
+  const older = analyzeRetryAdvice({ 'ratelimit-policy': '100;w=60, 1000;w=3600', 'ratelimit-limit': '100', 'ratelimit-remaining': '0', 'ratelimit-reset': '30' });
+  assert.deepEqual(older.problems, []);
+  assert.equal(older.resetSec, 30);
+  const older7 = analyzeRetryAdvice({ 'ratelimit-policy': '100;w=60', ratelimit: 'limit=100, remaining=0, reset=5' });
+  assert.deepEqual(older7.problems, []);
+  // Nothing at all is no problem: the spec does not show what a 429 carries.
+  assert.deepEqual(analyzeRetryAdvice({}).problems, []);
+  assert.equal(advisedWaitSec({}), undefined);
+  const dated = analyzeRetryAdvice({ date: 'Sun, 06 Nov 1994 08:49:37 GMT', 'retry-after': 'Sun, 06 Nov 1994 08:49:39 GMT', 'x-ratelimit-limit': '200', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.round(Date.now() / 1000) + 2) });
+  assert.deepEqual(dated.problems, []);
+  assert.equal(dated.retryAfterSec, 2);
   const draft = analyzeRetryAdvice({ 'ratelimit-limit': '100', 'ratelimit-remaining': '0', 'ratelimit-reset': '5' });
   assert.deepEqual(draft.generation, ['draft-fields']);
   assert.deepEqual(draft.problems, []);
@@ -117,7 +189,7 @@ test('413 boundary: readable 413 just above the limit under every framing is PAS
   assert.equal(j.smallestRejectedBytes, 1001);
 });
 
-test('413 boundary: a bare reset, a chunked bypass, a 5xx or no limit at all FAIL', () => {
+test('413 boundary: a bare reset, a chunked bypass or a 5xx FAIL on the spec; no limit found FAILs only against a documented one', () => {
   const base = [step(4096, 'reset', 'upper bound'), step(100, 'accepted', 'lower bound'), step(1000, 'accepted', 'bisection')];
   const reset = judgeBodySize([...base, step(1001, 'reset', 'bisection'), step(1001, 'reset', 'boundary retry', 'expect-100-continue')], { maxBytes: 4096, minBytes: 100 });
   assert.equal(reset.verdict, 'FAIL');
@@ -126,7 +198,35 @@ test('413 boundary: a bare reset, a chunked bypass, a 5xx or no limit at all FAI
   assert.match(chunked.reason, /not applied to chunked bodies/);
   const serverError = judgeBodySize([step(4096, '5xx', 'upper bound', 'content-length', 500)], { maxBytes: 4096, minBytes: 100 });
   assert.equal(serverError.verdict, 'FAIL');
+  assert.equal(serverError.declaredBy, undefined, 'a 5xx contradicts the spec itself');
   const none = judgeBodySize([step(4096, 'accepted', 'upper bound')], { maxBytes: 4096, minBytes: 100 });
-  assert.match(none.reason, /no body-size limit/);
+  assert.equal(none.verdict, 'INCONCLUSIVE', 'the limit may lie above the largest size probed');
+  assert.match(none.reason, /documents none/);
+  const declared = judgeBodySize([step(4096, 'accepted', 'upper bound')], { maxBytes: 4096, minBytes: 100, expectedLimitBytes: 1000 });
+  assert.equal(declared.verdict, 'FAIL');
+  assert.equal(declared.declaredBy, 'load.tokenBodyLimit.expectedBytes');
+  assert.match(declared.reason, /no body-size limit/);
   assert.equal(judgeBodySize([step(4096, 'accepted', 'upper bound')], { maxBytes: 4096, minBytes: 100, expectedLimitBytes: 8192 }).verdict, 'INCONCLUSIVE');
+  const brokenAlways = judgeBodySize([step(4096, '5xx', 'upper bound', 'content-length', 500), step(100, '5xx', 'lower bound', 'content-length', 500)], { maxBytes: 4096, minBytes: 100 });
+  assert.equal(brokenAlways.verdict, 'INCONCLUSIVE', 'a 5xx for the plain request is not about size');
+});
+
+test('413 boundary: how the 413 comes is not shown — a drained body, a waited-for declared size, a 411 for chunked are findings', () => {
+  const steps = [
+    step(4096, '413', 'upper bound'),
+    step(100, 'accepted', 'lower bound'),
+    step(1000, 'accepted', 'bisection'),
+    step(1001, '413', 'bisection'),
+    step(1000, 'other-4xx', 'boundary', 'chunked', 411),
+    step(1001, 'other-4xx', 'boundary', 'chunked', 411),
+    step(1001, '413', 'boundary', 'expect-100-continue'),
+    step(4096, 'timeout', 'declared size, body withheld'),
+  ];
+  const j = judgeBodySize(steps, { maxBytes: 4096, minBytes: 100, expectedLimitBytes: 1000 });
+  assert.equal(j.verdict, 'PASS', j.reason);
+  const levels = Object.fromEntries(j.findings.map((f) => [f.message, f.level]));
+  assert.equal(Object.entries(levels).find(([m]) => /waits for an oversize body/.test(m))?.[1], 'INFO');
+  assert.equal(Object.entries(levels).find(([m]) => /refused with 411, not 413/.test(m))?.[1], 'WARN');
+  const mismatch = judgeBodySize(steps.slice(0, 4), { maxBytes: 4096, minBytes: 100, expectedLimitBytes: 2000 });
+  assert.match(mismatch.findings.map((f) => `${f.level} ${f.message}`).join(), /WARN the profile documents the largest accepted body as 2000 bytes/);
 });

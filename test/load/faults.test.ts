@@ -31,6 +31,23 @@ const REASON: Record<string, RegExp> = {
   'token-body-limit-chunked-unchecked': /chunked/,
 };
 
+/**
+ * What each FAIL rests on (DESIGN.md principle 2): a limit not found is a
+ * contradiction only of the limit the reference's profile documents (the spec
+ * shows no value, 8); a wrong answer to load or to an oversize body
+ * contradicts the spec's "Rate limit (status 429)" / "Request size limit (status 413)".
+ */
+const BASIS: Record<string, { kind: 'spec' | 'profile-declared'; profileKey?: string }> = {
+  'no-token-rate-limit': { kind: 'profile-declared', profileKey: 'load.tokenRateLimit.expectedRps' },
+  'no-accept-rate-limit': { kind: 'profile-declared', profileKey: 'load.acceptRateLimit.expectedRps' },
+  'no-token-body-limit': { kind: 'profile-declared', profileKey: 'load.tokenBodyLimit.expectedBytes' },
+  'token-rate-limit-503': { kind: 'spec' },
+  'token-rate-limit-reset': { kind: 'spec' },
+  'token-body-limit-reset': { kind: 'spec' },
+  'token-body-limit-chunked-unchecked': { kind: 'spec' },
+  'rate-limited-accept-executes': { kind: 'spec' },
+};
+
 const quiet = new Writable({ write: (_chunk, _enc, done) => done() });
 const only = process.env.PTAS_SELFTEST_ONLY?.split(',').filter(Boolean);
 const covered = new Map(LOAD_CHECKS.flatMap((c) => c.requirements.map((r) => [r, c] as const)));
@@ -64,6 +81,11 @@ test('load self-test: the clean reference passes every load check, every load fa
       const pattern = REASON[fault.name];
       const explained = !pattern || results.some((c) => pattern.test(c.reason ?? ''));
       if (!isCaught(results) || !explained) missed.push(`${fault.name}: ${results.map((c) => `${c.id}=${c.verdict} ${c.reason}`).join(', ')}`);
+      const basis = BASIS[fault.name];
+      const failed = results.find((c) => c.verdict === 'FAIL');
+      if (basis && (failed?.basis?.kind !== basis.kind || failed.basis.profileKey !== basis.profileKey)) {
+        missed.push(`${fault.name}: FAIL basis ${JSON.stringify(failed?.basis)}, expected ${JSON.stringify(basis)}`);
+      }
     }
     const score = `${faults.length - missed.length}/${faults.length}`;
     t.diagnostic(`load mutation score: ${score} faults caught in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -2,12 +2,24 @@
 // bisection, whether the smallest oversize body got a readable 413 under
 // every framing, and the observations around it (early refusal, resets on
 // large bodies, Connection: close, time to 413).
+//
+// What backs each verdict (DESIGN.md principle 2): section 8 names a request
+// size limit on the token endpoint, with status 413, but not its value. So a
+// body the service refuses for its size must get 413 — a 5xx, a bare reset or
+// a chunked body let through above the limit it applies to Content-Length
+// bodies FAIL on that text ("Request size limit (status 413) | Token
+// endpoint"). No 413 up to the probe's largest size is INCONCLUSIVE: the
+// limit may lie above it — unless the profile documents a smaller limit, a
+// profile-declared FAIL. How and when the 413 comes (before the body is
+// read, with Connection: close, after 100-continue) is not shown: findings.
 import type { SizeProbeStep } from '../../../src/results/load-model.ts';
 import type { AnalysisFinding } from '../rate-limit/analysis.ts';
 
 export interface BodySizeJudgement {
   verdict: 'PASS' | 'FAIL' | 'INCONCLUSIVE';
   reason: string;
+  /** Set on a FAIL that contradicts the profile's documented limit rather than the spec's text: the profile key. */
+  declaredBy?: string;
   details?: Record<string, unknown>;
   largestAcceptedBytes?: number;
   smallestRejectedBytes?: number;
@@ -15,6 +27,9 @@ export interface BodySizeJudgement {
 }
 
 const refused = (s: SizeProbeStep) => s.outcome !== 'accepted' && s.outcome !== 'other-4xx';
+
+/** Where the profile documents the token endpoint's body limit. */
+export const DOCUMENTED_BODY_LIMIT_KEY = 'load.tokenBodyLimit.expectedBytes';
 
 function describe(s: SizeProbeStep): string {
   if (s.outcome === 'reset') return `the connection was closed without a status${s.errorCode ? ` (${s.errorCode})` : ''}`;
@@ -26,6 +41,11 @@ export function judgeBodySize(steps: SizeProbeStep[], context: { maxBytes: numbe
   const findings: AnalysisFinding[] = [];
   const upper = steps.find((s) => s.purpose === 'upper bound');
   if (!upper) return { verdict: 'INCONCLUSIVE', reason: 'no request was sent', findings };
+  const lower = steps.find((s) => s.purpose === 'lower bound');
+  if (lower && refused(lower)) {
+    // The plain request failing says nothing about a size limit; the conformance checks judge that answer.
+    return { verdict: 'INCONCLUSIVE', reason: `even the smallest request body (${context.minBytes} bytes) was refused: ${describe(lower)}`, findings };
+  }
   const serverErrors = steps.filter((s) => s.outcome === '5xx');
   if (serverErrors.length) {
     const first = serverErrors[0]!;
@@ -36,25 +56,7 @@ export function judgeBodySize(steps: SizeProbeStep[], context: { maxBytes: numbe
       findings,
     };
   }
-  if (!refused(upper)) {
-    if (context.expectedLimitBytes !== undefined && context.expectedLimitBytes >= context.maxBytes) {
-      return {
-        verdict: 'INCONCLUSIVE',
-        reason: `no 413 up to ${context.maxBytes} bytes, which is not above the expected limit of ${context.expectedLimitBytes} bytes: raise the probe's largest size`,
-        findings,
-      };
-    }
-    return {
-      verdict: 'FAIL',
-      reason: `a ${context.maxBytes}-byte body was answered ${upper.status}, not 413: no body-size limit up to ${context.maxBytes} bytes`,
-      details: { expected: 413, actual: upper.status, sizeBytes: context.maxBytes },
-      findings,
-    };
-  }
-  const lower = steps.find((s) => s.purpose === 'lower bound');
-  if (lower && refused(lower)) {
-    return { verdict: 'INCONCLUSIVE', reason: `even the smallest request body (${context.minBytes} bytes) was refused: ${describe(lower)}`, findings };
-  }
+  if (!refused(upper)) return noLimitFound(upper, context, findings);
 
   const declared = steps.filter((s) => s.framing === 'content-length' && s.purpose !== 'declared size, body withheld');
   const accepted = declared.filter((s) => !refused(s)).map((s) => s.sizeBytes);
@@ -85,7 +87,10 @@ export function judgeBodySize(steps: SizeProbeStep[], context: { maxBytes: numbe
     };
   }
   const chunkedOver = steps.find((s) => s.framing === 'chunked' && s.sizeBytes === over);
-  if (chunkedOver && chunkedOver.outcome !== '413') {
+  if (chunkedOver?.outcome === 'other-4xx') {
+    // Refused, though not with 413 (411 Length Required refuses chunked bodies of any size): the limit is not bypassed.
+    findings.push({ level: 'WARN', message: `a chunked body of ${over} bytes was refused with ${chunkedOver.status}, not 413` });
+  } else if (chunkedOver && chunkedOver.outcome !== '413') {
     return {
       verdict: 'FAIL',
       ...base,
@@ -102,14 +107,17 @@ export function judgeBodySize(steps: SizeProbeStep[], context: { maxBytes: numbe
   }
   const expectOver = steps.filter((s) => s.framing === 'expect-100-continue' && s.sizeBytes === over);
   for (const s of expectOver) {
-    if (s.outcome !== '413') findings.push({ level: 'WARN', message: `with Expect: 100-continue the smallest oversize body got ${describe(s)} instead of 413` });
+    // 417 is how HTTP refuses an expectation it does not meet (RFC 9110 10.1.1): no body was sent, so no size was refused.
+    if (s.status === 417) findings.push({ level: 'INFO', message: `with Expect: 100-continue the smallest oversize body got 417 (the expectation is not supported)` });
+    else if (s.outcome !== '413') findings.push({ level: 'WARN', message: `with Expect: 100-continue the smallest oversize body got ${describe(s)} instead of 413` });
     else if (s.answeredBeforeBodyComplete) findings.push({ level: 'INFO', message: `with Expect: 100-continue, 413 came before the body was sent` });
   }
   const withheld = steps.find((s) => s.purpose === 'declared size, body withheld');
   if (withheld) {
     if (withheld.outcome === 'timeout') {
+      // Refusing from the declared size, before the body, is good practice, not something the spec shows.
       findings.push({
-        level: 'WARN',
+        level: 'INFO',
         message: `a declared Content-Length of ${withheld.sizeBytes} bytes with only ${withheld.sentBytes ?? '?'} bytes sent got no answer: the server waits for an oversize body instead of refusing it from its declared size`,
       });
     } else if (withheld.outcome === '413') {
@@ -127,19 +135,46 @@ export function judgeBodySize(steps: SizeProbeStep[], context: { maxBytes: numbe
   const small = at413(over);
   const big = at413(context.maxBytes);
   if (small && big && big.durationMs > Math.max(5 * small.durationMs, small.durationMs + 200)) {
-    findings.push({ level: 'WARN', message: `time to 413 grows with the body: ${small.durationMs} ms at ${over} bytes, ${big.durationMs} ms at ${context.maxBytes} bytes (the body seems to be read before it is refused)` });
+    findings.push({ level: 'INFO', message: `time to 413 grows with the body: ${small.durationMs} ms at ${over} bytes, ${big.durationMs} ms at ${context.maxBytes} bytes (the body seems to be read before it is refused)` });
   }
   const keptOpen = steps.filter((s) => s.outcome === '413' && s.answeredBeforeBodyComplete && s.connection && s.connection.toLowerCase() !== 'close');
   if (keptOpen.length) {
     findings.push({ level: 'INFO', message: `413 before the whole body was read, yet Connection: ${keptOpen[0]!.connection} (RFC 9110 15.5.14: the server may close the connection)` });
   }
   if (context.expectedLimitBytes !== undefined && context.expectedLimitBytes !== limit) {
-    findings.push({ level: 'INFO', message: `the profile expects the largest accepted body to be ${context.expectedLimitBytes} bytes; it is ${limit}` });
+    findings.push({ level: 'WARN', message: `the profile documents the largest accepted body as ${context.expectedLimitBytes} bytes (${DOCUMENTED_BODY_LIMIT_KEY}); it is ${limit}` });
   }
   return {
     verdict: 'PASS',
     ...base,
     reason: `413 from ${over} bytes on (${limit} bytes accepted), with Content-Length, chunked and Expect: 100-continue framing`,
+    findings,
+  };
+}
+
+/**
+ * The largest body was not refused. The spec does not show the limit's value
+ * (8), so it may lie above the probe's largest size: INCONCLUSIVE — unless the
+ * profile documents a limit below that size, which the answer contradicts.
+ */
+function noLimitFound(upper: SizeProbeStep, context: { maxBytes: number; expectedLimitBytes?: number }, findings: AnalysisFinding[]): BodySizeJudgement {
+  const expected = context.expectedLimitBytes;
+  if (expected !== undefined && expected < context.maxBytes) {
+    return {
+      verdict: 'FAIL',
+      declaredBy: DOCUMENTED_BODY_LIMIT_KEY,
+      reason: `a ${context.maxBytes}-byte body was answered ${upper.status}, not 413: no body-size limit up to ${context.maxBytes} bytes, though the profile documents ${expected} bytes as the largest accepted (${DOCUMENTED_BODY_LIMIT_KEY})`,
+      details: { expected: 413, actual: upper.status, sizeBytes: context.maxBytes, documentedLimitBytes: expected },
+      findings,
+    };
+  }
+  return {
+    verdict: 'INCONCLUSIVE',
+    reason:
+      expected !== undefined
+        ? `no 413 up to ${context.maxBytes} bytes, which is not above the documented limit of ${expected} bytes: raise the probe's largest size (load.tokenBodyLimit.maxProbeBytes)`
+        : `no 413 up to ${context.maxBytes} bytes (answered ${upper.status}): the spec does not show the limit's value (8) and the profile documents none (${DOCUMENTED_BODY_LIMIT_KEY}), so it may lie above the probe's largest size (load.tokenBodyLimit.maxProbeBytes)`,
+    details: { sizeBytes: context.maxBytes, status: upper.status },
     findings,
   };
 }

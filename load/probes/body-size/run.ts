@@ -6,7 +6,7 @@ import type { SizeProbeStep } from '../../../src/results/load-model.ts';
 import { baseBody, paddedBody, requestBudget, SizeBisection, utf8Length, type Framing } from '../../scenarios/body-size.ts';
 import { fillRequest, type Variables } from '../../scenarios/template.ts';
 import type { RequestTemplate } from '../../scenarios/types.ts';
-import { parseRetryAfter } from '../rate-limit/headers.ts';
+import { advisedWaitSec } from '../rate-limit/headers.ts';
 import { judgeBodySize, type BodySizeJudgement } from './analysis.ts';
 import { sendSized, type SizedRequest, type SizedResponse } from './raw-request.ts';
 
@@ -61,12 +61,18 @@ export async function runBodySizeProbe(options: BodySizeProbeOptions): Promise<B
   const exchanges: SizedExchange[] = [];
   let requests = 0;
   let rateLimitedRetries = 0;
+  // Spacing between requests, from the first 429 on: a limiter without burst allowance refuses back-to-back requests.
+  let paceMs = 0;
+  let lastSentAt = 0;
 
   async function probe(size: number, framing: Framing, purpose: string, sendBytes?: number): Promise<SizedResponse> {
     const text = paddedBody(base, size);
     if (text === undefined) throw new Error(`cannot build a ${size}-byte body: the request itself is ${minBytes} bytes`);
     const body = Buffer.from(text, 'utf8');
     for (let attempt = 0; ; attempt++) {
+      const wait = lastSentAt + paceMs - performance.now();
+      if (wait > 0) await sleep(wait);
+      lastSentAt = performance.now();
       const response = await sendSized({
         url,
         method: filled.method,
@@ -80,7 +86,8 @@ export async function runBodySizeProbe(options: BodySizeProbeOptions): Promise<B
       if (response.status === 429 && attempt < MAX_429_RETRIES) {
         // The rate limit is not what this probe measures: wait as told and ask again.
         rateLimitedRetries++;
-        const wait = parseRetryAfter(response.headers?.['retry-after'] ?? '', response.headers?.['date']) ?? 1;
+        paceMs = Math.min(1_000, Math.max(25, 2 * paceMs));
+        const wait = advisedWaitSec(response.headers ?? {}) ?? 1;
         await sleep(Math.min(5, Math.max(0.2, wait)) * 1000);
         continue;
       }

@@ -6,7 +6,12 @@
 //   2. the earlier drafts: RateLimit-Limit / -Remaining / -Reset (and the
 //      dictionary form RateLimit: limit=100, remaining=0, reset=5 of draft 07);
 //   3. the de-facto X-RateLimit-Limit / -Remaining / -Reset.
-// Each is parsed and checked for consistency; nothing here is a MUST.
+// Each is parsed and checked for consistency; nothing here is a MUST, and
+// an answer with none of them is no problem at all: 7 and 8 do not show what
+// a 429 carries. A problem is only what is present and cannot be right: a
+// value that does not parse, or fields that contradict each other.
+// Several quota policies may be listed at once (a per-second and a per-hour
+// quota): a 429 is explained when any one of them is exhausted.
 import { parseDictionary, parseList, Token, type Item, type Parameters } from 'structured-headers';
 
 export interface RetryAdvice {
@@ -15,6 +20,10 @@ export interface RetryAdvice {
   generation: Array<'structured' | 'draft-fields' | 'x-ratelimit'>;
   /** Parsed values: limit, remaining, reset seconds, window seconds, by generation. */
   fields: Record<string, number | string>;
+  /** Seconds until the quota that refused resets, from rate-limit fields (a wait when Retry-After is absent). */
+  resetSec?: number;
+  /** The sustained rate the exhausted quota advertises (quota per window), when the fields say which quota refused. */
+  advertisedRps?: number;
   /** Problems: unparsable values, contradictions. */
   problems: string[];
 }
@@ -56,42 +65,19 @@ export function analyzeRetryAdvice(headers: Record<string, string>, status = 429
 
   const policy = h('ratelimit-policy');
   const limit = h('ratelimit');
-  if (policy !== undefined || (limit !== undefined && !/(^|,)\s*limit\s*=/.test(limit))) {
+  // RateLimit as a dictionary (limit=, remaining=, reset=) is draft 07's form, read with the draft fields below.
+  const dictionaryForm = limit !== undefined && /(^|,)\s*limit\s*=/.test(limit);
+  if (policy !== undefined || (limit !== undefined && !dictionaryForm)) {
     advice.generation.push('structured');
     try {
-      const quotas = new Map<string, { q?: number; w?: number }>();
-      for (const member of policy ? parseList(policy) : []) {
-        const params = itemParams(member);
-        const name = String(sf(Array.isArray(member[0]) ? undefined : member[0]) ?? '');
-        const q = sf(params.get('q'));
-        const w = sf(params.get('w'));
-        if (typeof q !== 'number') advice.problems.push(`RateLimit-Policy "${name}" has no numeric quota q`);
-        quotas.set(name, { q: typeof q === 'number' ? q : undefined, w: typeof w === 'number' ? w : undefined });
-        if (typeof q === 'number') advice.fields[`policy ${name} q`] = q;
-        if (typeof w === 'number') advice.fields[`policy ${name} w`] = w;
-      }
-      for (const member of limit ? parseList(limit) : []) {
-        const params = itemParams(member);
-        const name = String(sf(Array.isArray(member[0]) ? undefined : member[0]) ?? '');
-        const r = sf(params.get('r'));
-        const t = sf(params.get('t'));
-        if (typeof r === 'number') advice.fields[`ratelimit ${name} r`] = r;
-        if (typeof t === 'number') advice.fields[`ratelimit ${name} t`] = t;
-        const quota = quotas.get(name);
-        if (typeof r === 'number' && quota?.q !== undefined && r > quota.q) advice.problems.push(`RateLimit "${name}" says ${r} remaining, more than its quota of ${quota.q}`);
-        if (typeof r === 'number' && status === 429 && r > 0) advice.problems.push(`a 429 says ${r} requests remain (RateLimit "${name}" r=${r})`);
-        if (typeof t === 'number' && quota?.w !== undefined && t > quota.w) advice.problems.push(`RateLimit "${name}" resets in ${t} s, longer than its ${quota.w} s window`);
-        if (typeof t === 'number' && advice.retryAfterSec !== undefined && Math.abs(t - advice.retryAfterSec) > Math.max(1, t)) {
-          advice.problems.push(`Retry-After (${advice.retryAfterSec} s) and RateLimit reset (${t} s) disagree`);
-        }
-      }
+      checkStructured(advice, policy, dictionaryForm ? undefined : limit, status);
     } catch (error) {
       advice.problems.push(`RateLimit fields are not valid structured fields (RFC 9651): ${(error as Error).message}`);
     }
   }
 
   const draft = { limit: h('ratelimit-limit'), remaining: h('ratelimit-remaining'), reset: h('ratelimit-reset') };
-  if (limit !== undefined && /(^|,)\s*limit\s*=/.test(limit)) {
+  if (limit !== undefined && dictionaryForm) {
     try {
       const dict = parseDictionary(limit);
       const get = (k: string) => {
@@ -108,6 +94,62 @@ export function analyzeRetryAdvice(headers: Record<string, string>, status = 429
   checkTriple(advice, 'draft-fields', 'RateLimit', draft, status);
   checkTriple(advice, 'x-ratelimit', 'X-RateLimit', { limit: h('x-ratelimit-limit'), remaining: h('x-ratelimit-remaining'), reset: h('x-ratelimit-reset') }, status);
   return advice;
+}
+
+interface Quota {
+  q?: number;
+  w?: number;
+}
+
+/**
+ * RateLimit-Policy and RateLimit as structured lists. A policy item is a
+ * name with q (quota) and w (window seconds) — draft-ietf-httpapi-ratelimit-headers
+ * 08 and later — or, in the drafts before, the quota itself as a bare integer
+ * with w. A RateLimit item names its policy with r (remaining) and t (seconds
+ * to reset); t of a policy that still has quota is not a wait for this answer.
+ */
+function checkStructured(advice: RetryAdvice, policy: string | undefined, limit: string | undefined, status: number): void {
+  const quotas = new Map<string, Quota>();
+  for (const [index, member] of (policy ? parseList(policy) : []).entries()) {
+    const params = itemParams(member);
+    const value = Array.isArray(member[0]) ? undefined : sf(member[0]);
+    const bareQuota = typeof value === 'number';
+    const name = bareQuota ? `#${index + 1}` : String(value ?? '');
+    const q = bareQuota ? value : sf(params.get('q'));
+    const w = sf(params.get('w'));
+    if (typeof q !== 'number') advice.problems.push(`RateLimit-Policy "${name}" has no numeric quota q`);
+    quotas.set(name, { q: typeof q === 'number' ? q : undefined, w: typeof w === 'number' ? w : undefined });
+    if (typeof q === 'number') advice.fields[`policy ${name} q`] = q;
+    if (typeof w === 'number') advice.fields[`policy ${name} w`] = w;
+  }
+  const remaining: Array<{ name: string; r: number; t?: number }> = [];
+  for (const member of limit ? parseList(limit) : []) {
+    const params = itemParams(member);
+    const name = String(sf(Array.isArray(member[0]) ? undefined : member[0]) ?? '');
+    const r = sf(params.get('r'));
+    const t = sf(params.get('t'));
+    if (typeof r === 'number') advice.fields[`ratelimit ${name} r`] = r;
+    if (typeof t === 'number') advice.fields[`ratelimit ${name} t`] = t;
+    const quota = quotas.get(name);
+    if (typeof r === 'number' && quota?.q !== undefined && r > quota.q) advice.problems.push(`RateLimit "${name}" says ${r} remaining, more than its quota of ${quota.q}`);
+    if (typeof t === 'number' && quota?.w !== undefined && t > quota.w) advice.problems.push(`RateLimit "${name}" resets in ${t} s, longer than its ${quota.w} s window`);
+    if (typeof r === 'number') remaining.push({ name, r, t: typeof t === 'number' ? t : undefined });
+  }
+  const exhausted = remaining.filter((p) => p.r === 0);
+  if (status === 429 && remaining.length && exhausted.length === 0) {
+    advice.problems.push(`a 429 says requests remain under every quota it lists (${remaining.map((p) => `RateLimit "${p.name}" r=${p.r}`).join(', ')})`);
+  }
+  const resets = exhausted.map((p) => p.t).filter((t): t is number => t !== undefined);
+  if (resets.length) {
+    const reset = Math.max(...resets);
+    advice.resetSec = reset;
+    if (advice.retryAfterSec !== undefined && Math.abs(reset - advice.retryAfterSec) > Math.max(1, reset)) {
+      advice.problems.push(`Retry-After (${advice.retryAfterSec} s) and RateLimit reset (${reset} s) disagree`);
+    }
+  }
+  // The quota that refused advertises the sustained rate, when exactly one did and its window is known.
+  const refusing = exhausted.length === 1 ? quotas.get(exhausted[0]!.name) : quotas.size === 1 ? [...quotas.values()][0] : undefined;
+  if (refusing?.q !== undefined) advice.advertisedRps = refusing.q / (refusing.w !== undefined && refusing.w > 0 ? refusing.w : 1);
 }
 
 function checkTriple(
@@ -131,9 +173,20 @@ function checkTriple(
     if (parsed !== undefined) advice.fields[`${prefix}-${name}`] = parsed;
   }
   if (limit !== undefined && remaining !== undefined && remaining > limit) advice.problems.push(`${prefix}-Remaining (${remaining}) exceeds ${prefix}-Limit (${limit})`);
+  if (reset !== undefined && advice.resetSec === undefined) {
+    // Seconds to wait, or a Unix time (X-RateLimit-Reset often is one).
+    const seconds = reset > 86_400 ? Math.round(reset - Date.now() / 1000) : reset;
+    if (seconds >= 0 && seconds <= 86_400) advice.resetSec = seconds;
+  }
   if (remaining !== undefined && remaining > 0 && status === 429) advice.problems.push(`a 429 says ${remaining} requests remain (${prefix}-Remaining)`);
   // X-RateLimit-Reset is often an epoch time, RateLimit-Reset delta seconds: both are plausible, anything else is not.
   if (reset !== undefined && reset > 86_400 && Math.abs(reset - Date.now() / 1000) > 86_400) {
     advice.problems.push(`${prefix}-Reset (${reset}) is neither seconds to wait nor a Unix time near now`);
   }
+}
+
+/** Seconds a 429 asks the client to wait: Retry-After, else the reset of the quota that refused (undefined when it says neither). */
+export function advisedWaitSec(headers: Record<string, string>, status = 429): number | undefined {
+  const advice = analyzeRetryAdvice(headers, status);
+  return advice.retryAfterSec ?? advice.resetSec;
 }

@@ -7,7 +7,7 @@ import { answered, type NormalizedRun, type PhaseResult } from '../../result/nor
 import { PLATEAU_SEC, recoveryStep, RECOVERY_SHARE, staircaseScenarios } from '../../scenarios/staircase.ts';
 import type { LoadScenario, PlannedStep } from '../../scenarios/types.ts';
 import { analyzeRateLimit, DEFAULT_MAX_SERVER_ERROR_SHARE, hasOnset, type RateLimitAnalysis, type RateLimitCriteria } from './analysis.ts';
-import { parseRetryAfter } from './headers.ts';
+import { advisedWaitSec } from './headers.ts';
 
 export interface RateLimitRunOptions extends Omit<EngineOptions, 'scenario' | 'onPhaseEnd' | 'rateLimitExpected'> {
   scenario: LoadScenario;
@@ -47,12 +47,15 @@ function climbController(maxServerErrorShare: number, maxInFlight: number): (pha
   };
 }
 
-/** Seconds to back off: the last Retry-After seen, bounded; one second when none was sent. */
+/**
+ * Seconds to back off, bounded: the last 429's Retry-After, else the reset of
+ * the quota its rate-limit fields say refused, else one second — what a 429
+ * carries is not shown (7, 8), so none of them may be relied on.
+ */
 export function backoffFrom(run: NormalizedRun, maxSec: number): number {
   const samples = run.headerSamples.filter((s) => s.status === 429);
   const last = samples[samples.length - 1];
-  const advised = last?.headers['retry-after'] ? parseRetryAfter(last.headers['retry-after'], last.headers['date']) : undefined;
-  return Math.min(maxSec, Math.max(0.2, advised ?? 1));
+  return Math.min(maxSec, Math.max(0.2, last ? advisedWaitSec(last.headers, last.status) ?? 1 : 1));
 }
 
 /** Appends the phases of a later run, with start times on the first run's clock. */

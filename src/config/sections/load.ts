@@ -10,6 +10,7 @@ export interface LoadCaps {
 }
 
 export interface RateLimitExpectation {
+  /** The documented limit: only against it can "no 429 up to the cap" FAIL (profile-declared); the spec shows no value (8). */
   expectedRps?: number;
   burst?: number;
   capRps?: number;
@@ -22,5 +23,6 @@ export interface LoadProfile {
   caps?: LoadCaps;
   tokenRateLimit?: RateLimitExpectation;
   acceptRateLimit?: RateLimitExpectation;
+  /** expectedBytes is the documented limit: only against it can "no 413 up to maxProbeBytes" FAIL (profile-declared). */
   tokenBodyLimit?: { expectedBytes?: number; maxProbeBytes?: number };
 }
