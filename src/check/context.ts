@@ -180,6 +180,14 @@ export class CheckContext implements ExchangeRecorder {
     });
   }
 
+  /** A refusal is a 4xx: a 2xx (accepted), 3xx or 5xx (server error) FAILs. */
+  private failUnlessClientError(res: HttpResponse, what: string, expected: string): void {
+    const details = { expected, actual: res.status, exchange: res.exchangeId };
+    if (isSuccess(res.status)) this.fail(`${what} was accepted: ${res.status}`, details);
+    if (isServerError(res.status)) this.fail(`${what} caused a server error: ${res.status}${bodyHint(res)}`, details);
+    if (res.status < 400) this.fail(`${what}: expected a 4xx refusal, got ${res.status}`, details);
+  }
+
   /**
    * "Must be refused", where section 7 ties no code to the condition: a 2xx,
    * 3xx or 5xx FAILs; any 4xx the operation's section 7 list holds passes
@@ -188,12 +196,7 @@ export class CheckContext implements ExchangeRecorder {
    */
   expectRefused(res: HttpResponse, options: { operation: SpecOperation; what: string; alsoAllowed?: readonly number[] }): void {
     const allowed = [...documentedRefusals(options.operation), ...(options.alsoAllowed ?? [])];
-    const expected = `a 4xx refusal (${OPERATION_NAMES[options.operation]} documents ${statusList(allowed)})`;
-    if (isSuccess(res.status)) this.fail(`${options.what} was accepted: ${res.status}`, { expected, actual: res.status, exchange: res.exchangeId });
-    if (isServerError(res.status)) {
-      this.fail(`${options.what} caused a server error: ${res.status}${bodyHint(res)}`, { expected, actual: res.status, exchange: res.exchangeId });
-    }
-    if (res.status < 400) this.fail(`${options.what}: expected a 4xx refusal, got ${res.status}`, { expected, actual: res.status, exchange: res.exchangeId });
+    this.failUnlessClientError(res, options.what, `a 4xx refusal (${OPERATION_NAMES[options.operation]} documents ${statusList(allowed)})`);
     if (!allowed.includes(res.status)) {
       this.warn(`${options.what} was refused with ${res.status}, a code section 7 does not list for ${OPERATION_NAMES[options.operation]} (${statusList(allowed)})`, {
         expected: allowed,
@@ -209,36 +212,8 @@ export class CheckContext implements ExchangeRecorder {
    * but it ties no condition to it, so another 4xx is a WARN, not a FAIL.
    */
   expectUnauthorized(res: HttpResponse, what: string): void {
-    const expected = 'a 4xx refusal, 401 (unauthorized)';
-    if (isSuccess(res.status)) this.fail(`${what} was accepted: ${res.status}`, { expected, actual: res.status, exchange: res.exchangeId });
-    if (isServerError(res.status)) this.fail(`${what} caused a server error: ${res.status}${bodyHint(res)}`, { expected, actual: res.status, exchange: res.exchangeId });
-    if (res.status < 400) this.fail(`${what}: expected a 4xx refusal, got ${res.status}`, { expected, actual: res.status, exchange: res.exchangeId });
+    this.failUnlessClientError(res, what, 'a 4xx refusal, 401 (unauthorized)');
     if (res.status !== 401) this.warn(`${what} was refused with ${res.status}, not 401 (unauthorized)`, { expected: 401, actual: res.status });
-  }
-
-  /**
-   * The common shape of "must be rejected": a 2xx or 5xx is a FAIL; a 4xx
-   * other than the documented code(s) is a WARN.
-   */
-  expectRejected(res: HttpResponse, what: string, documented: readonly number[]): void {
-    if (isSuccess(res.status)) {
-      this.fail(`${what} was accepted: ${res.status}`, { expected: `4xx (${statusList(documented)})`, actual: res.status });
-    }
-    if (isServerError(res.status)) {
-      this.fail(`${what} caused a server error: ${res.status}${bodyHint(res)}`, {
-        expected: `4xx (${statusList(documented)})`,
-        actual: res.status,
-      });
-    }
-    if (res.status < 400) {
-      this.fail(`${what}: expected a 4xx rejection, got ${res.status}`, { expected: documented, actual: res.status });
-    }
-    if (!documented.includes(res.status)) {
-      this.warn(`${what} was rejected with ${res.status}; the spec documents ${statusList(documented)} for this`, {
-        expected: documented,
-        actual: res.status,
-      });
-    }
   }
 }
 
