@@ -39,24 +39,26 @@ defineCheck(
 
 /** The second use of a refresh token already exchanged once must be refused (the token is invalidated by its first use). */
 function expectReuseRefused(check: CheckContext, res: HttpResponse, what: string): void {
-  const at = res.startedAt.toISOString().slice(11, 19);
-  check.expectRefused(res, { operation: 'token', what: `${what} (reused at ${at})` });
+  check.expectRefused(res, { operation: 'token', what: `${what} (reused at ${clockOf(res)})` });
 }
 
+/** Wall-clock time of an exchange, HH:MM:SS (UTC), so a reason points at its evidence. */
+const clockOf = (res: HttpResponse) => res.startedAt.toISOString().slice(11, 19);
+
 /**
- * The refresh token the first refresh handed out, used once (it must work)
- * and then again (it must be refused). Skipped with a note when the
- * response carried none; a WARN when it repeated the used one.
+ * The refresh token the first refresh handed out, used once: it must work.
+ * Returns it for its second use, or undefined (with a note) when the response
+ * carried none, or (with a WARN) when it repeated the used one.
  */
-async function checkSuccessorSingleUse(check: CheckContext, http: HttpClient, profile: ResolvedProfile, used: string, renewed: RenewedTokens): Promise<void> {
+async function useSuccessorOnce(check: CheckContext, http: HttpClient, profile: ResolvedProfile, used: string, renewed: RenewedTokens): Promise<string | undefined> {
   const successor = renewed.refreshToken;
   if (successor === undefined) {
     check.note('the refresh response carries no refresh token, so there is no successor whose single use could be tested');
-    return;
+    return undefined;
   }
   if (successor === used) {
     check.warn('the refresh response handed back the refresh token it had just invalidated; 4.1 rule 2 invalidates it, so returning it again can only mislead the client');
-    return;
+    return undefined;
   }
   const firstUse = await postToken(http, refreshBody(profile, successor), 'first use of the refresh token the refresh issued');
   // Still rate limited after postToken's bounded waits: nothing about the token was observed.
@@ -64,9 +66,7 @@ async function checkSuccessorSingleUse(check: CheckContext, http: HttpClient, pr
   if (firstUse.status !== 200) {
     check.fail(`the refresh token issued by the refresh was refused on its first use: ${firstUse.status}`, { actual: firstUse.status, exchange: firstUse.exchangeId });
   }
-  const secondUse = await postToken(http, refreshBody(profile, successor), 'second use of the refresh token the refresh issued');
-  if (isSuccess(secondUse.status)) check.fail(`the refresh token issued by the refresh was accepted twice: ${secondUse.status}`, { actual: secondUse.status });
-  expectReuseRefused(check, secondUse, 'the refresh token issued by the refresh');
+  return successor;
 }
 
 defineCheck(
@@ -80,11 +80,16 @@ defineCheck(
   async ({ check, http, profile }) => {
     const pair = await issuePair(http, profile);
     const renewed = await renewTokens(http, profile, pair.refreshToken, 'first use of the refresh token');
-    // Before any reuse: detecting one may legitimately revoke the successor too.
-    await checkSuccessorSingleUse(check, http, profile, pair.refreshToken, renewed);
+    // The successor's first use comes before any reuse: detecting a reuse may legitimately revoke it too.
+    const successor = await useSuccessorOnce(check, http, profile, pair.refreshToken, renewed);
     const reuse = await postToken(http, refreshBody(profile, pair.refreshToken), 'second use of the same refresh token');
-    if (isSuccess(reuse.status)) check.fail(`a refresh token used once was accepted again: ${reuse.status}`, { actual: reuse.status });
+    if (isSuccess(reuse.status)) check.fail(`refresh token reused at ${clockOf(reuse)} was accepted: ${reuse.status}`, { expected: 'a 4xx refusal', actual: reuse.status, exchange: reuse.exchangeId });
     expectReuseRefused(check, reuse, 'the refresh token used once');
+    if (successor === undefined) return;
+    // Refused either way: used once already, or revoked with its family after the reuse above.
+    const secondUse = await postToken(http, refreshBody(profile, successor), 'second use of the refresh token the refresh issued');
+    if (isSuccess(secondUse.status)) check.fail(`the refresh token issued by the refresh was accepted twice: ${secondUse.status}`, { expected: 'a 4xx refusal', actual: secondUse.status, exchange: secondUse.exchangeId });
+    expectReuseRefused(check, secondUse, 'the refresh token issued by the refresh');
   },
 );
 

@@ -138,7 +138,7 @@ test('in Chromium from file://: verdict, counts, the failing check\'s evidence, 
   assert.match((await last.locator('.request-line').textContent())!, /POST http:\/\/127\.0\.0\.1:\d+\/v1\/oauth\/token → 200/);
   assert.match((await last.locator('.curl pre').textContent())!, /^curl -sS -X POST .*\$REFRESH_TOKEN/);
   assert.match((await last.locator('pre.body').first().textContent())!, /"refresh_token": "«refresh_token#[0-9a-f]{8}»"/);
-  assert.match((await evidence.locator('.details').textContent())!, /expected\s*422/);
+  assert.match((await evidence.locator('.details').textContent())!, /expected\s*a 4xx refusal/);
   const clause = results.requirements.find((r) => r.id === 'TOKEN-REFRESH-SINGLE-USE')!.clause;
   assert.ok((await evidence.locator('.spec-requirements').textContent())!.includes(`TOKEN-REFRESH-SINGLE-USE clause ${clause} MUST`), 'the evidence quotes the requirement and its clause');
   await page.evaluate(() => document.querySelectorAll('#filters')[0]!.hidden = true);
