@@ -7,6 +7,7 @@ import type { HttpResponse } from '../http/client.ts';
 import type { Redactor } from '../http/redact.ts';
 import { describeSchemaErrors, validateAgainst, type SchemaError } from '../schemas/registry.ts';
 import type { Finding, TimelineEntry } from './model.ts';
+import { isJsonMediaType } from '../http/media-type.ts';
 import { OPERATION_NAMES, documentedRefusals, type SpecOperation } from '../spec/status-codes.ts';
 
 /** Thrown by fail(): the check has reached its verdict. */
@@ -32,6 +33,9 @@ export class CheckSkip extends Error {
     this.name = 'CheckSkip';
   }
 }
+
+/** Wall-clock time of an exchange, HH:MM:SS (UTC), so a reason points at its evidence. */
+export const clockOf = (res: HttpResponse): string => res.startedAt.toISOString().slice(11, 19);
 
 export const isSuccess = (status: number): boolean => status >= 200 && status < 300;
 export const isServerError = (status: number): boolean => status >= 500;
@@ -144,10 +148,9 @@ export class CheckContext implements ExchangeRecorder {
     }
   }
 
-  /** Fails unless the response declares application/json (parameters such as charset allowed). */
+  /** Fails unless the response declares application/json (or a +json type; parameters such as charset allowed). */
   expectJsonContentType(res: HttpResponse, what: string): void {
-    const type = res.contentType?.split(';')[0]?.trim().toLowerCase();
-    if (type !== 'application/json' && !type?.endsWith('+json')) {
+    if (!isJsonMediaType(res.contentType ?? undefined)) {
       this.fail(`${what}: Content-Type is ${res.contentType ?? 'missing'}, expected application/json`, {
         expected: 'application/json',
         actual: res.contentType ?? null,

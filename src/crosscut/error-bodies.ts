@@ -9,6 +9,7 @@
 // judged on what was kept: a beginning that already breaks the JSON grammar
 // FAILs; a beginning that is still JSON is REVIEW, since the rest was not seen.
 import { EVIDENCE_BODY_LIMIT, type RecordedExchange } from '../http/exchange.ts';
+import { isJsonMediaType } from '../http/media-type.ts';
 import { verdictBasis } from '../check/basis.ts';
 import type { CheckMeta, CheckResult, Finding } from '../check/model.ts';
 import { OPERATION_NAMES, type SpecOperation } from '../spec/status-codes.ts';
@@ -31,12 +32,6 @@ const NAMED_IN_REASON = 3;
 /** The marker clipForEvidence (src/http/exchange.ts) appends after the kept 16 KiB. */
 const CLIPPED_MARKER = /\n… \[\d+ more characters not kept in evidence\]$/;
 
-/** application/json, or any +json structured-syntax type (RFC 6839), parameters allowed. */
-export function isJsonMediaType(contentType: string | undefined): boolean {
-  const type = contentType?.split(';')[0]?.trim().toLowerCase();
-  if (!type) return false;
-  return type === 'application/json' || /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(type);
-}
 
 /** The body as evidence kept it, and whether that is all of it. */
 export function keptBody(response: NonNullable<RecordedExchange['response']>): { text: string; complete: boolean } {

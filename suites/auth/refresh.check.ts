@@ -9,7 +9,7 @@
 //   tests what it needs from a family before anything reuses one of its tokens;
 // - which code refuses a refresh: section 7 ties none to the condition, so
 //   any 4xx of the token endpoint's list passes (check.expectRefused).
-import { defineCheck, isServerError, isSuccess, type CheckContext, type HttpClient, type HttpResponse } from '../../src/check/index.ts';
+import { clockOf, defineCheck, isServerError, isSuccess, type CheckContext, type HttpClient, type HttpResponse } from '../../src/check/index.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import { issuePair, postToken, refreshBody, renewTokens, type RenewedTokens } from '../../src/auth/tokens.ts';
 import { tamperPayload } from '../../src/auth/jwt.ts';
@@ -42,8 +42,6 @@ function expectReuseRefused(check: CheckContext, res: HttpResponse, what: string
   check.expectRefused(res, { operation: 'token', what: `${what} (reused at ${clockOf(res)})` });
 }
 
-/** Wall-clock time of an exchange, HH:MM:SS (UTC), so a reason points at its evidence. */
-const clockOf = (res: HttpResponse) => res.startedAt.toISOString().slice(11, 19);
 
 /**
  * The refresh token the first refresh handed out, used once: it must work.

@@ -25,8 +25,7 @@ export const acceptPath = (offerId: string) => `/v1/offers/${encodeURIComponent(
 
 /** "1f2e3d4c…", so reasons stay one line. */
 export const shortId = (id: string) => (id.length > 8 ? `${id.slice(0, 8)}…` : id);
-/** Wall-clock time of an exchange, HH:MM:SS (UTC). */
-export const clockOf = (res: HttpResponse) => res.startedAt.toISOString().slice(11, 19);
+export { clockOf } from '../../src/check/context.ts';
 export const isAccepted = (status: number) => status === 200 || status === 202;
 
 /** The trading section with the create-offer operation every check needs, or SKIP naming the key. */

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { clipForEvidence, type RecordedExchange } from '../../src/http/exchange.ts';
 import { jsonPrefixProblem } from '../../src/crosscut/json-prefix.ts';
 import { specifiedOperationOf } from '../../src/crosscut/specified-operations.ts';
-import { errorBodiesAreJson, isJsonMediaType } from '../../src/crosscut/error-bodies.ts';
+import { errorBodiesAreJson } from '../../src/crosscut/error-bodies.ts';
+import { isJsonMediaType } from '../../src/http/media-type.ts';
 import { CROSSCUT_CHECKS } from '../../src/crosscut/index.ts';
 import { requirementById } from '../../src/requirements.ts';
 

@@ -11,7 +11,7 @@ import type { ReferenceOptions } from '../../reference/options.ts';
 import { commonVariants } from '../../reference/variants/common.ts';
 import { compatibleVariants } from '../../reference/variants/index.ts';
 import { describeSchemaErrors, validateAgainst } from '../../src/schemas/registry.ts';
-import { isJsonMediaType } from '../../src/crosscut/error-bodies.ts';
+import { isJsonMediaType } from '../../src/http/media-type.ts';
 
 interface Answer {
   status: number;
