@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { HttpClient } from '../http/client.ts';
-import type { ResolvedProfile } from '../config/profile.ts';
+import type { JwksAccess, ResolvedProfile } from '../config/profile.ts';
 
 export type JwksSource = { kind: 'url'; url: string } | { kind: 'file'; file: string };
 
@@ -19,23 +19,47 @@ function onTarget(url: string, baseUrl: string): boolean {
   return new URL(url).origin === new URL(baseUrl).origin;
 }
 
+/** How to fetch a key set on the target: the profile's auth.jwksAccess, and the partner's bearer token when that needs it. */
+export interface JwksFetch {
+  access?: JwksAccess;
+  bearer?: () => Promise<string>;
+}
+
 /**
  * Loads the key set through the recording client, so its fetch is evidence
- * too. Whether the JWKS operation wants a bearer token is not shown (the
- * deployed API's does, REAL-API-NOTES): a 401 on the target's own origin is
- * retried once with `bearer()`, when given.
+ * too. How the JWKS operation is called is not shown (the deployed API's
+ * wants the bearer token, REAL-API-NOTES), so auth.jwksAccess says: "none",
+ * "bearer" or one header. Unset, a 401 on the target's own origin is retried
+ * once with the bearer token, so profiles written before the setting work.
+ * Credentials only ever go to the target's own origin.
  */
-export async function loadJwks(source: JwksSource, http: HttpClient, bearer?: () => Promise<string>): Promise<JSONWebKeySet> {
+export async function loadJwks(source: JwksSource, http: HttpClient, fetch: JwksFetch = {}): Promise<JSONWebKeySet> {
   if (source.kind === 'file') return JSON.parse(readFileSync(source.file, 'utf8')) as JSONWebKeySet;
-  let res = await http.get(source.url, { label: 'fetch the JSON Web Key Set' });
-  if (res.status === 401 && bearer && onTarget(source.url, http.baseUrl)) {
-    res = await http.get(source.url, { bearer: await bearer(), label: 'fetch the JSON Web Key Set with the bearer token' });
+  const { access, bearer } = fetch;
+  const sameOrigin = onTarget(source.url, http.baseUrl);
+  let res;
+  if (access === 'bearer' && sameOrigin && bearer) {
+    res = await http.get(source.url, { bearer: await bearer(), label: 'fetch the JSON Web Key Set with the bearer token (auth.jwksAccess)' });
+  } else if (typeof access === 'object' && sameOrigin) {
+    http.redactor.addSecret(access.value, 'jwks_access');
+    res = await http.get(source.url, { headers: { [access.header]: access.value }, label: `fetch the JSON Web Key Set with ${access.header} (auth.jwksAccess)` });
+  } else {
+    res = await http.get(source.url, { label: 'fetch the JSON Web Key Set' });
+    if (res.status === 401 && access === undefined && bearer && sameOrigin) {
+      res = await http.get(source.url, { bearer: await bearer(), label: 'fetch the JSON Web Key Set with the bearer token' });
+    }
   }
   const keys = (res.json as { keys?: unknown } | undefined)?.keys;
   if (res.status !== 200 || !Array.isArray(keys)) {
-    throw new Error(`JWK Set at ${source.url} answered ${res.status}${Array.isArray(keys) ? '' : ' without a "keys" array'}`);
+    const hint = res.status === 401 || res.status === 403 ? ` (set auth.jwksAccess to how the key set is fetched: "bearer" or {"header": …, "value": …})` : '';
+    throw new JwksUnavailable(`JWK Set at ${source.url} answered ${res.status}${Array.isArray(keys) || res.status !== 200 ? '' : ' without a "keys" array'}${hint}`);
   }
   return res.json as JSONWebKeySet;
+}
+
+/** The key set could not be fetched as the profile says: a set-up failure, never the implementation's FAIL. */
+export class JwksUnavailable extends Error {
+  override name = 'JwksUnavailable';
 }
 
 /** undefined when the token verifies, else why not. */

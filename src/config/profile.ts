@@ -16,12 +16,17 @@ export interface HttpProfile {
   insecure?: boolean;
 }
 
+/** How a JWK Set is fetched: anonymously, with the partner's bearer token, or with one header. */
+export type JwksAccess = 'none' | 'bearer' | { header: string; value: string };
+
 export interface AuthProfile {
   jwksUrl?: string;
   jwksFile?: string;
   expiresInUnit?: 'seconds' | 'milliseconds';
   protectedPath?: string;
   concurrency?: number;
+  /** How every JWK Set on the target is fetched (unset: anonymously, then with the bearer token on a 401). */
+  jwksAccess?: JwksAccess;
   /** The client_id of a second registered client, for the check that a refresh token is bound to its client. */
   otherClientId?: string;
 }
@@ -30,6 +35,8 @@ export interface Profile {
   name?: string;
   baseUrl?: string;
   credentials?: { clientId?: string; clientSecret?: string };
+  /** The user-id header (spec 5 rule 4: svc-user-id); see userIdHeaderOf. */
+  userIdHeader?: string;
   http?: HttpProfile;
   auth?: AuthProfile;
   users?: UsersProfile;
@@ -46,3 +53,11 @@ export interface ResolvedProfile extends Profile {
 }
 
 export const HTTP_DEFAULTS = { timeoutMs: 10_000, maxResponseBytes: 8 * 1024 * 1024 } as const;
+
+/** The spec's user-id header (5 rule 4), unless the profile names the edition's own. */
+export const SPEC_USER_ID_HEADER = 'svc-user-id';
+
+/** The header name that names the user an operation acts for, lower-case. */
+export function userIdHeaderOf(profile: Pick<Profile, 'userIdHeader'>): string {
+  return (profile.userIdHeader ?? SPEC_USER_ID_HEADER).toLowerCase();
+}

@@ -4,6 +4,8 @@
 import type { ErrorObject } from 'ajv';
 import { validatorFor } from '../schemas/registry.ts';
 import { ConfigError } from './errors.ts';
+import type { Profile } from './profile.ts';
+import { recipeConflict } from './sections/offer-recipes.ts';
 
 interface SchemaNode {
   type?: string | string[];
@@ -64,7 +66,12 @@ function sentenceFor(error: ErrorObject, source: string): string {
 /** Throws a ConfigError naming every problem when the profile does not match the schema. */
 export function validateProfile(profile: unknown, source: string): void {
   const validate = validatorFor('config.schema.json');
-  if (validate(profile)) return;
+  if (validate(profile)) {
+    // What JSON Schema cannot say well: the two forms of offer recipes must not be mixed.
+    const conflict = recipeConflict((profile as Profile).trading);
+    if (conflict) throw new ConfigError(`${source}: ${conflict}`, '/trading/offerRecipes');
+    return;
+  }
   const errors = (validate.errors ?? []).filter(
     // "if/then" and "anyOf" wrappers repeat what their inner errors already say.
     (e) => e.keyword !== 'if' && e.keyword !== 'anyOf',

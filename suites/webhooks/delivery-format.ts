@@ -27,7 +27,9 @@ function withAcknowledgedVerification(
 
 /** The profile's signature strategy, its keys loaded: a key set that cannot be had is a set-up error, not the delivery's fault. */
 export async function loadSignatureStrategy(fixtures: CheckFixtures, settings: WebhookSettings): Promise<SignatureStrategy | undefined> {
-  return settings.signature ? signatureStrategy(settings.signature, fixtures.http, settings.dateSkewSeconds) : undefined;
+  if (!settings.signature) return undefined;
+  const jwksFetch = { access: fixtures.profile.auth?.jwksAccess, bearer: () => fixtures.tokens.get() };
+  return signatureStrategy(settings.signature, fixtures.http, settings.dateSkewSeconds, jwksFetch);
 }
 
 /** Unix time in seconds stays below this until the year 5138; milliseconds are far above it. */

@@ -6,6 +6,8 @@ export interface TradingProfile {
   otherUserId?: string;
   createUser?: OperationTemplate;
   createOffer?: OperationTemplate;
+  /** Named ways to create an offer (see offer-recipes.ts); replaces fast/slowProcessingMs and expiryValiditySeconds. */
+  offerRecipes?: Record<string, OfferRecipe>;
   offerStatus?: OperationTemplate;
   terminalStatuses?: string[];
   processingTimeMs?: number;
@@ -18,4 +20,15 @@ export interface TradingProfile {
   pollIntervalMs?: number;
   pollMaxIntervalMs?: number;
   concurrency?: number;
+}
+
+/** One way to create an offer: createOffer with these changes (schemas/profile/trading.schema.json $defs/offerRecipe). */
+export interface OfferRecipe {
+  values?: Record<string, unknown>;
+  body?: unknown;
+  path?: string;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  acceptAnswers?: 200 | 202;
+  expiresAfterSeconds?: number;
 }

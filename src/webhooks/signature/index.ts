@@ -2,7 +2,7 @@
 // and loads what it needs once: the JWK Set (fetched through the recording
 // client, so the fetch is evidence) or the shared secret.
 import type { JSONWebKeySet } from 'jose';
-import { loadJwks } from '../../auth/jwks.ts';
+import { loadJwks, type JwksFetch } from '../../auth/jwks.ts';
 import type { HttpClient } from '../../http/client.ts';
 import type { WebhookSignatureProfile } from '../../config/sections/webhooks.ts';
 import { WEBHOOK_DEFAULTS } from '../../config/sections/webhooks.ts';
@@ -19,14 +19,15 @@ export interface SignatureStrategy {
   verify(delivery: ReceivedDelivery, now: Date): Promise<SignatureVerdict>;
 }
 
-export async function signatureStrategy(config: WebhookSignatureProfile, http: HttpClient, skewSeconds: number): Promise<SignatureStrategy> {
+/** jwksFetch: how a key set on the target is fetched (auth.jwksAccess, and the bearer token it may need). */
+export async function signatureStrategy(config: WebhookSignatureProfile, http: HttpClient, skewSeconds: number, jwksFetch: JwksFetch = {}): Promise<SignatureStrategy> {
   if (config.scheme === 'hmac-sha256') {
     http.redactor.addSecret(config.secret, 'webhook_secret');
     return { description: `HMAC-SHA256 over ${(config.signedContent ?? ['body']).join(', ')}`, verify: async (delivery) => verifyHmac(delivery, config) };
   }
   let jwks: JSONWebKeySet | undefined;
   if (config.jwksFile) jwks = await loadJwks({ kind: 'file', file: config.jwksFile }, http);
-  else if (config.jwksUrl) jwks = await loadJwks({ kind: 'url', url: config.jwksUrl }, http);
+  else if (config.jwksUrl) jwks = await loadJwks({ kind: 'url', url: config.jwksUrl }, http, jwksFetch);
   if (config.sharedSecret) http.redactor.addSecret(config.sharedSecret, 'webhook_secret');
   const sharedSecret = config.sharedSecret ? Buffer.from(config.sharedSecret, 'base64') : undefined;
   if (!jwks && !sharedSecret) throw new Error('webhooks.signature (rfc9421) names no key: set jwksUrl, jwksFile or sharedSecret');
