@@ -52,7 +52,7 @@ export function acceptRateBreakpoint(params: ScenarioParams, maxInFlight = DEFAU
     description: 'Staircase of constant arrival rates on PATCH /v1/offers/{id}/accept until 429s appear; estimates the limit, then backs off and checks recovery.',
     operation: 'accept',
     kind: 'rate-breakpoint',
-    iteration: [params.trading.createOffer, acceptRequest()],
+    iteration: [params.trading.createOffer, acceptRequest(params.trading.userIdHeader)],
     needs: { accessToken: true },
     steps,
     ...staircaseScenarios(steps, maxInFlight),

@@ -21,13 +21,13 @@ export function userDetailsRequest(): RequestTemplate {
   return { name: 'user-details', method: 'GET', path: '/v2/users/{userId}', bearer: true };
 }
 
-/** PATCH /v1/offers/{Offer-ID}/accept for the user named by svc-user-id (spec 4.4). */
-export function acceptRequest(): RequestTemplate {
+/** PATCH /v1/offers/{Offer-ID}/accept for the user named by svc-user-id, or the profile's userIdHeader (spec 4.4, 5 rule 4). */
+export function acceptRequest(userIdHeader = 'svc-user-id'): RequestTemplate {
   return {
     name: 'accept',
     method: 'PATCH',
     path: '/v1/offers/{offerId}/accept',
-    headers: { 'svc-user-id': '{userId}' },
+    headers: { [userIdHeader]: '{userId}' },
     bearer: true,
   };
 }

@@ -2,7 +2,8 @@
 // k6 -e) overrides, for both engines: caps bound everything, the profile's
 // expectations aim the staircases, its trading/users sections supply ids
 // and the operations the spec does not show.
-import type { Profile } from '../../src/config/profile.ts';
+import { userIdHeaderOf, type Profile } from '../../src/config/profile.ts';
+import { offerRecipes } from '../../src/config/sections/offer-recipes.ts';
 import type { RateLimitExpectation } from '../../src/config/sections/load.ts';
 import { fromProfileOperation, type ProfileOperation } from './operations.ts';
 import type { OperationName, ScenarioParams } from './types.ts';
@@ -32,7 +33,9 @@ export function scenarioParams(operation: OperationName, profile: Profile, overr
   const expectedRps = overrides.expectedRps ?? expectation?.expectedRps;
   const wanted = overrides.capRps ?? expectation?.capRps ?? caps?.rps ?? (expectedRps ? 4 * expectedRps : DEFAULT_BLIND_CAP_RPS);
   const trading = profile.trading;
-  const createOffer = trading?.createOffer as ProfileOperation | undefined;
+  // Load makes the offers every check makes: the standard recipe (fast, where the profile declares one).
+  const recipe = offerRecipes(trading)?.standard;
+  const createOffer = recipe?.template as ProfileOperation | undefined;
   return {
     capRps: Math.min(wanted, caps?.rps ?? Infinity),
     maxDurationSec: Math.min(overrides.maxDurationSec ?? caps?.durationSeconds ?? profileLengthSec, caps?.durationSeconds ?? Infinity),
@@ -40,7 +43,7 @@ export function scenarioParams(operation: OperationName, profile: Profile, overr
     burst: overrides.burst ?? expectation?.burst,
     stepSec: expectation?.stepSeconds,
     targetRps: overrides.targetRps,
-    trading: trading?.userId && createOffer ? { userId: trading.userId, createOffer: fromProfileOperation('create-offer', createOffer, true) } : undefined,
+    trading: trading?.userId && createOffer ? { userId: trading.userId, createOffer: fromProfileOperation('create-offer', createOffer, true), userIdHeader: userIdHeaderOf(profile) } : undefined,
     userId: profile.users?.existingUserId,
   };
 }
@@ -52,7 +55,12 @@ export function profileVariables(operation: OperationName, profile: Profile): Re
     clientSecret: profile.credentials?.clientSecret,
     // {userId} is the user whose details are read, or the user offers are made for.
     userId: operation === 'user-details' ? profile.users?.existingUserId : profile.trading?.userId,
-    processingMs: profile.trading?.fastProcessingMs,
-    validitySeconds: profile.trading?.validitySeconds,
+    ...standardRecipeValues(profile),
   };
+}
+
+/** The placeholder values of the standard offer recipe ({processingMs}, {validitySeconds}, or the recipe's own), as template variables. */
+export function standardRecipeValues(profile: Profile): Record<string, string | number | undefined> {
+  const values = offerRecipes(profile.trading)?.standard.values ?? { validitySeconds: profile.trading?.validitySeconds };
+  return Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string | number | undefined] => ['string', 'number', 'undefined'].includes(typeof entry[1])));
 }

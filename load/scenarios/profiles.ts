@@ -65,7 +65,7 @@ function iterationFor(operation: OperationName, params: ScenarioParams): { itera
     case 'accept':
       // Each iteration accepts a fresh offer: creating it is set-up, not measured.
       if (!params.trading) throw new Error('the accept profiles need trading.userId and trading.createOffer in the profile');
-      return { iteration: [params.trading.createOffer, acceptRequest()], needs: { accessToken: true } };
+      return { iteration: [params.trading.createOffer, acceptRequest(params.trading.userIdHeader)], needs: { accessToken: true } };
   }
 }
 

@@ -115,7 +115,8 @@ export interface ScenarioParams {
   /** Target rate of profile scenarios (smoke, average-load, …). */
   targetRps?: number;
   /** Trading: the user the offers belong to, and the create-offer operation of the profile. */
-  trading?: { userId: string; createOffer: RequestTemplate };
+  /** createOffer is the profile's standard offer recipe; userIdHeader the target's user-id header (spec 5 rule 4). */
+  trading?: { userId: string; createOffer: RequestTemplate; userIdHeader?: string };
   /** Users: an existing user id for user details. */
   userId?: string;
 }

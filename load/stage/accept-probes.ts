@@ -3,6 +3,8 @@
 // was answered 429, which must not have executed (spec 8, 3.1).
 import { issuePair } from '../../src/auth/tokens.ts';
 import type { CheckResult } from '../../src/check/model.ts';
+import { userIdHeaderOf } from '../../src/config/profile.ts';
+import { offerRecipes } from '../../src/config/sections/offer-recipes.ts';
 import type { OperationTemplate } from '../../src/config/sections/operation.ts';
 import type { TradingProfile } from '../../src/config/sections/trading.ts';
 import { HttpClient, TransportError } from '../../src/http/client.ts';
@@ -12,6 +14,7 @@ import { ACCEPT_RATE_LIMIT, RATE_LIMITED_ACCEPT_NOT_EXECUTED } from '../checks.t
 import { answered, type CapturedIteration, type NormalizedRun } from '../result/normalized.ts';
 import { acceptRateBreakpoint } from '../scenarios/breakpoints.ts';
 import { fromProfileOperation } from '../scenarios/operations.ts';
+import { standardRecipeValues } from '../scenarios/params.ts';
 import { runRateProbe, type RateProbeOutput } from './rate-probe.ts';
 import { checkResult, type ProbeOutcome } from './results.ts';
 import { rateProbeGate, rateProbeSettings } from './settings.ts';
@@ -64,9 +67,11 @@ export async function acceptChecks(ctx: StageContext): Promise<{ checks: CheckRe
   if (!gate.run) return { checks: skipBoth(ctx, gate.reason, gate.configKey) };
   const trading = ctx.profile.trading ?? {};
   if (!trading.createOffer?.extract?.offerId) return { checks: skipBoth(ctx, 'no operation to create a trade offer to accept (not shown by the spec)', 'trading.createOffer') };
+  // The offers every accept check makes: the standard recipe (fast, where the profile declares one).
+  const recipe = offerRecipes(trading)!.standard;
   if (!trading.userId && !trading.createUser) return { checks: skipBoth(ctx, 'no user who can receive offers', 'trading.userId') };
 
-  const http = new HttpClient({ baseUrl: ctx.profile.baseUrl, transport: ctx.transport, redactor: ctx.redactor });
+  const http = new HttpClient({ baseUrl: ctx.profile.baseUrl, transport: ctx.transport, redactor: ctx.redactor, userIdHeader: ctx.profile.userIdHeader });
   const bearer = (await issuePair(http, ctx.profile, 'access token for the accept staircase')).accessToken;
   let userId = trading.userId;
   if (trading.createUser) {
@@ -87,15 +92,15 @@ export async function acceptChecks(ctx: StageContext): Promise<{ checks: CheckRe
     meta: ACCEPT_RATE_LIMIT,
     operation: 'accept',
     ...probeTarget(ctx),
-    scenario: acceptRateBreakpoint({ ...settings, trading: { userId, createOffer: fromProfileOperation('create-offer', trading.createOffer, true) } }, settings.maxInFlight),
-    variables: { accessToken: bearer, userId, processingMs: trading.fastProcessingMs, validitySeconds: trading.validitySeconds },
+    scenario: acceptRateBreakpoint({ ...settings, trading: { userId, createOffer: fromProfileOperation('create-offer', recipe.template, true), userIdHeader: userIdHeaderOf(ctx.profile) } }, settings.maxInFlight),
+    variables: { accessToken: bearer, userId, ...standardRecipeValues(ctx.profile) },
     settings,
     capture: { status: 429, variables: ['offerId', 'status'], limit: READ_BACK },
     afterClimb: async (climb: NormalizedRun) => {
       captured = climb.captured;
       if ('reason' in readBack || !captured?.length) return;
       // Time for an offer that was (wrongly) executed to finish processing and show it.
-      await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, Math.max(500, 2 * (trading.fastProcessingMs ?? 0)))));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, Math.max(500, 2 * (typeof recipe.values.processingMs === 'number' ? recipe.values.processingMs : 0)))));
       for (const c of captured) {
         const offerId = String(c.variables.offerId);
         try {

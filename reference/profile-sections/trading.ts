@@ -1,6 +1,6 @@
 // The "trading" section of the reference's own implementation profile: the
 // reference-only operations of routes/trading.ts, and processing and
-// validity values that exercise both the 200 and the 202 path and expiry.
+// offer recipes that exercise both the 200 and the 202 path and expiry.
 import type { TradingProfile } from '../../src/config/sections/trading.ts';
 import { seedUsers } from '../fixtures/users.ts';
 import type { ReferenceOptions } from '../options.ts';
@@ -8,6 +8,9 @@ import type { ReferenceOptions } from '../options.ts';
 export function tradingSection(_baseUrl: string, options: ReferenceOptions): TradingProfile {
   const users = seedUsers(options.seed);
   const predefined = options.acceptPredefinedTimeMs;
+  // Well clear of the predefined time on both sides, so a busy machine does not flip 200 and 202.
+  const fastMs = Math.min(options.offerProcessingMs, Math.floor(predefined / 4));
+  const slowMs = Math.max(1_000, predefined * 4);
   return {
     userId: users[1]!.id,
     otherUserId: users[3]!.id,
@@ -27,13 +30,16 @@ export function tradingSection(_baseUrl: string, options: ReferenceOptions): Tra
       // tradeId: the trade of the offer's execution, so a second execution shows as a new trade id.
       extract: { status: '/data/status', externalTransactionId: '/data/external_transaction_id', tradeId: '/data/trade/trade_id' },
     },
+    // Which offer answers 200 and which 202 is a processing time here; a real implementation's recipes
+    // may instead set an amount or a flag in the body (the offer-slow-by-body-value variant's profile).
+    offerRecipes: {
+      fast: { values: { processingMs: fastMs }, acceptAnswers: 200 },
+      slow: { values: { processingMs: slowMs }, acceptAnswers: 202 },
+      expiring: { values: { processingMs: fastMs, validitySeconds: 1 }, expiresAfterSeconds: 1 },
+    },
     terminalStatuses: ['accepted'],
     processingTimeMs: predefined,
-    // Well clear of the predefined time on both sides, so a busy machine does not flip 200 and 202.
-    fastProcessingMs: Math.min(options.offerProcessingMs, Math.floor(predefined / 4)),
-    slowProcessingMs: Math.max(1_000, predefined * 4),
     validitySeconds: options.offerValiditySeconds,
-    expiryValiditySeconds: 1,
     expiryMarginMs: 750,
     pollDeadlineMs: Math.max(10_000, predefined * 4 + 5_000),
     pollIntervalMs: 100,

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, request as undiciRequest } from 'undici';
 import type { HttpProfile } from '../config/profile.ts';
-import { HTTP_DEFAULTS } from '../config/profile.ts';
+import { HTTP_DEFAULTS, SPEC_USER_ID_HEADER } from '../config/profile.ts';
 import { clipForEvidence, curlLine, type ExchangeRecorder, type RecordedExchange } from './exchange.ts';
 import { Redactor } from './redact.ts';
 
@@ -140,6 +140,8 @@ export interface HttpClientOptions {
   transport: TransportSettings;
   redactor: Redactor;
   recorder?: ExchangeRecorder;
+  /** The target's user-id header (spec 5 rule 4: svc-user-id; the profile's userIdHeader), for the operations that name a user. */
+  userIdHeader?: string;
 }
 
 export class HttpClient {
@@ -151,6 +153,11 @@ export class HttpClient {
 
   get redactor(): Redactor {
     return this.options.redactor;
+  }
+
+  /** The header that names the user an operation acts for, lower-case. */
+  get userIdHeader(): string {
+    return (this.options.userIdHeader ?? SPEC_USER_ID_HEADER).toLowerCase();
   }
 
   /** A client that records into another recorder (same transport and secrets). */

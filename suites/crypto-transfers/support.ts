@@ -16,7 +16,6 @@ import { variesPerRequest, withFreshValues } from '../../src/placeholders.ts';
 import { describeSchemaErrors, validateAgainst } from '../../src/schemas/registry.ts';
 
 export const WITHDRAWAL_ADDRESS_PATH = '/v1/crypto-transfers/addresses/withdrawals';
-export const USER_HEADER = 'svc-user-id';
 export const PROFILE_BODY_KEY = 'cryptoTransfers.withdrawalAddress';
 export const RESPONSE_SCHEMA = 'withdrawal-address-response.schema.json';
 
@@ -55,7 +54,7 @@ export function freshBody(fixture: WithdrawalFixture): WithdrawalAddressRequest 
 
 export interface PostOptions {
   bearer?: string;
-  /** svc-user-id; undefined sends none. */
+  /** Sent in the target's user-id header (svc-user-id unless the profile names another); undefined sends none. */
   userId?: string;
   json?: unknown;
   /** A raw body instead of json. */
@@ -66,7 +65,7 @@ export interface PostOptions {
 
 export function postWithdrawalAddress(http: HttpClient, options: PostOptions): Promise<HttpResponse> {
   const headers: Record<string, string> = {};
-  if (options.userId !== undefined) headers[USER_HEADER] = options.userId;
+  if (options.userId !== undefined) headers[http.userIdHeader] = options.userId;
   if (options.contentType) headers['content-type'] = options.contentType;
   return http.post(WITHDRAWAL_ADDRESS_PATH, { headers, json: options.json, body: options.body, bearer: options.bearer, label: options.label });
 }

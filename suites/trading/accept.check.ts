@@ -2,11 +2,12 @@
 // 200 with the accepted trade when processing finishes within the short
 // predefined time, 202 when it does not. The predefined time is not shown, so
 // which offer is fast or slow is what the profile declares
-// (trading.fastProcessingMs, trading.slowProcessingMs): a 200/202 against the
-// declaration is a profile-declared FAIL. No request body is shown: every
+// (offer recipes declaring acceptAnswers 200 or 202, trading.offerRecipes, or
+// the older trading.fastProcessingMs / slowProcessingMs): a 200/202 against
+// the declaration is a profile-declared FAIL. No request body is shown: every
 // accept goes without one, and one check records what a {} body gets.
 import { defineCheck, isServerError, isSuccess } from '../../src/check/index.ts';
-import { ACCEPTED, accept, checkUser, clockOf, createOffer, freshOffer, isAccepted, readStatusOnce, shortId, tradingSection } from './support.ts';
+import { ACCEPTED, accept, checkUser, clockOf, createOffer, describeRecipe, freshOffer, isAccepted, readStatusOnce, RECIPE_KEYS, shortId, tradingSection } from './support.ts';
 
 defineCheck(
   {
@@ -38,22 +39,24 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     const section = tradingSection(profile, check);
-    const fast = section.fastProcessingMs;
-    if (fast === undefined) return check.skip('no processing time declared to finish within the predefined time', 'trading.fastProcessingMs');
+    const recipes = section.recipes.answering200;
+    if (!recipes.length) return check.skip('no offer recipe declared to finish processing within the predefined time', RECIPE_KEYS.answering200);
     const bearer = await tokens.get();
     const userId = await checkUser({ check, http, profile }, bearer);
-    const offer = await createOffer(http, section, bearer, { userId, processingMs: fast });
-    const res = await accept(check, http, offer.offerId, { bearer, userId, label: `accept an offer processing ${fast} ms` });
     const predefined = section.processingTimeMs === undefined ? '' : `; predefined time ${section.processingTimeMs} ms`;
-    if (res.status === 202) {
-      // The spec does not show the predefined time: which offers finish within it is the profile's statement.
-      check.failDeclared(
-        'trading.fastProcessingMs',
-        `accept of offer ${shortId(offer.offerId)}, which the profile declares to finish processing within the predefined time (${fast} ms${predefined}), answered 202 instead of 200 with the trade`,
-        { expected: 200, actual: 202, fastProcessingMs: fast },
-      );
+    for (const recipe of recipes) {
+      const offer = await createOffer(http, recipe, bearer, userId);
+      const res = await accept(check, http, offer.offerId, { bearer, userId, label: `accept an offer (${describeRecipe(recipe)})` });
+      if (res.status === 202) {
+        // The spec does not show the predefined time: which offers finish within it is the profile's statement.
+        check.failDeclared(
+          recipe.declaredBy,
+          `accept of offer ${shortId(offer.offerId)} (${describeRecipe(recipe)}), which the profile declares to finish processing within the predefined time${predefined}, answered 202 instead of 200 with the trade`,
+          { expected: 200, actual: 202, recipe: recipe.name },
+        );
+      }
+      check.expectStatus(res, 200, `accept of the newest offer ${shortId(offer.offerId)} (${describeRecipe(recipe)}${predefined})`);
     }
-    check.expectStatus(res, 200, `accept of the newest offer ${shortId(offer.offerId)} (processing ${fast} ms${predefined})`);
   },
 );
 
@@ -67,21 +70,23 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     const section = tradingSection(profile, check);
-    const slow = section.slowProcessingMs;
-    if (slow === undefined) return check.skip('no processing time declared to outlast the predefined time', 'trading.slowProcessingMs');
+    const recipes = section.recipes.answering202;
+    if (!recipes.length) return check.skip('no offer recipe declared to outlast the predefined time', RECIPE_KEYS.answering202);
     const bearer = await tokens.get();
     const userId = await checkUser({ check, http, profile }, bearer);
-    const offer = await createOffer(http, section, bearer, { userId, processingMs: slow });
-    const res = await accept(check, http, offer.offerId, { bearer, userId, label: `accept an offer processing ${slow} ms` });
-    if (res.status === 200) {
-      check.failDeclared(
-        'trading.slowProcessingMs',
-        `accept of offer ${shortId(offer.offerId)}, which the profile declares to outlast the predefined time (${slow} ms), answered 200 after ${Math.round(res.durationMs)} ms: it waited for processing instead of answering 202`,
-        { expected: 202, actual: 200, durationMs: Math.round(res.durationMs), slowProcessingMs: slow },
-      );
+    for (const recipe of recipes) {
+      const offer = await createOffer(http, recipe, bearer, userId);
+      const res = await accept(check, http, offer.offerId, { bearer, userId, label: `accept an offer (${describeRecipe(recipe)})` });
+      if (res.status === 200) {
+        check.failDeclared(
+          recipe.declaredBy,
+          `accept of offer ${shortId(offer.offerId)} (${describeRecipe(recipe)}), which the profile declares to outlast the predefined time, answered 200 after ${Math.round(res.durationMs)} ms: it waited for processing instead of answering 202`,
+          { expected: 202, actual: 200, durationMs: Math.round(res.durationMs), recipe: recipe.name },
+        );
+      }
+      check.expectStatus(res, 202, `accept of the newest offer ${shortId(offer.offerId)} (${describeRecipe(recipe)})`);
+      check.event('202 received', `after ${Math.round(res.durationMs)} ms`);
     }
-    check.expectStatus(res, 202, `accept of the newest offer ${shortId(offer.offerId)} processing ${slow} ms`);
-    check.event('202 received', `after ${Math.round(res.durationMs)} ms`);
   },
 );
 
@@ -98,7 +103,7 @@ defineCheck(
     const res = await accept(check, http, offer.offerId, { bearer, userId, label: 'accept an offer to read its trade' });
     if (res.status === 202) {
       // Whether that 202 contradicts the profile is trading.accept-within-predefined-time-is-200's concern.
-      const hint = section.fastProcessingMs === undefined ? 'trading.fastProcessingMs' : undefined;
+      const hint = section.recipes.answering200.length ? undefined : RECIPE_KEYS.answering200;
       return check.skip(`the accept of offer ${shortId(offer.offerId)} answered 202 (still processing), so there is no trade body to validate`, hint);
     }
     check.expectStatus(res, 200, `accept of offer ${shortId(offer.offerId)}`);
@@ -121,10 +126,11 @@ defineCheck(
     const section = tradingSection(profile, check);
     const bearer = await tokens.get();
     const userId = await checkUser({ check, http, profile }, bearer);
-    const processingTimes = [section.fastProcessingMs, section.slowProcessingMs].filter((ms) => ms !== undefined);
-    for (const processingMs of processingTimes.length ? processingTimes : [undefined]) {
-      const offer = await createOffer(http, section, bearer, { userId, processingMs });
-      const res = await accept(check, http, offer.offerId, { bearer, userId, label: `accept an offer${processingMs === undefined ? '' : ` processing ${processingMs} ms`}` });
+    // The standard offer and a slow one, so both a 200 and a 202 answer are seen where the profile says how.
+    const recipes = [section.recipes.standard, ...section.recipes.answering202.slice(0, 1)];
+    for (const recipe of recipes) {
+      const offer = await createOffer(http, recipe, bearer, userId);
+      const res = await accept(check, http, offer.offerId, { bearer, userId, label: `accept an offer (${describeRecipe(recipe)})` });
       check.expectStatus(res, ACCEPTED, `accept of offer ${shortId(offer.offerId)}`);
       // 4.4 does not show the 202 body; if there is one, it is JSON like every body of the API (1).
       if (res.status === 202 && res.body.length === 0) continue;

@@ -21,7 +21,7 @@ defineCheck(
     const section = tradingSection(profile, check);
     const bearer = await tokens.get();
     const { ownerId, otherId } = await ownerAndOtherUser({ check, http, profile }, bearer);
-    const offer = await createOffer(http, section, bearer, { userId: ownerId, processingMs: section.fastProcessingMs });
+    const offer = await createOffer(http, section.recipes.standard, bearer, ownerId);
     const res = await accept(check, http, offer.offerId, { bearer, userId: otherId, label: 'accept as another user' });
     check.expectRefused(res, {
       operation: 'acceptOffer',

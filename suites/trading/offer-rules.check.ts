@@ -15,7 +15,9 @@ import {
   checkUser,
   clockOf,
   createOffer,
+  describeRecipe,
   freshOffer,
+  RECIPE_KEYS,
   settleIfPossible,
   shortId,
   tradeIdIn,
@@ -45,8 +47,8 @@ defineCheck(
     const section = tradingSection(profile, check);
     const bearer = await tokens.get();
     const userId = await checkUser({ check, http, profile }, bearer);
-    const older = await createOffer(http, section, bearer, { userId, processingMs: section.fastProcessingMs }, 'create the older offer');
-    const newer = await createOffer(http, section, bearer, { userId, processingMs: section.fastProcessingMs }, 'create a newer offer for the same user');
+    const older = await createOffer(http, section.recipes.standard, bearer, userId, 'create the older offer');
+    const newer = await createOffer(http, section.recipes.standard, bearer, userId, 'create a newer offer for the same user');
     const res = await accept(check, http, older.offerId, { bearer, userId, label: 'accept the older offer' });
     check.expectRefused(res, {
       operation: 'acceptOffer',
@@ -57,18 +59,19 @@ defineCheck(
   },
 );
 
-/** Creates an offer with trading.expiryValiditySeconds, waits until it has run out, and accepts it. */
+/** Creates an offer with the expiring recipe, waits until it has run out, and accepts it. */
 async function acceptExpiredOffer(check: CheckContext, fixtures: Pick<CheckFixtures, 'http' | 'profile' | 'tokens'>): Promise<{ res: HttpResponse; what: string }> {
   const { http, profile, tokens } = fixtures;
   const section = tradingSection(profile, check);
-  const validity = section.expiryValiditySeconds;
-  if (validity === undefined) return check.skip('no short validity period to let an offer expire', 'trading.expiryValiditySeconds');
+  const recipe = section.recipes.expiring;
+  const validity = recipe?.expiresAfterSeconds;
+  if (!recipe || validity === undefined) return check.skip('no offer recipe with a short validity period to let an offer expire', RECIPE_KEYS.expiring);
   const waitMs = validity * 1000 + (section.expiryMarginMs ?? 750);
-  if (waitMs > MAX_EXPIRY_WAIT_MS) return check.skip(`waiting ${waitMs} ms for an offer to expire exceeds the check's limit`, 'trading.expiryValiditySeconds');
+  if (waitMs > MAX_EXPIRY_WAIT_MS) return check.skip(`waiting ${waitMs} ms for an offer to expire exceeds the check's limit`, `${recipe.declaredBy}`);
   const bearer = await tokens.get();
   const userId = await checkUser({ check, http, profile }, bearer);
-  const offer = await createOffer(http, section, bearer, { userId, processingMs: section.fastProcessingMs, validitySeconds: validity });
-  check.event('offer created', `offer ${shortId(offer.offerId)} valid for ${validity} s; waiting ${waitMs} ms`);
+  const offer = await createOffer(http, recipe, bearer, userId);
+  check.event('offer created', `offer ${shortId(offer.offerId)} valid for ${validity} s (${describeRecipe(recipe)}); waiting ${waitMs} ms`);
   await sleep(waitMs);
   const res = await accept(check, http, offer.offerId, { bearer, userId, label: `accept ${waitMs} ms after creation` });
   return { res, what: `accept of offer ${shortId(offer.offerId)} at ${clockOf(res)}, ${waitMs} ms after it was created with a ${validity} s validity period` };
@@ -171,7 +174,7 @@ defineCheck(
     const userId = await checkUser({ check, http, profile }, bearer);
     // Two rounds at most: a round the rate limit answered entirely with 429 exercised nothing.
     for (let round = 1; round <= 2; round++) {
-      const offer = await createOffer(http, section, bearer, { userId, processingMs: section.fastProcessingMs });
+      const offer = await createOffer(http, section.recipes.standard, bearer, userId);
       // One attempt each: retrying a 429 here would serialize the race away.
       const results = await Promise.all(
         Array.from({ length: n }, (_, i) => acceptOnce(http, offer.offerId, { bearer, userId, label: `simultaneous accept ${i + 1}/${n}` })),

@@ -5,7 +5,7 @@
 // deadline the profile declares is a profile-declared FAIL whose evidence is
 // the polling timeline; a status that cannot be read is a set-up ERROR.
 import { defineCheck } from '../../src/check/index.ts';
-import { accept, checkUser, createOffer, pollOffer, shortId, statusSettings, tradingSection } from './support.ts';
+import { accept, checkUser, createOffer, describeRecipe, pollOffer, RECIPE_KEYS, shortId, statusSettings, tradingSection } from './support.ts';
 
 defineCheck(
   {
@@ -19,11 +19,14 @@ defineCheck(
     const section = tradingSection(profile, check);
     statusSettings(section, check);
     if (!section.pollDeadlineMs) return check.skip('no deadline for polling the offer status after a 202', 'trading.pollDeadlineMs');
+    const recipe = section.recipes.answering202[0];
+    if (!recipe) return check.skip('no offer recipe declared to outlast the predefined time, so no 202 to follow up', RECIPE_KEYS.answering202);
     const bearer = await tokens.get();
     const userId = await checkUser({ check, http, profile }, bearer);
-    const offer = await createOffer(http, section, bearer, { userId, processingMs: section.slowProcessingMs });
-    const res = await accept(check, http, offer.offerId, { bearer, userId, label: 'accept an offer that processes slowly' });
-    if (res.status === 200) return check.skip('the accept answered 200, so there was no 202 to follow up', 'trading.slowProcessingMs');
+    const offer = await createOffer(http, recipe, bearer, userId);
+    const res = await accept(check, http, offer.offerId, { bearer, userId, label: `accept an offer that processes slowly (${describeRecipe(recipe)})` });
+    // Whether that 200 contradicts the recipe's declaration is trading.accept-beyond-predefined-time-is-202's concern.
+    if (res.status === 200) return check.skip(`the accept answered 200, so there was no 202 to follow up`, recipe.declaredBy);
     check.expectStatus(res, 202, `accept of offer ${shortId(offer.offerId)}`);
     check.event('202 received', `accept of offer ${shortId(offer.offerId)} answered after ${Math.round(res.durationMs)} ms`);
 

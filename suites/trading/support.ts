@@ -13,11 +13,11 @@ import { acquireExclusive } from '../../src/check/exclusive.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import type { OperationTemplate } from '../../src/config/sections/operation.ts';
 import type { TradingProfile } from '../../src/config/sections/trading.ts';
+import { offerRecipes, type OfferRecipes, type ResolvedRecipe } from '../../src/config/sections/offer-recipes.ts';
 import { retryAfterMs } from '../../src/auth/tokens.ts';
 import { callOperation, type Placeholders } from '../../src/operations.ts';
 import { pollUntilTerminal, type PollObservation, type PollOutcome } from '../../src/polling.ts';
 
-export const USER_HEADER = 'svc-user-id';
 /** 200 with the trade, or 202 while processing (3.1). */
 export const ACCEPTED = [200, 202] as const;
 
@@ -28,12 +28,26 @@ export const shortId = (id: string) => (id.length > 8 ? `${id.slice(0, 8)}…` :
 export { clockOf } from '../../src/check/context.ts';
 export const isAccepted = (status: number) => status === 200 || status === 202;
 
-/** The trading section with the create-offer operation every check needs, or SKIP naming the key. */
-export function tradingSection(profile: ResolvedProfile, check: CheckContext): TradingProfile & { createOffer: OperationTemplate } {
+/** The trading section with the create-offer operation and its recipes, or SKIP naming the key. */
+export function tradingSection(profile: ResolvedProfile, check: CheckContext): TradingProfile & { createOffer: OperationTemplate; recipes: OfferRecipes } {
   const section = profile.trading;
   if (!section?.createOffer) return check.skip('no operation to create a trade offer (not shown by the spec)', 'trading.createOffer');
   if (!section.createOffer.extract?.offerId) return check.skip('trading.createOffer does not extract the offer id', 'trading.createOffer.extract.offerId');
-  return section as TradingProfile & { createOffer: OperationTemplate };
+  return { ...section, createOffer: section.createOffer, recipes: offerRecipes(section)! };
+}
+
+/** The profile keys that declare recipes, old form and new, for SKIP reasons. */
+export const RECIPE_KEYS = {
+  answering200: 'trading.offerRecipes (a recipe with acceptAnswers 200; or trading.fastProcessingMs)',
+  answering202: 'trading.offerRecipes (a recipe with acceptAnswers 202; or trading.slowProcessingMs)',
+  expiring: 'trading.offerRecipes (a recipe with expiresAfterSeconds; or trading.expiryValiditySeconds)',
+} as const;
+
+/** "recipe slow", or how the older keys said it ("processing 1200 ms"), for labels and reasons. */
+export function describeRecipe(recipe: ResolvedRecipe): string {
+  if (recipe.declaredBy.startsWith('trading.offerRecipes.')) return `recipe ${recipe.name}`;
+  const ms = recipe.values.processingMs;
+  return typeof ms === 'number' ? `processing ${ms} ms` : recipe.name;
 }
 
 /** Fails the set-up, not the implementation: the check could not reach the state it tests (verdict ERROR). */
@@ -111,42 +125,33 @@ export interface CreatedOffer {
   response: HttpResponse;
 }
 
-export async function createOffer(
-  http: HttpClient,
-  section: TradingProfile & { createOffer: OperationTemplate },
-  bearer: string,
-  values: { userId: string; processingMs?: number; validitySeconds?: number },
-  label = 'create a trade offer (trading.createOffer)',
-): Promise<CreatedOffer> {
-  const placeholders: Placeholders = {
-    userId: values.userId,
-    processingMs: values.processingMs,
-    validitySeconds: values.validitySeconds ?? section.validitySeconds,
-  };
-  const created = await callOperation(http, section.createOffer, placeholders, { bearer, label });
+/** Creates an offer for userId the way the recipe says (trading.createOffer with the recipe's changes). */
+export async function createOffer(http: HttpClient, recipe: ResolvedRecipe, bearer: string, userId: string, label = `create a trade offer (${describeRecipe(recipe)})`): Promise<CreatedOffer> {
+  const placeholders: Placeholders = { ...(recipe.values as Placeholders), userId };
+  const created = await callOperation(http, recipe.template, placeholders, { bearer, label });
   const offerId = created.extracted.offerId;
   if (!created.ok || (typeof offerId !== 'string' && typeof offerId !== 'number')) {
-    throw new SetupError(`creating an offer for user ${values.userId} answered ${created.response.status} without an offerId to extract`);
+    throw new SetupError(`creating an offer (${recipe.declaredBy}) for user ${userId} answered ${created.response.status} without an offerId to extract`);
   }
-  return { offerId: String(offerId), userId: values.userId, response: created.response };
+  return { offerId: String(offerId), userId, response: created.response };
 }
 
 /**
  * The common start of an accept check: the trading section, an access token,
- * a user of the check's own and a fresh offer for it that processes within
- * the predefined time.
+ * a user of the check's own and a fresh offer for it made by the standard
+ * recipe (fast: it processes within the predefined time, when declared).
  */
 export async function freshOffer({ check, http, profile, tokens }: Pick<CheckFixtures, 'check' | 'http' | 'profile' | 'tokens'>) {
   const section = tradingSection(profile, check);
   const bearer = await tokens.get();
   const userId = await checkUser({ check, http, profile }, bearer);
-  const offer = await createOffer(http, section, bearer, { userId, processingMs: section.fastProcessingMs });
+  const offer = await createOffer(http, section.recipes.standard, bearer, userId);
   return { section, bearer, userId, offer };
 }
 
 export interface AcceptOptions {
   bearer?: string;
-  /** svc-user-id; undefined sends none. */
+  /** Sent in the target's user-id header (svc-user-id unless the profile names another); undefined sends none. */
   userId?: string;
   externalTransactionId?: string;
   /** A JSON request body; 4.4 shows none, so only the body check sends one. */
@@ -157,7 +162,7 @@ export interface AcceptOptions {
 /** One accept, exactly as asked (no retry): for races and rate-limit-sensitive checks. */
 export function acceptOnce(http: HttpClient, offerId: string, options: AcceptOptions): Promise<HttpResponse> {
   return http.patch(acceptPath(offerId), {
-    headers: options.userId === undefined ? {} : { [USER_HEADER]: options.userId },
+    headers: options.userId === undefined ? {} : { [http.userIdHeader]: options.userId },
     query: { external_transaction_id: options.externalTransactionId },
     json: options.json,
     bearer: options.bearer,

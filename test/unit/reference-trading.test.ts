@@ -369,6 +369,9 @@ test("the reference's trading profile section validates and names every key the 
   assert.equal(trading.createOffer!.extract!.offerId, '/data/id');
   assert.equal(trading.offerStatus!.extract!.status, '/data/status');
   assert.equal(trading.offerStatus!.extract!.tradeId, '/data/trade/trade_id');
-  assert.ok(trading.fastProcessingMs! < trading.processingTimeMs! && trading.slowProcessingMs! > trading.processingTimeMs!);
+  // The recipes a team would write: one well within the predefined time, one well beyond it, one that expires.
+  const { fast, slow, expiring } = trading.offerRecipes!;
+  assert.ok((fast!.values!.processingMs as number) < trading.processingTimeMs! && (slow!.values!.processingMs as number) > trading.processingTimeMs!);
+  assert.deepEqual([fast!.acceptAnswers, slow!.acceptAnswers, expiring!.expiresAfterSeconds], [200, 202, 1]);
   assert.ok(seedUsers(1).some((u) => u.id === trading.userId));
 });
