@@ -17,6 +17,20 @@ export interface OperationResult {
   extracted: Record<string, unknown>;
 }
 
+/** A template names a placeholder this operation does not fill: the profile is wrong, not the implementation. */
+export class TemplateError extends Error {
+  override name = 'TemplateError';
+}
+
+const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** The {placeholders} a template names that are not among the values (unset values count as known: they are left out). */
+export function unknownPlaceholders(template: OperationTemplate, values: Placeholders): string[] {
+  const text = JSON.stringify([template.path, template.query ?? {}, template.headers ?? {}, template.body ?? null]);
+  const names = [...text.matchAll(PLACEHOLDER)].map((m) => m[1]!);
+  return [...new Set(names.filter((name) => !(name in values)))];
+}
+
 export async function callOperation(
   http: HttpClient,
   template: OperationTemplate,
@@ -25,6 +39,12 @@ export async function callOperation(
 ): Promise<OperationResult> {
   // Generated values ({uuid}, {unique}, {now}, …) are fresh per call; the caller's values win.
   values = { ...freshValues(), ...values };
+  const unknown = unknownPlaceholders(template, values);
+  if (unknown.length) {
+    throw new TemplateError(
+      `the template for "${options.label}" names ${unknown.map((n) => `{${n}}`).join(', ')}, which this operation does not fill (it fills ${Object.keys(values).map((n) => `{${n}}`).join(', ')})`,
+    );
+  }
   const path = fillString(template.path, values, true);
   const query = template.query
     ? Object.fromEntries(Object.entries(template.query).map(([k, v]) => [k, fillString(v, values, false)]))

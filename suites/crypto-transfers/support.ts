@@ -47,9 +47,9 @@ export function withdrawalFixture(profile: ResolvedProfile, check: CheckContext)
   return { userId: section.userId, template: section.withdrawalAddress, fresh };
 }
 
-/** The profile's body with fresh generated values: a new address when the template has a placeholder. */
+/** The profile's body with fresh generated values (a new address when the template has a placeholder) and {userId}. */
 export function freshBody(fixture: WithdrawalFixture): WithdrawalAddressRequest {
-  return withFreshValues(fixture.template);
+  return withFreshValues(fixture.template, { userId: fixture.userId });
 }
 
 export interface PostOptions {

@@ -237,7 +237,7 @@ export async function withWebhookSession(fixtures: CheckFixtures, script: Respon
   const settings = webhookSettings(profile, check);
   const receiver = await receiverFor(settings.receiver);
   if (settings.register) {
-    const registered = await callOperation(http, settings.register, { receiverUrl: receiver.url }, { bearer: await tokens.get(), label: 'set the suite receiver as the user-update address' });
+    const registered = await callOperation(http, settings.register, { receiverUrl: receiver.url, userId: settings.userId }, { bearer: await tokens.get(), label: 'set the suite receiver as the user-update address' });
     if (!registered.ok) throw new Error(`setting ${receiver.url} as the user-update address failed: ${registered.response.status} (webhooks.register)`);
   }
   const session = receiver.beginSession(script, (d, step) => {

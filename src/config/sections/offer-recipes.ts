@@ -64,6 +64,15 @@ function legacyRecipes(section: TradingProfile): Record<string, OfferRecipe & { 
   return recipes;
 }
 
+/**
+ * The placeholders createOffer may always name: {processingMs} (unset unless a recipe sets it, and an unset
+ * value is left out of a JSON body) and {validitySeconds} (trading.validitySeconds keeps the offers of a slow
+ * machine valid). A recipe's own values win.
+ */
+function baseValues(section: TradingProfile): Record<string, unknown> {
+  return { processingMs: undefined, validitySeconds: section.validitySeconds };
+}
+
 /** The profile's offer recipes, resolved against createOffer; undefined without createOffer. */
 export function offerRecipes(section: TradingProfile | undefined): OfferRecipes | undefined {
   if (!section?.createOffer) return undefined;
@@ -74,15 +83,14 @@ export function offerRecipes(section: TradingProfile | undefined): OfferRecipes 
   const all: ResolvedRecipe[] = Object.entries(declared).map(([name, recipe]) => ({
     name,
     template: applyRecipe(createOffer, recipe),
-    // validitySeconds keeps the offers of a slow machine valid; a recipe's own value wins.
-    values: { validitySeconds: section.validitySeconds, ...recipe.values },
+    values: { ...baseValues(section), ...recipe.values },
     acceptAnswers: recipe.acceptAnswers,
     expiresAfterSeconds: recipe.expiresAfterSeconds,
     declaredBy: recipe.declaredBy,
   }));
   const answering200 = all.filter((r) => r.acceptAnswers === 200);
   const answering202 = all.filter((r) => r.acceptAnswers === 202);
-  const plain: ResolvedRecipe = { name: 'createOffer', template: createOffer, values: { validitySeconds: section.validitySeconds }, declaredBy: 'trading.createOffer' };
+  const plain: ResolvedRecipe = { name: 'createOffer', template: createOffer, values: baseValues(section), declaredBy: 'trading.createOffer' };
   const standard = all.find((r) => r.name === 'fast' && r.acceptAnswers !== 202) ?? answering200[0] ?? plain;
   return { standard, answering200, answering202, expiring: all.find((r) => r.expiresAfterSeconds !== undefined), all };
 }
