@@ -11,6 +11,7 @@ import { listAllChecks } from '../src/run/list.ts';
 import { terminalSummary } from '../reports/terminal.ts';
 import { runReferenceCommand, referenceOptionsBuilder, type ReferenceArgs } from './reference-command.ts';
 import { loadCommand } from './load-command.ts';
+import { doctorCommand } from './doctor-command.ts';
 import { reportCommand } from './report-command.ts';
 
 // `ptas list | head` closes our stdout early: that is not an error.
@@ -112,8 +113,9 @@ await yargs(hideBin(process.argv))
     },
   )
   .command(loadCommand)
+  .command(doctorCommand)
   .command(reportCommand)
-  .demandCommand(1, 'Name a command: run, reference, list, load or report (see --help).')
+  .demandCommand(1, 'Name a command: run, reference, list, load, report or doctor (see --help).')
   .strict()
   .recommendCommands()
   .wrap(Math.min(110, process.stdout.columns || 110))
