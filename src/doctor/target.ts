@@ -3,7 +3,7 @@
 // profile (sections of the given profile replace the reference's, so a
 // profile file can be tried against it); with one, the profile as given,
 // which must then name its credentials.
-import { ConfigError } from '../config/errors.ts';
+import { requireResolved } from '../config/resolved.ts';
 import type { Profile, ResolvedProfile } from '../config/profile.ts';
 import { referenceProfile } from '../../reference/profile.ts';
 import { spawnReference } from '../run/reference-process.ts';
@@ -15,17 +15,6 @@ export interface DoctorTarget {
   /** Where the profile came from, for the heading. */
   profileSource: string;
   stop(): Promise<void>;
-}
-
-// The same requirements (and messages) as `ptas run` (src/run/run.ts requireResolved).
-function requireResolved(profile: Profile): ResolvedProfile {
-  if (!profile.baseUrl) throw new ConfigError('no base URL: pass --base-url, set PTAS_BASE_URL, or set baseUrl in the config file');
-  const { clientId, clientSecret } = profile.credentials ?? {};
-  if (!clientId) throw new ConfigError('missing credentials.clientId: pass --client-id, set PTAS_CLIENT_ID, or set credentials.clientId in the config file', '/credentials/clientId');
-  if (!clientSecret) {
-    throw new ConfigError('missing credentials.clientSecret: set PTAS_CLIENT_SECRET, or credentials.clientSecret ("env:NAME" to read it from the environment)', '/credentials/clientSecret');
-  }
-  return profile as ResolvedProfile;
 }
 
 export async function resolveTarget(profile: Profile, profileFile: string | undefined): Promise<DoctorTarget> {

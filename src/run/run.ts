@@ -1,6 +1,7 @@
 // `ptas run`: resolve the target (the embedded reference when no base URL is
 // given), check it is reachable, run the conformance checks, then the load
 // stage, and write the report. The returned exit code follows the verdict.
+import { requireResolved } from '../config/resolved.ts';
 import path from 'node:path';
 import { ConfigError } from '../config/errors.ts';
 import type { Profile, ResolvedProfile } from '../config/profile.ts';
@@ -43,16 +44,6 @@ export interface RunOutcome {
   results: RunResults;
   report: WrittenReport;
   exitCode: number;
-}
-
-function requireResolved(profile: Profile): ResolvedProfile {
-  if (!profile.baseUrl) throw new ConfigError('no base URL: pass --base-url, set PTAS_BASE_URL, or set baseUrl in the config file');
-  const { clientId, clientSecret } = profile.credentials ?? {};
-  if (!clientId) throw new ConfigError('missing credentials.clientId: pass --client-id, set PTAS_CLIENT_ID, or set credentials.clientId in the config file', '/credentials/clientId');
-  if (!clientSecret) {
-    throw new ConfigError('missing credentials.clientSecret: set PTAS_CLIENT_SECRET, or credentials.clientSecret ("env:NAME" to read it from the environment)', '/credentials/clientSecret');
-  }
-  return profile as ResolvedProfile;
 }
 
 export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
