@@ -5,13 +5,14 @@ import { FAULTS } from '../reference/faults/index.ts';
 import { VARIANTS } from '../reference/variants/index.ts';
 import { REFERENCE_DEFAULTS, type ReferenceOptions } from '../reference/options.ts';
 import { startReference } from '../reference/server.ts';
+import { ModeError, referenceModes, type ReferenceModeArgs } from '../reference/modes.ts';
+import { profileHints } from '../reference/profile-hints.ts';
 
-export interface ReferenceArgs {
+export interface ReferenceArgs extends ReferenceModeArgs {
   port: number;
   host: string;
   fault?: string[];
   listFaults?: boolean;
-  variant?: string[];
   listVariants?: boolean;
   clientId: string;
   ownLicenceClientId: string;
@@ -45,6 +46,28 @@ export function referenceOptionsBuilder<T>(y: Argv<T>) {
       describe: 'Behave in a way the spec allows but the reference does not show by default (NAME[,NAME])',
     })
     .option('list-variants', { type: 'boolean', describe: 'Print every legitimate variant with the clause that allows it, then exit' })
+    // Sugar for variants: one flag per question real deployments answer differently (reference/modes.ts).
+    .option('signature', {
+      type: 'string',
+      describe:
+        'How webhook deliveries are signed (RFC 9421): ed25519 (default), ecdsa-p256 (ecdsa-p256-sha256, r‖s, as the deployed API; key in the webhook JWK Set) or hmac (hmac-sha256 with a shared secret, PTAS_REF_WEBHOOK_SHARED_SECRET, base64; default a demo secret printed at start)',
+    })
+    .option('signature-components', {
+      type: 'string',
+      describe: 'What the signature covers: default (@method @target-uri content-type content-digest date x-bts-idempotency-key) or deployed (the deployed API\'s list, with host and content-length, and created/expires)',
+    })
+    .option('jwks-auth', { type: 'string', describe: 'Whether the JWK Sets (token and webhook) need the partner\'s bearer token: none (default) or bearer (401 without it, as the deployed API)' })
+    .option('slow-offers', {
+      type: 'string',
+      describe: 'How a create-offer request makes an offer slow (accept answers 202): processing-ms (default: {"processingMs": N}) or body-value ({"amount": "…", "currency": "EUR"}: an amount of 5000 or more is slow)',
+    })
+    .option('user-id-header', { type: 'string', describe: 'The header that names the user (spec: svc-user-id), e.g. x-partner-user-id as some editions call it' })
+    .option('deployed-api', {
+      type: 'boolean',
+      describe: 'Behave like the publicly deployed API: --signature ecdsa-p256 --signature-components deployed --jwks-auth bearer --slow-offers body-value (each flag given still wins)',
+    })
+    // Hidden for the same reason as client-secret; read from PTAS_REF_WEBHOOK_SHARED_SECRET.
+    .option('webhook-shared-secret', { type: 'string', hidden: true })
     // Declared so that .env('PTAS_REF') may map PTAS_REF_CLIENT_SECRET without the strict parser
     // rejecting it; hidden, because a secret on the command line would show in ps.
     .option('client-secret', { type: 'string', hidden: true })
@@ -66,7 +89,11 @@ export function referenceOptionsBuilder<T>(y: Argv<T>) {
     .example('$0 reference --port 8080', 'Serve the reference on http://127.0.0.1:8080')
     .example('$0 reference --fault refresh-token-reusable', 'Serve a reference that lets refresh tokens be reused')
     .example('$0 reference --variant duplicate-address-refused', 'Serve a reference that refuses a withdrawal address it already has (allowed by the spec)')
-    .epilog('Every option can also be set as PTAS_REF_<OPTION>, e.g. PTAS_REF_TOKEN_RATE=300. The client secret comes from PTAS_REF_CLIENT_SECRET (default: a demo secret printed at start).');
+    .example('$0 reference --deployed-api', 'Serve a reference configured like the deployed API; the banner says what your profile must declare')
+    .example('$0 reference --signature hmac --user-id-header x-partner-user-id', 'HMAC-signed webhooks and a renamed user-id header')
+    .epilog(
+      'Every option can also be set as PTAS_REF_<OPTION>, e.g. PTAS_REF_TOKEN_RATE=300 or PTAS_REF_SIGNATURE=ecdsa-p256. The client secret comes from PTAS_REF_CLIENT_SECRET, the webhook shared secret from PTAS_REF_WEBHOOK_SHARED_SECRET (defaults: demo secrets printed at start).',
+    );
 }
 
 export async function runReferenceCommand(args: ReferenceArgs): Promise<void> {
@@ -79,11 +106,19 @@ export async function runReferenceCommand(args: ReferenceArgs): Promise<void> {
     for (const f of FAULTS) process.stdout.write(`${f.name.padEnd(width)}  ${f.requirement}\n${' '.repeat(width + 2)}${f.description}\n`);
     return;
   }
+  let modes;
+  try {
+    modes = referenceModes(args);
+  } catch (error) {
+    if (error instanceof ModeError) throw new ConfigError(error.message);
+    throw error;
+  }
   const options: Partial<ReferenceOptions> = {
+    ...modes.options,
     port: args.port,
     host: args.host,
     faults: args.fault ?? [],
-    variants: args.variant ?? [],
+    variants: modes.variants,
     clientId: args.clientId,
     ownLicenceClientId: args.ownLicenceClientId,
     seed: args.seed,
@@ -102,6 +137,8 @@ export async function runReferenceCommand(args: ReferenceArgs): Promise<void> {
   };
   const secret = process.env.PTAS_REF_CLIENT_SECRET;
   if (secret) options.clientSecret = secret;
+  const webhookSecret = process.env.PTAS_REF_WEBHOOK_SHARED_SECRET;
+  if (webhookSecret) options.webhookSharedSecret = sharedSecretFrom(webhookSecret);
   let running;
   try {
     running = await startReference(options);
@@ -113,11 +150,21 @@ export async function runReferenceCommand(args: ReferenceArgs): Promise<void> {
       `  client_id ${running.options.clientId}; client_secret ${secret ? 'from PTAS_REF_CLIENT_SECRET' : `"${running.options.clientSecret}" (demo default)`}\n` +
       (running.options.faults.length ? `  faults: ${running.options.faults.join(', ')}\n` : '') +
       (running.options.variants.length ? `  variants: ${running.options.variants.join(', ')}\n` : '') +
-      `  test it: PTAS_CLIENT_SECRET=… ptas run --base-url ${running.url} --client-id ${running.options.clientId}\n`,
+      `  what a profile for it says:\n${profileHints(running.options, running.url).map((line) => `    ${line}\n`).join('')}` +
+      `  test it: PTAS_CLIENT_SECRET=… ptas run --base-url ${running.url} --client-id ${running.options.clientId} --config profile.json\n`,
   );
   const stop = () => void running.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** The webhook shared secret as given, once it is base64 of at least 16 bytes (RFC 9421 3.3.3 keys an HMAC with it). */
+function sharedSecretFrom(value: string): string {
+  const base64 = /^[A-Za-z0-9+/]+={0,2}$/.test(value) && value.length % 4 === 0;
+  if (!base64 || Buffer.from(value, 'base64').length < 16) {
+    throw new ConfigError('PTAS_REF_WEBHOOK_SHARED_SECRET must be base64 of at least 16 bytes, e.g. the output of `openssl rand -base64 32`');
+  }
+  return value;
 }
 
 /** Every variant: name and area, what it does, and why the spec allows it. */

@@ -40,7 +40,29 @@ export interface ReferenceOptions {
   issuedTokenLog?: string;
   /** A second client that runs the service under its own licence (spec 4.2 rule 7). */
   ownLicenceClientId: string;
+  /**
+   * The key of RFC 9421 hmac-sha256 webhook signatures (base64), used only
+   * with the webhook-signature-hmac variant; both sides of a delivery know
+   * it, so it is never published in a JWK Set.
+   */
+  webhookSharedSecret: string;
+  /**
+   * The header that names the user an operation acts for (spec 5 rule 4:
+   * svc-user-id). Another name, or the user-id-header-renamed variant
+   * (x-partner-user-id when this stays the spec's), renames it everywhere.
+   */
+  userIdHeader: string;
 }
+
+/** The spec's user-id header (5 rule 4). */
+export const SPEC_USER_ID_HEADER = 'svc-user-id';
+
+/**
+ * The demo webhook shared secret (base64 of 32 bytes): like the demo client
+ * secret, for a sandbox only; `ptas reference` takes another from
+ * PTAS_REF_WEBHOOK_SHARED_SECRET.
+ */
+export const DEMO_WEBHOOK_SHARED_SECRET = Buffer.from('ptas-reference-demo-webhook-key!').toString('base64');
 
 export const REFERENCE_DEFAULTS: ReferenceOptions = {
   host: '127.0.0.1',
@@ -65,4 +87,6 @@ export const REFERENCE_DEFAULTS: ReferenceOptions = {
   webhookRetryBaseMs: 200,
   webhookTimeoutMs: 1_000,
   ownLicenceClientId: 'ptas-own-licence-client',
+  webhookSharedSecret: DEMO_WEBHOOK_SHARED_SECRET,
+  userIdHeader: SPEC_USER_ID_HEADER,
 };

@@ -27,5 +27,5 @@ export function referenceProfile(baseUrl: string, overrides: Partial<ReferenceOp
   // Sections an area does not fill are left out rather than written as undefined.
   const plain = JSON.parse(JSON.stringify(profile)) as ResolvedProfile;
   // A variant may change what a certification team would write (e.g. a limit no longer documented).
-  return options.variants.map(variantByName).reduce((p, variant) => variant?.adjustProfile?.(p) ?? p, plain);
+  return options.variants.map(variantByName).reduce((p, variant) => variant?.adjustProfile?.(p, options) ?? p, plain);
 }

@@ -8,6 +8,22 @@ export const webhooksFaults: Fault[] = [
   { name: 'webhook-stale-date', requirement: 'WEBHOOK-DATE', description: 'Date lies ten minutes in the past (and is signed that way).' },
   { name: 'webhook-signature-wrong-key', requirement: 'WEBHOOK-SIGNATURE', description: 'Deliveries are signed with a key that is not in the published JWK Set.' },
   { name: 'webhook-signature-skips-digest', requirement: 'WEBHOOK-SIGNATURE', description: 'The signature does not cover content-digest, so the body is not protected by it.' },
+  {
+    name: 'webhook-signature-expired',
+    requirement: 'WEBHOOK-SIGNATURE',
+    description: 'The signature was created ten minutes before sending and expired five minutes before it arrives (created and expires in the past); its bytes verify.',
+  },
+  {
+    name: 'webhook-signature-component-outside-base',
+    requirement: 'WEBHOOK-SIGNATURE',
+    description: 'Signature-Input lists content-digest, but the signer leaves its line out of the signature base it signs, so the signature does not verify over the declared components.',
+  },
+  {
+    name: 'webhook-signature-ecdsa-der',
+    requirement: 'WEBHOOK-SIGNATURE',
+    description:
+      'Deliveries are signed with an ECDSA P-256 key (as webhook-signature-ecdsa-p256), but the signature is written DER-encoded (about 70 bytes) instead of the 64-byte r‖s concatenation RFC 9421 3.3.4 requires.',
+  },
   { name: 'webhook-body-without-params', requirement: 'WEBHOOK-BODY-SCHEMA', description: 'The event fields are sent at the top level of the body instead of inside params.' },
   { name: 'webhook-timestamp-milliseconds', requirement: 'WEBHOOK-BODY-SCHEMA', description: 'params.timestamp is Unix time in milliseconds instead of seconds.' },
   { name: 'webhook-risk-status-completed', requirement: 'WEBHOOK-ACTIONS', description: 'A finished risk evaluation reports status "completed" instead of "finished".' },

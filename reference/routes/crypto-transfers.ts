@@ -23,7 +23,9 @@
 //   user-id-shape-unchecked    a svc-user-id that is not UUID-shaped is looked up like any
 //                              other and refused as an unknown user;
 //   lenient-scalar-types       "true"/"false" are read as user_owned's boolean, a number as
-//                              the string field's decimal string.
+//                              the string field's decimal string;
+//   user-id-header-renamed     the user id is read from x-partner-user-id (or
+//                              options.userIdHeader), not svc-user-id (trading/svc-user-id.ts).
 //
 // Reference-only, outside the spec's paths: GET
 // /reference/v1/users/{userId}/withdrawal-addresses lists a user's address
@@ -36,7 +38,7 @@ import { validateAddressRequest } from '../crypto-transfers/address-request.ts';
 import { seedDirectory } from '../crypto-transfers/directory.ts';
 import { isJsonContentType, parseJson, readBody, sendError, sendJson, sendPayloadTooLarge } from '../http-util.ts';
 import type { Router, RouteRequest } from '../router.ts';
-import { readUserHeader } from '../trading/svc-user-id.ts';
+import { readUserHeader, userIdHeaderName } from '../trading/svc-user-id.ts';
 
 export const WITHDRAWAL_ADDRESS_ROUTE = '/v1/crypto-transfers/addresses/withdrawals';
 
@@ -55,28 +57,30 @@ export function registerCryptoTransfersRoutes(router: Router, ctx: ReferenceCont
   const book = new AddressBook();
   const fault = (name: string) => ctx.faults.has(name);
   const variant = (name: string) => ctx.variants.has(name);
+  /** svc-user-id, or its product-specific name (options.userIdHeader, user-id-header-renamed). */
+  const userHeader = userIdHeaderName(ctx);
 
   const bodyError = (res: ServerResponse, message: string) =>
     sendError(res, fault('wda-parameter-error-409') ? 409 : 422, 'parameter_error', message);
 
   /** The user the request acts for, or undefined once an error was answered. */
   function userOf(req: RouteRequest, res: ServerResponse): string | undefined {
-    const header = readUserHeader(req.raw);
+    const header = readUserHeader(req.raw, userHeader);
     if (header.kind === 'missing') {
       if (fault('wda-user-header-optional')) return ctx.users.keys().next().value;
-      if (variant('missing-user-header-400')) sendError(res, 400, 'bad_request', 'the svc-user-id header is required');
-      else sendError(res, 422, 'parameter_error', 'the svc-user-id header is required');
+      if (variant('missing-user-header-400')) sendError(res, 400, 'bad_request', `the ${userHeader} header is required`);
+      else sendError(res, 422, 'parameter_error', `the ${userHeader} header is required`);
       return undefined;
     }
     if (header.kind === 'malformed' && !variant('user-id-shape-unchecked')) {
-      sendError(res, 422, 'parameter_error', 'svc-user-id must be a user id (UUID)');
+      sendError(res, 422, 'parameter_error', `${userHeader} must be a user id (UUID)`);
       return undefined;
     }
     // A malformed id reaches here only under user-id-shape-unchecked, and names no user.
     const userId = header.kind === 'present' ? header.userId : undefined;
     if (userId === undefined || (!ctx.users.has(userId) && !fault('wda-unknown-user-accepted'))) {
-      if (variant('unknown-user-403')) sendError(res, 403, 'forbidden', 'svc-user-id names no user this client may act for');
-      else sendError(res, 404, 'record_not_found', 'svc-user-id names no user');
+      if (variant('unknown-user-403')) sendError(res, 403, 'forbidden', `${userHeader} names no user this client may act for`);
+      else sendError(res, 404, 'record_not_found', `${userHeader} names no user`);
       return undefined;
     }
     return userId;

@@ -17,19 +17,23 @@
 //   refresh-reuse-revokes-family reusing a used refresh token also revokes the refresh tokens issued from it;
 //   token-form-body-accepted     application/x-www-form-urlencoded bodies are accepted too;
 //   refresh-token-internal-key   refresh tokens are signed with an unpublished HS256 key;
-//   expires-in-milliseconds      expires_in counts milliseconds (the profile declares it).
+//   expires-in-milliseconds      expires_in counts milliseconds (the profile declares it);
+//   jwks-requires-bearer         GET /.well-known/jwks.json answers 401 without a valid bearer
+//                                access token, as the deployed API's JWKS operation (REAL-API-NOTES).
 // The rate limiter and the body limit follow the load variants (reference/variants/load.ts):
 // limits/rate-limiter.ts and limits/token-limits.ts say how.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReferenceContext } from '../context.ts';
+import { authenticate } from '../context.ts';
 import { isJsonContentType, parseJson, readBody, sendError, sendJson } from '../http-util.ts';
 import { rateLimiterFor } from '../limits/rate-limiter.ts';
 import { refuseOverRate, refuseOversize, tokenBodyLimit } from '../limits/token-limits.ts';
 import type { Router, RouteRequest } from '../router.ts';
 
 export const TOKEN_ROUTE = '/v1/oauth/token';
+export const TOKEN_JWKS_ROUTE = '/.well-known/jwks.json';
 
 /** What one 200 of the token endpoint hands out, and for whom. */
 interface Issuance {
@@ -191,5 +195,8 @@ export function registerTokenRoutes(router: Router, ctx: ReferenceContext): void
     return dispatchGrant(res, body as Record<string, unknown>);
   });
 
-  router.add('GET', '/.well-known/jwks.json', (_req, res) => sendJson(res, 200, ctx.keys.jwks()));
+  router.add('GET', TOKEN_JWKS_ROUTE, async (req, res) => {
+    if (variant('jwks-requires-bearer') && !(await authenticate(ctx, req, res))) return;
+    sendJson(res, 200, ctx.keys.jwks());
+  });
 }

@@ -6,6 +6,13 @@
 //        processingMs (integer 0-60000; default options.offerProcessingMs)
 //        validitySeconds (integer 1-86400; default options.offerValiditySeconds)
 //        → 201 {data: offer}; a new offer supersedes the user's older ones.
+//        With offer-slow-by-body-value the body is the deployed API's kind instead
+//        (required; processingMs and validitySeconds are ignored):
+//          {"amount": "<decimal string>", "currency": "EUR", "validity_seconds"?: 1-86400}
+//        an amount of 5000 or more makes a slow offer (processing max(1000,
+//        4 × acceptPredefinedTimeMs) ms: accept answers 202), a smaller one processes
+//        in options.offerProcessingMs (accept answers 200); a malformed amount is 422
+//        (trading/offer-request.ts).
 //   GET  /reference/v1/offers/{offerId}   header svc-user-id optional (403 when
 //        it names another user) → 200 {data: offer}, status one of offered,
 //        in_progress, accepted (terminal), expired, superseded; data.trade is
@@ -36,7 +43,10 @@
 //   accept-body-refused          a request body is refused with 422;
 //   accept-202-without-body      202 with an empty body;
 //   trade-decimal-exponent       asset_amount and spread in exponent form;
-//   trade-time-offset            the trade's time at +01:00.
+//   trade-time-offset            the trade's time at +01:00;
+//   offer-slow-by-body-value     create-offer takes {amount, currency, validity_seconds}, slow from 5000;
+//   user-id-header-renamed       svc-user-id is read as x-partner-user-id (or options.userIdHeader)
+//                                here and in the offer-status route (trading/svc-user-id.ts).
 import type { ServerResponse } from 'node:http';
 import type { ReferenceContext } from '../context.ts';
 import { authenticate } from '../context.ts';
@@ -45,13 +55,12 @@ import { rateLimiterFor } from '../limits/rate-limiter.ts';
 import type { Router, RouteRequest } from '../router.ts';
 import { registerFixtureUserRoute } from '../trading/fixture-users.ts';
 import { OfferBook, type AcceptRules, type Offer, type Refusal } from '../trading/offer-book.ts';
-import { readUserHeader } from '../trading/svc-user-id.ts';
+import { settingsFromAmount, settingsFromTimes, type OfferSettings } from '../trading/offer-request.ts';
+import { readUserHeader, userIdHeaderName } from '../trading/svc-user-id.ts';
 import { presentTrade, type AcceptedTrade } from '../trading/trade.ts';
 
 export const ACCEPT_ROUTE = '/v1/offers/:offerId/accept';
 
-const MAX_PROCESSING_MS = 60_000;
-const MAX_VALIDITY_SECONDS = 86_400;
 const MAX_EXTERNAL_ID_LENGTH = 256;
 /** external_transaction_ids remembered at most (accept-refusals-as-deployed), so load cannot grow them without limit. */
 const EXTERNAL_IDS_KEPT = 50_000;
@@ -66,6 +75,8 @@ export function registerTradingRoutes(router: Router, ctx: ReferenceContext): vo
   const bucket = rateLimiterFor(ctx, 'accept');
   const fault = (name: string) => ctx.faults.has(name);
   const variant = (name: string) => ctx.variants.has(name);
+  /** svc-user-id, or its product-specific name (options.userIdHeader, user-id-header-renamed). */
+  const userHeader = userIdHeaderName(ctx);
   /** The processing of each offer that has begun, resolving with the trade it makes (3.1). */
   const processingOf = new WeakMap<Offer, Promise<AcceptedTrade>>();
   /** external_transaction_id → the offer it was first sent with (accept-refusals-as-deployed: a reuse is 406). */
@@ -200,13 +211,13 @@ export function registerTradingRoutes(router: Router, ctx: ReferenceContext): vo
     }
 
     const offer = book.get(req.params.offerId!);
-    const header = readUserHeader(req.raw);
-    if (header.kind === 'malformed') return sendError(res, 422, 'parameter_error', 'svc-user-id must be a user id (UUID)');
+    const header = readUserHeader(req.raw, userHeader);
+    if (header.kind === 'malformed') return sendError(res, 422, 'parameter_error', `${userHeader} must be a user id (UUID)`);
     const asDeployed = variant('accept-refusals-as-deployed');
     if (header.kind === 'missing' && !(fault('accept-user-header-optional') && offer)) {
       return asDeployed
-        ? sendError(res, 403, 'forbidden', 'the svc-user-id header is required')
-        : sendError(res, 422, 'parameter_error', 'the svc-user-id header is required');
+        ? sendError(res, 403, 'forbidden', `the ${userHeader} header is required`)
+        : sendError(res, 422, 'parameter_error', `the ${userHeader} header is required`);
     }
     if (!offer) {
       if (fault('unknown-offer-500')) throw new TypeError(`Cannot read properties of undefined (reading 'userId')`);
@@ -251,32 +262,34 @@ export function registerTradingRoutes(router: Router, ctx: ReferenceContext): vo
     sendJson(res, 201, { data: offerView(book.create(userId, options)) });
   });
 
-  /** The optional per-offer settings of a create-offer body, or undefined once an error was answered. */
-  async function offerOptions(req: RouteRequest, res: ServerResponse): Promise<{ processingMs: number; validitySeconds: number } | undefined> {
+  /**
+   * The per-offer settings of a create-offer body (trading/offer-request.ts), or
+   * undefined once an error was answered. An empty body is {}: the defaults, or
+   * under offer-slow-by-body-value a 422 for the missing amount.
+   */
+  async function offerOptions(req: RouteRequest, res: ServerResponse): Promise<OfferSettings | undefined> {
     const read = await readBody(req.raw, ctx.options.bodyLimitBytes);
     if (read.kind === 'too-large') return void sendPayloadTooLarge(res, read.limit);
     if (read.kind === 'aborted') return undefined;
-    const defaults = { processingMs: ctx.options.offerProcessingMs, validitySeconds: ctx.options.offerValiditySeconds };
-    if (!read.text.trim()) return defaults;
-    if (!isJsonContentType(req.raw)) return void sendError(res, 400, 'bad_request', 'Content-Type must be application/json');
-    const parsed = parseJson(read.text);
-    if (!parsed.ok) return void sendError(res, 400, 'bad_request', `body is not valid JSON: ${parsed.message}`);
-    const body = parsed.value as Record<string, unknown> | null;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return void sendError(res, 422, 'parameter_error', 'body must be a JSON object');
-    const { processingMs = defaults.processingMs, validitySeconds = defaults.validitySeconds } = body;
-    if (!Number.isInteger(processingMs) || (processingMs as number) < 0 || (processingMs as number) > MAX_PROCESSING_MS) {
-      return void sendError(res, 422, 'parameter_error', `processingMs must be an integer from 0 to ${MAX_PROCESSING_MS}`);
+    const fromBody = variant('offer-slow-by-body-value') ? settingsFromAmount : settingsFromTimes;
+    let body: Record<string, unknown> = {};
+    if (read.text.trim()) {
+      if (!isJsonContentType(req.raw)) return void sendError(res, 400, 'bad_request', 'Content-Type must be application/json');
+      const parsed = parseJson(read.text);
+      if (!parsed.ok) return void sendError(res, 400, 'bad_request', `body is not valid JSON: ${parsed.message}`);
+      const value = parsed.value as Record<string, unknown> | null;
+      if (!value || typeof value !== 'object' || Array.isArray(value)) return void sendError(res, 422, 'parameter_error', 'body must be a JSON object');
+      body = value;
     }
-    if (!Number.isInteger(validitySeconds) || (validitySeconds as number) < 1 || (validitySeconds as number) > MAX_VALIDITY_SECONDS) {
-      return void sendError(res, 422, 'parameter_error', `validitySeconds must be an integer from 1 to ${MAX_VALIDITY_SECONDS}`);
-    }
-    return { processingMs: processingMs as number, validitySeconds: validitySeconds as number };
+    const settings = fromBody(body, ctx.options);
+    if (typeof settings === 'string') return void sendError(res, 422, 'parameter_error', settings);
+    return settings;
   }
 
   router.add('GET', '/reference/v1/offers/:offerId', async (req, res) => {
     if (!(await authenticate(ctx, req, res))) return;
-    const header = readUserHeader(req.raw);
-    if (header.kind === 'malformed') return sendError(res, 422, 'parameter_error', 'svc-user-id must be a user id (UUID)');
+    const header = readUserHeader(req.raw, userHeader);
+    if (header.kind === 'malformed') return sendError(res, 422, 'parameter_error', `${userHeader} must be a user id (UUID)`);
     const offer = book.get(req.params.offerId!);
     if (!offer) return sendError(res, 404, 'record_not_found', 'no offer with this id');
     if (header.kind === 'present' && header.userId !== offer.userId) return sendError(res, 403, 'forbidden', 'the offer belongs to another user');

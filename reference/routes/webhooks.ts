@@ -4,7 +4,8 @@
 // spec; the reference's profile describes them to the suite):
 //   PUT  /reference/v1/webhooks/user-update   {"url": "https://…"}   bearer; the calling client's receiving address → 200
 //   POST /reference/v1/users/{userId}/events  {"action": …, "success"|"status": …}   bearer; causes one event → 202
-//   GET  /reference/v1/webhooks/jwks.json     the public key deliveries are signed with (RFC 9421, Ed25519)
+//   GET  /reference/v1/webhooks/jwks.json     the public key deliveries are signed with (RFC 9421, Ed25519);
+//                                             with jwks-requires-bearer only with a bearer (else 401)
 // Actions: verification (success true/false), blacklisting, inactivation,
 // risk_evaluation (status processing/finished/cancelled); see webhooks/events.ts.
 // Deliveries: webhooks/message.ts (headers, digest, signature), webhooks/dispatcher.ts
@@ -19,6 +20,9 @@
 //   webhook-retry-slower               retries ten times later (first after 2 s); the profile declares no schedule;
 //   webhook-signature-ecdsa-p256       an ECDSA P-256 key instead of Ed25519;
 //   webhook-signature-base64url        the signature bytes in base64url (the suite warns);
+//   webhook-signature-hmac             hmac-sha256 with options.webhookSharedSecret; the JWK Set
+//                                      stays served, empty: a shared secret is never published;
+//   jwks-requires-bearer               (an auth variant) the JWK Set answers 401 without a bearer;
 //   webhook-body-extra-members         more members in the body and in params than 6.1 lists.
 import { randomUUID, createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
@@ -29,11 +33,17 @@ import { UUID_SHAPE } from '../fixtures/ids.ts';
 import type { Router, RouteRequest } from '../router.ts';
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts';
 import { eventBody, eventParams, offerStatusBody, parseEventRequest } from '../webhooks/events.ts';
-import { WebhookSigner } from '../webhooks/signer.ts';
+import { WebhookSigner, type SigningAlgorithm } from '../webhooks/signer.ts';
 
 export const WEBHOOK_REGISTER_PATH = '/reference/v1/webhooks/user-update';
 export const WEBHOOK_TRIGGER_PATH = '/reference/v1/users/{userId}/events';
 export const WEBHOOK_JWKS_PATH = '/reference/v1/webhooks/jwks.json';
+
+/** ECDSA for its variant and for the DER fault (whose mistake only ECDSA can make); HMAC for its variant; else Ed25519. */
+function signingAlgorithm(ctx: ReferenceContext): SigningAlgorithm {
+  if (ctx.variants.has('webhook-signature-ecdsa-p256') || ctx.faults.has('webhook-signature-ecdsa-der')) return 'ecdsa-p256-sha256';
+  return ctx.variants.has('webhook-signature-hmac') ? 'hmac-sha256' : 'ed25519';
+}
 
 function receivingAddress(body: unknown): string | undefined {
   const url = (body as { url?: unknown } | undefined)?.url;
@@ -47,9 +57,11 @@ function receivingAddress(body: unknown): string | undefined {
 }
 
 export function registerWebhooksRoutes(router: Router, ctx: ReferenceContext): void {
-  // The key pair is made once per server; requests wait for it.
-  const algorithm = ctx.variants.has('webhook-signature-ecdsa-p256') ? 'ecdsa-p256-sha256' : 'ed25519';
-  const ready = WebhookSigner.create(algorithm).then((signer) => ({ signer, dispatcher: new WebhookDispatcher(ctx, signer) }));
+  // The key is made once per server; requests wait for it.
+  const ready = WebhookSigner.create(signingAlgorithm(ctx), { sharedSecret: ctx.options.webhookSharedSecret }).then((signer) => ({
+    signer,
+    dispatcher: new WebhookDispatcher(ctx, signer),
+  }));
   // The other-kinds fault needs the other kinds to be sent at all.
   const sendsOtherKinds = ctx.variants.has('webhook-unrelated-notifications') || ctx.faults.has('webhook-other-kinds-undigested');
 
@@ -100,5 +112,8 @@ export function registerWebhooksRoutes(router: Router, ctx: ReferenceContext): v
     sendJson(res, 202, { data: { event_id: id, action: request.action, user_id: userId } });
   });
 
-  router.add('GET', WEBHOOK_JWKS_PATH, async (_req, res) => sendJson(res, 200, (await ready).signer.jwks()));
+  router.add('GET', WEBHOOK_JWKS_PATH, async (req, res) => {
+    if (ctx.variants.has('jwks-requires-bearer') && !(await authenticate(ctx, req, res))) return;
+    sendJson(res, 200, (await ready).signer.jwks());
+  });
 }

@@ -1,15 +1,35 @@
 // The user-id header `svc-user-id` (spec 5 rule 4) that names the user an
-// operation acts for. Shared by the withdrawal-address and accept-offer
-// routes; each decides which status an absent or unknown user gets.
+// operation acts for. Shared by the withdrawal-address, accept-offer and
+// offer-status routes; each decides which status an absent or unknown user
+// gets. Some editions of the deployed API name it differently (REAL-API-NOTES,
+// "user-id header"): options.userIdHeader, or the user-id-header-renamed
+// variant, renames it everywhere it is read.
 import type { IncomingMessage } from 'node:http';
+import type { ReferenceContext } from '../context.ts';
 import { UUID_SHAPE } from '../fixtures/ids.ts';
+import { SPEC_USER_ID_HEADER, type ReferenceOptions } from '../options.ts';
 
-export const USER_HEADER = 'svc-user-id';
+export const USER_HEADER = SPEC_USER_ID_HEADER;
+/** The name the user-id-header-renamed variant reads when options.userIdHeader is left at the spec's. */
+export const RENAMED_USER_HEADER = 'x-partner-user-id';
+
+/** The header user-id-header-renamed reads: options.userIdHeader when it names another than the spec's, else x-partner-user-id. */
+export function renamedUserHeader(options?: Pick<ReferenceOptions, 'userIdHeader'>): string {
+  const configured = options?.userIdHeader?.toLowerCase();
+  return configured && configured !== SPEC_USER_ID_HEADER ? configured : RENAMED_USER_HEADER;
+}
+
+/** The header this reference reads the user id from, lower-case. */
+export function userIdHeaderName(ctx: Pick<ReferenceContext, 'options' | 'variants'>): string {
+  const configured = ctx.options.userIdHeader.toLowerCase();
+  if (configured !== SPEC_USER_ID_HEADER || !ctx.variants.has('user-id-header-renamed')) return configured;
+  return renamedUserHeader(ctx.options);
+}
 
 export type UserHeader = { kind: 'missing' } | { kind: 'malformed' } | { kind: 'present'; userId: string };
 
-export function readUserHeader(req: IncomingMessage): UserHeader {
-  const raw = req.headers[USER_HEADER];
+export function readUserHeader(req: IncomingMessage, name: string = USER_HEADER): UserHeader {
+  const raw = req.headers[name.toLowerCase()];
   // Node joins repeated headers with ", "; two user ids are no user id.
   const value = Array.isArray(raw) ? raw.join(', ') : raw?.trim();
   if (!value) return { kind: 'missing' };

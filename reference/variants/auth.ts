@@ -1,6 +1,8 @@
 // Legitimate variants of the token endpoint (spec 4.1, 2.1, 5): answers the
 // spec allows that the reference does not give by default. Switched on in
-// reference/routes/token.ts (and keys.ts) by ctx.variants.has(name).
+// reference/routes/token.ts (and keys.ts) by ctx.variants.has(name);
+// jwks-requires-bearer also in reference/routes/webhooks.ts, whose JWK Set
+// it protects too.
 import type { Variant } from './types.ts';
 
 export const authVariants: Variant[] = [
@@ -38,5 +40,15 @@ export const authVariants: Variant[] = [
     description: 'expires_in counts milliseconds (300000 for a five-minute access token); the profile declares auth.expiresInUnit "milliseconds".',
     allowedBy: '2.1: "expires_in | integer | Lifetime of the access token. Unit: not shown."',
     adjustProfile: (profile) => ({ ...profile, auth: { ...profile.auth, expiresInUnit: 'milliseconds' } }),
+  },
+  {
+    name: 'jwks-requires-bearer',
+    // Both key sets: the token checks (auth) and the webhook signature checks (webhooks) fetch one each.
+    area: 'all',
+    description:
+      'Both JWK Sets, the token one (/.well-known/jwks.json) and the webhook signing one (/reference/v1/webhooks/jwks.json), answer 401 without a valid bearer access token, as the deployed API\'s JWKS operation does; the profile declares auth.jwksAccess "bearer".',
+    allowedBy:
+      '5: "A JSON Web Key Set operation ... exist[s]: details not shown" — how it is called, with which credential, is among those details; REAL-API-NOTES, key distribution: "the JWKS operation requires the partner\'s bearer token". 5 rule 1: "REST calls carry the header Authorization with a bearer access token".',
+    adjustProfile: (profile) => ({ ...profile, auth: { ...profile.auth, jwksAccess: 'bearer' } }),
   },
 ];

@@ -1,7 +1,10 @@
 // Legitimate variants of accept-offer (spec 4.4, 3.1, 2.4, 7): answers the
-// spec allows that the reference does not give by default. Switched on in
-// reference/routes/trading.ts by ctx.variants.has(name).
+// spec allows that the reference does not give by default, and how offers
+// are made and users named the way real deployments do. Switched on in
+// reference/routes/trading.ts (and crypto-transfers.ts, through
+// reference/trading/svc-user-id.ts) by ctx.variants.has(name).
 import type { Variant } from './types.ts';
+import { offersByAmount, withUserIdHeader } from './profile-adjustments.ts';
 
 export const tradingVariants: Variant[] = [
   {
@@ -53,5 +56,23 @@ export const tradingVariants: Variant[] = [
     area: 'trading',
     description: 'An accept that carries a request body is refused with 422 (parameter error) and executes nothing.',
     allowedBy: '4.4: "No request body is shown." A body the operation does not take may be refused; 422 is in 7\'s list for accept.',
+  },
+  {
+    name: 'offer-slow-by-body-value',
+    area: 'trading',
+    description:
+      'Create-offer takes the deployed API\'s kind of body, {"amount": "<decimal string>", "currency": "EUR", "validity_seconds"?: integer}, instead of processingMs/validitySeconds (ignored): an amount of 5000 or more makes a slow offer (processing max(1000, 4 × the predefined time) ms, so accept answers 202), a smaller one processes in offerProcessingMs (accept answers 200); validity_seconds sets the validity period, a malformed amount is 422. The profile describes the offers as recipes (fast 10.00, slow 9999.00, expiring with validity_seconds 1).',
+    allowedBy:
+      '4 (operations named, not specified): "Create a trade offer ... Their paths, parameters and payloads: not shown"; 8: the processing time before 202 is "a short predefined time; the exact value is not shown", and what makes one offer take longer than another is not shown. REAL-API-NOTES: real implementations make an offer slow by a value in the creation body, not by a processing time.',
+    adjustProfile: offersByAmount,
+  },
+  {
+    name: 'user-id-header-renamed',
+    area: 'all',
+    description:
+      'The user id is read from x-partner-user-id (or the name options.userIdHeader / `ptas reference --user-id-header` gives) instead of svc-user-id, on accept-offer, the withdrawal address and the offer status; svc-user-id is then an unknown header. The profile declares userIdHeader, and every svc-user-id template header is sent under that name.',
+    allowedBy:
+      'Not the spec\'s own words: 5 rule 4 names the header svc-user-id. REAL-API-NOTES, user-id header: "a product-specific header name in some editions: make it configurable". The profile declares the name (userIdHeader), and the checks then hold such an edition to every svc-user-id rule of 4.3 and 4.4 under that name; only the name is taken from the profile.',
+    adjustProfile: withUserIdHeader,
   },
 ];

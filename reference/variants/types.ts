@@ -3,6 +3,7 @@
 // one requirement on purpose, a variant breaks none: the specificity
 // self-test proves every check passes (at most WARN or REVIEW) on each.
 import type { ResolvedProfile } from '../../src/config/profile.ts';
+import type { ReferenceOptions } from '../options.ts';
 
 export interface Variant {
   /** kebab-case name given to --variant. */
@@ -20,6 +21,8 @@ export interface Variant {
    * The profile a certification team would write for the reference with this
    * variant, when it differs from the reference's own (e.g. a limit the
    * profile no longer documents). Most variants leave the profile alone.
+   * options are the reference's, when the caller passes them (a shared
+   * secret or header name the profile must repeat); without them, the defaults.
    */
-  adjustProfile?: (profile: ResolvedProfile) => ResolvedProfile;
+  adjustProfile?: (profile: ResolvedProfile, options?: ReferenceOptions) => ResolvedProfile;
 }

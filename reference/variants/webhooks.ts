@@ -5,6 +5,7 @@
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import { retryObservationWindowMs } from '../../src/config/sections/webhooks.ts';
 import type { Variant } from './types.ts';
+import { DEMO_WEBHOOK_SHARED_SECRET, type ReferenceOptions } from '../options.ts';
 
 /**
  * A certification team that does not know the implementation's retry
@@ -16,6 +17,19 @@ function withoutDeclaredRetrySchedule(profile: ResolvedProfile): ResolvedProfile
   if (!webhooks?.retryDelaysMs) return profile;
   const { retryDelaysMs, ...rest } = webhooks;
   return { ...profile, webhooks: { ...rest, observationWindowMs: retryObservationWindowMs(retryDelaysMs) } };
+}
+
+/**
+ * webhook-signature-hmac: the signature is checked with the shared secret
+ * the partner was given, not with a published key; the covered components
+ * the profile requires stay as they were.
+ */
+function withSharedSecret(profile: ResolvedProfile, options?: ReferenceOptions): ResolvedProfile {
+  const signature = profile.webhooks?.signature;
+  if (!profile.webhooks || signature?.scheme !== 'rfc9421') return profile;
+  const sharedSecret = options?.webhookSharedSecret ?? DEMO_WEBHOOK_SHARED_SECRET;
+  const required = signature.requiredComponents ? { requiredComponents: signature.requiredComponents } : {};
+  return { ...profile, webhooks: { ...profile.webhooks, signature: { scheme: 'rfc9421', sharedSecret, ...required } } };
 }
 
 export const webhooksVariants: Variant[] = [
@@ -76,5 +90,15 @@ export const webhooksVariants: Variant[] = [
       'The body carries members beside params (event "user-update", event_id, occurred_at) and every params object carries more than the listed fields (event_id, source).',
     allowedBy:
       '6.1: "Body shape: an object with params. The params for a verification result hold" action, success, user_pid and timestamp — what they hold, not that they hold nothing else; the params of the other actions are "not shown".',
+  },
+  {
+    name: 'webhook-signature-hmac',
+    area: 'webhooks',
+    description:
+      'Deliveries are signed RFC 9421 hmac-sha256 with a shared secret (options.webhookSharedSecret, base64; PTAS_REF_WEBHOOK_SHARED_SECRET for `ptas reference`) instead of an asymmetric key; the webhook JWK Set stays served but empty, since a shared secret is never published. The profile declares webhooks.signature {scheme rfc9421, sharedSecret}.',
+    allowedBy:
+      '5: "the signature algorithm, and how Signature ... [is] computed: not shown"; hmac-sha256 is one of RFC 9421\'s registered algorithms (3.3.3), and nothing in 5 or 6 says the key is published.',
+    conflictsWith: ['webhook-signature-ecdsa-p256'],
+    adjustProfile: withSharedSecret,
   },
 ];

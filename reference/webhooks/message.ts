@@ -9,7 +9,10 @@
 // body application/json; charset=utf-8; webhook-digest-sha512 digests with
 // sha-512 only; webhook-signature-more-components also sends and covers host
 // and content-length, with created and expires, in the deployed API's order;
-// webhook-signature-base64url writes the signature bytes in base64url.
+// webhook-signature-base64url writes the signature bytes in base64url (the
+// algorithm, hmac-sha256 or ECDSA, is the signer's: routes/webhooks.ts).
+// Signature faults: webhook-signature-wrong-key, -skips-digest, -expired,
+// -component-outside-base and -ecdsa-der (reference/faults/webhooks.ts).
 import { createHash, randomUUID } from 'node:crypto';
 import { serializeDictionary } from 'structured-headers';
 import type { FaultSet } from '../faults/index.ts';
@@ -40,6 +43,9 @@ export interface DeliveryChoices {
 }
 
 const STALE_DATE_MS = 10 * 60_000;
+/** webhook-signature-expired: created ten minutes ago with a five-minute lifetime, so it expired five minutes ago. */
+const EXPIRED_CREATED_SECONDS_AGO = 600;
+const EXPIRED_LIFETIME_SECONDS = 300;
 /** REAL-API-NOTES: the deployed API's signatures expire 5 minutes after creation. */
 const DEPLOYED_SIGNATURE_LIFETIME_SECONDS = 300;
 
@@ -84,9 +90,13 @@ export async function buildDelivery(event: WebhookEvent, attempt: number, choice
   }
   covered = covered.filter((c) => c !== 'content-digest' || (digest !== undefined && !faults.has('webhook-signature-skips-digest')));
   if (attempt > 1 && faults.has('webhook-redelivery-unsigned')) return { method, url: event.url, headers, body: event.body };
+  const expired = faults.has('webhook-signature-expired');
   const signature = await signer.sign({ method, targetUri: new URL(event.url).href, headers }, covered, {
     withUnpublishedKey: faults.has('webhook-signature-wrong-key'),
-    expiresInSeconds: moreComponents ? DEPLOYED_SIGNATURE_LIFETIME_SECONDS : undefined,
+    expiresInSeconds: expired ? EXPIRED_LIFETIME_SECONDS : moreComponents ? DEPLOYED_SIGNATURE_LIFETIME_SECONDS : undefined,
+    createdSecondsAgo: expired ? EXPIRED_CREATED_SECONDS_AGO : undefined,
+    leftOutOfBase: faults.has('webhook-signature-component-outside-base') ? ['content-digest'] : undefined,
+    derEncoded: faults.has('webhook-signature-ecdsa-der'),
     base64url: variants.has('webhook-signature-base64url'),
   });
   return { method, url: event.url, headers: { ...headers, ...signature }, body: event.body };

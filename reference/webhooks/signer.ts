@@ -1,23 +1,29 @@
 // Signs deliveries with RFC 9421 HTTP Message Signatures (Ed25519 by
 // default; ECDSA P-256 with SHA-256 under the webhook-signature-ecdsa-p256
-// variant, the deployed API's choice), and publishes the public key as a JWK
-// Set. The reference builds its signature base itself for its fixed set of
-// components rather than sharing the suite's verifier, so a mistake on one
-// side shows on the other.
-import { randomUUID, webcrypto } from 'node:crypto';
-import { exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
+// variant, the deployed API's choice; hmac-sha256 with a shared secret under
+// webhook-signature-hmac), and publishes the public key as a JWK Set (an
+// empty one for a shared secret, which is never published). The reference
+// builds its signature base itself for its fixed set of components rather
+// than sharing the suite's verifier, so a mistake on one side shows on the other.
+import { KeyObject, randomBytes, randomUUID, sign as nodeSign, webcrypto } from 'node:crypto';
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { serializeDictionary, serializeInnerList, type InnerList } from 'structured-headers';
 
 export const SIGNATURE_LABEL = 'sig1';
+/** The keyid of hmac-sha256 signatures: the secret has no kid of its own. */
+export const SHARED_SECRET_KEYID = 'webhook-shared-secret';
 
 /** The RFC 9421 algorithms the reference can sign with. */
-export type SigningAlgorithm = 'ed25519' | 'ecdsa-p256-sha256';
+export type SigningAlgorithm = 'ed25519' | 'ecdsa-p256-sha256' | 'hmac-sha256';
 
-const JOSE_ALG: Record<SigningAlgorithm, 'EdDSA' | 'ES256'> = { ed25519: 'EdDSA', 'ecdsa-p256-sha256': 'ES256' };
+type SigningKey = webcrypto.CryptoKey;
+
+const JOSE_ALG = { ed25519: 'EdDSA', 'ecdsa-p256-sha256': 'ES256' } as const;
 // WebCrypto's ECDSA signature is r‖s of fixed length, which is what RFC 9421 3.3.4 signs with; no DER.
 const WEBCRYPTO_SIGN: Record<SigningAlgorithm, webcrypto.AlgorithmIdentifier | webcrypto.EcdsaParams> = {
   ed25519: { name: 'Ed25519' },
   'ecdsa-p256-sha256': { name: 'ECDSA', hash: 'SHA-256' },
+  'hmac-sha256': { name: 'HMAC' },
 };
 
 /** What the signer needs of an outgoing request: derived components come from method and URL. */
@@ -33,6 +39,22 @@ export interface SignatureFields {
   signature: string;
 }
 
+/** How one signature is made; every field but the first two is a fault's or a variant's. */
+export interface SignOptions {
+  /** Sign with a key that is not published (webhook-signature-wrong-key). */
+  withUnpublishedKey?: boolean;
+  /** Sets expires this many seconds after created. */
+  expiresInSeconds?: number;
+  /** Write the bytes in base64url, as the deployed API's examples do (REAL-API-NOTES), not RFC 8941's base64. */
+  base64url?: boolean;
+  /** Date created this many seconds before now (webhook-signature-expired). */
+  createdSecondsAgo?: number;
+  /** Components listed in Signature-Input whose lines the base leaves out (webhook-signature-component-outside-base). */
+  leftOutOfBase?: readonly string[];
+  /** ECDSA only: the DER encoding instead of r‖s (webhook-signature-ecdsa-der). */
+  derEncoded?: boolean;
+}
+
 function componentValue(request: OutgoingRequest, component: string): string {
   if (component === '@method') return request.method;
   if (component === '@target-uri') return request.targetUri;
@@ -41,49 +63,69 @@ function componentValue(request: OutgoingRequest, component: string): string {
   return value.trim();
 }
 
-async function keyPair(algorithm: SigningAlgorithm): Promise<{ privateKey: CryptoKey; publicKey: CryptoKey }> {
-  return algorithm === 'ed25519' ? generateKeyPair('EdDSA', { crv: 'Ed25519' }) : generateKeyPair('ES256');
+async function asymmetricKeyPair(algorithm: 'ed25519' | 'ecdsa-p256-sha256'): Promise<{ privateKey: SigningKey; publicKey: SigningKey }> {
+  const pair = algorithm === 'ed25519' ? await generateKeyPair('EdDSA', { crv: 'Ed25519' }) : await generateKeyPair('ES256');
+  return pair as { privateKey: SigningKey; publicKey: SigningKey };
+}
+
+function hmacKey(secret: Uint8Array): Promise<SigningKey> {
+  return webcrypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
 }
 
 export class WebhookSigner {
   private constructor(
     private readonly algorithm: SigningAlgorithm,
-    private readonly publishedKey: CryptoKey,
-    private readonly unpublishedKey: CryptoKey,
-    private readonly jwk: JWK,
+    private readonly publishedKey: SigningKey,
+    private readonly unpublishedKey: SigningKey,
+    private readonly keyid: string,
+    private readonly jwk: JWK | undefined,
   ) {}
 
-  static async create(algorithm: SigningAlgorithm = 'ed25519'): Promise<WebhookSigner> {
-    const published = await keyPair(algorithm);
+  /** sharedSecret (base64) is the hmac-sha256 key; the asymmetric algorithms make a key pair per signer. */
+  static async create(algorithm: SigningAlgorithm = 'ed25519', options: { sharedSecret?: string } = {}): Promise<WebhookSigner> {
+    if (algorithm === 'hmac-sha256') {
+      if (!options.sharedSecret) throw new Error('reference bug: hmac-sha256 signing needs a shared secret');
+      const secret = Buffer.from(options.sharedSecret, 'base64');
+      // The wrong-key fault's secret: one the partner was never given.
+      return new WebhookSigner(algorithm, await hmacKey(secret), await hmacKey(randomBytes(secret.length || 32)), SHARED_SECRET_KEYID, undefined);
+    }
+    const published = await asymmetricKeyPair(algorithm);
     // A second key that is never published: what the wrong-key fault signs with.
-    const unpublished = await keyPair(algorithm);
+    const unpublished = await asymmetricKeyPair(algorithm);
     const jwk = { ...(await exportJWK(published.publicKey)), kid: `webhook-${randomUUID()}`, alg: JOSE_ALG[algorithm], use: 'sig' };
-    return new WebhookSigner(algorithm, published.privateKey, unpublished.privateKey, jwk);
+    return new WebhookSigner(algorithm, published.privateKey, unpublished.privateKey, jwk.kid, jwk);
   }
 
+  /** The public key set; empty for a shared secret, which only the partner and the service may know. */
   jwks(): { keys: JWK[] } {
-    return { keys: [this.jwk] };
+    return { keys: this.jwk ? [this.jwk] : [] };
   }
 
   /**
    * Signature-Input and Signature over the covered components, in the order
-   * given; expires when a lifetime is given; base64url writes the signature
-   * bytes as the deployed API's examples do (REAL-API-NOTES), not as RFC 8941's base64.
+   * given, with created, keyid and alg (and expires when a lifetime is given).
    */
-  async sign(request: OutgoingRequest, covered: readonly string[], options: { withUnpublishedKey?: boolean; expiresInSeconds?: number; base64url?: boolean } = {}): Promise<SignatureFields> {
-    const created = Math.floor(Date.now() / 1000);
+  async sign(request: OutgoingRequest, covered: readonly string[], options: SignOptions = {}): Promise<SignatureFields> {
+    const created = Math.floor(Date.now() / 1000) - (options.createdSecondsAgo ?? 0);
     const parameters = new Map<string, string | number>([['created', created]]);
     if (options.expiresInSeconds !== undefined) parameters.set('expires', created + options.expiresInSeconds);
-    parameters.set('keyid', this.jwk.kid!);
+    parameters.set('keyid', this.keyid);
     parameters.set('alg', this.algorithm);
     const params: InnerList = [covered.map((name) => [name, new Map()]), parameters];
     const serializedParams = serializeInnerList(params);
-    const base = [...covered.map((name) => `"${name}": ${componentValue(request, name)}`), `"@signature-params": ${serializedParams}`].join('\n');
-    const key = options.withUnpublishedKey ? this.unpublishedKey : this.publishedKey;
-    const signature = await webcrypto.subtle.sign(WEBCRYPTO_SIGN[this.algorithm], key, new TextEncoder().encode(base));
+    const inBase = covered.filter((name) => !options.leftOutOfBase?.includes(name));
+    const base = [...inBase.map((name) => `"${name}": ${componentValue(request, name)}`), `"@signature-params": ${serializedParams}`].join('\n');
+    const signature = await this.signatureBytes(new TextEncoder().encode(base), options);
     const value = options.base64url
       ? `${SIGNATURE_LABEL}=:${Buffer.from(signature).toString('base64url')}:`
-      : serializeDictionary(new Map([[SIGNATURE_LABEL, [new Uint8Array(signature), new Map()]]]));
+      : serializeDictionary(new Map([[SIGNATURE_LABEL, [signature, new Map()]]]));
     return { 'signature-input': `${SIGNATURE_LABEL}=${serializedParams}`, signature: value };
+  }
+
+  private async signatureBytes(data: Uint8Array, options: SignOptions): Promise<Uint8Array> {
+    const key = options.withUnpublishedKey ? this.unpublishedKey : this.publishedKey;
+    // Node's own sign() writes ECDSA as DER by default: the mistake the fault makes (RFC 9421 3.3.4 wants r‖s).
+    if (options.derEncoded && this.algorithm === 'ecdsa-p256-sha256') return new Uint8Array(nodeSign('sha256', data, KeyObject.from(key)));
+    return new Uint8Array(await webcrypto.subtle.sign(WEBCRYPTO_SIGN[this.algorithm], key, data));
   }
 }

@@ -1,15 +1,18 @@
 // RFC 9421 signature-base construction and verification, against the RFC's
-// Appendix B test vectors (B.2.1-B.2.3 bases, B.2.5 HMAC and B.2.6 Ed25519
-// signatures), plus round trips for ECDSA P-256 and RSA-PSS, tampering, wrong
-// keys, coverage and time rules, the HMAC profile scheme, and the reference's
-// own signer checked by the suite's verifier.
+// Appendix B test vectors (B.2.1-B.2.3 bases, B.2.4 ECDSA P-256, B.2.5 HMAC
+// and B.2.6 Ed25519 signatures), plus round trips for ECDSA P-256 and
+// RSA-PSS, tampering, wrong keys, coverage and time rules, DER-encoded ECDSA
+// (refused, with the reason), the HMAC profile scheme, and the reference's
+// own signer (Ed25519, ECDSA, hmac-sha256 and its fault options) checked by
+// the suite's verifier.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createPrivateKey, generateKeyPairSync, sign as nodeSign, webcrypto } from 'node:crypto';
+import { createHash, createPrivateKey, generateKeyPairSync, sign as nodeSign, webcrypto } from 'node:crypto';
 import { parseDictionary, serializeDictionary, type InnerList } from 'structured-headers';
 import type { JWK } from 'jose';
 import { buildSignatureBase, SignatureBaseError, type SignedRequest } from '../../src/webhooks/signature/base.ts';
 import { verifyRfc9421, type Rfc9421Policy } from '../../src/webhooks/signature/rfc9421.ts';
+import { algorithmForJwk, derEncodingHint, verifySignatureBytes } from '../../src/webhooks/signature/algorithms.ts';
 import { expectedHmacSignature, hmacInput, verifyHmac } from '../../src/webhooks/signature/hmac.ts';
 import type { ReceivedDelivery } from '../../src/webhooks/delivery.ts';
 import type { HmacSignatureProfile } from '../../src/config/sections/webhooks.ts';
@@ -301,4 +304,110 @@ test("the reference's ECDSA P-256 signer (a variant) signs r||s with created and
   const message: SignedRequest = { method: 'POST', targetUri, requestTarget: '/hook', fieldLines: Object.entries({ ...headers, ...fields }) };
   const verdict = await verifyRfc9421(message, { jwks: signer.jwks() }, { requiredComponents: ['@method', 'content-digest'], skewSeconds: 60, now: new Date() });
   assert.equal(verdict.verified, true, verdict.reason);
+});
+
+// RFC 9421 B.2.4: the test-response signed ecdsa-p256-sha256 with test-key-ecc-p256 (B.1.3).
+// The verifier here judges requests (deliveries), so @status has no place in
+// buildSignatureBase; the base is reproduced from the RFC's text and the
+// RFC's own signature verified over it with the algorithm the verifier uses.
+const ECC_P256_PUBLIC: JWK = { kty: 'EC', crv: 'P-256', kid: 'test-key-ecc-p256', x: 'qIVYZVLCrPZHGHjP17CTW0_-D9Lfw0EkjqF7xB4FivA', y: 'Mc4nN9LTDOBhfoUeg8Ye9WedFRhnZXZJA12Qp0zZ6F0' };
+const GOOD_DOG = '{"message": "good dog"}';
+const B24_DIGEST = 'sha-512=:mEWXIS7MaLRuGgxOBdODa3xqM1XdEvxoYhvlCFJ41QJgJc4GTsPp29l5oGX69wWdXymyU0rjJuahq4l5aGgfLQ==:';
+/**
+ * The erratum (REAL-API-NOTES): the test-response as printed in B.2 carries
+ * this Content-Digest, which is not the digest of its body. B.2.4's signature
+ * base, and the signature over it, carry the body's real digest (above), so
+ * the vector is reproduced from B.2.4's base, not from the printed response;
+ * with the printed value the RFC's signature does not verify (tested below).
+ */
+const B2_RESPONSE_DIGEST_AS_PRINTED = 'sha-512=:JlEy2bfUz7WrWIjc1qV6KVLpdr/7L5/L4h7Sxvh6sNHpDQWDCL+GauFQWcZBvVDhiyOnAQsxzZFYwi0wDH+1pw==:';
+const B24_SIGNATURE = Buffer.from('wNmSUAhwb5LxtOtOpNa6W5xj067m5hFrj0XQ4fvpaCLx0NKocgPquLgyahnzDnDAUy5eCdlYUEkLIj+32oiasw==', 'base64');
+
+function b24Base(contentDigest: string): string {
+  return [
+    '"@status": 200',
+    '"content-type": application/json',
+    `"content-digest": ${contentDigest}`,
+    '"content-length": 23',
+    '"@signature-params": ("@status" "content-type" "content-digest" "content-length");created=1618884473;keyid="test-key-ecc-p256"',
+  ].join('\n');
+}
+
+/** r‖s as ASN.1 DER (SEQUENCE of two INTEGERs): what most libraries write, and RFC 9421 3.3.4 does not. */
+function derOf(rs: Uint8Array): Uint8Array {
+  const integer = (half: Uint8Array) => {
+    let bytes = Buffer.from(half);
+    while (bytes.length > 1 && bytes[0] === 0 && bytes[1]! < 0x80) bytes = bytes.subarray(1);
+    if (bytes[0]! >= 0x80) bytes = Buffer.concat([Buffer.from([0]), bytes]);
+    return Buffer.concat([Buffer.from([0x02, bytes.length]), bytes]);
+  };
+  const body = Buffer.concat([integer(rs.subarray(0, rs.length / 2)), integer(rs.subarray(rs.length / 2))]);
+  return new Uint8Array(Buffer.concat([Buffer.from([0x30, body.length]), body]));
+}
+
+test('B.2.4: the RFC\'s ecdsa-p256-sha256 signature verifies with test-key-ecc-p256 over the base the RFC prints', async () => {
+  assert.equal(`sha-512=:${createHash('sha512').update(GOOD_DOG).digest('base64')}:`, B24_DIGEST, 'the base carries the digest of the response body');
+  assert.equal(B24_SIGNATURE.length, 64, 'r‖s of P-256 (RFC 9421 3.3.4)');
+  const data = new TextEncoder().encode(b24Base(B24_DIGEST));
+  assert.equal(await verifySignatureBytes('ecdsa-p256-sha256', ECC_P256_PUBLIC, data, B24_SIGNATURE), true);
+  assert.equal(await verifySignatureBytes('ecdsa-p256-sha256', ECC_P256_PUBLIC, new TextEncoder().encode(b24Base(B2_RESPONSE_DIGEST_AS_PRINTED)), B24_SIGNATURE), false, 'the erratum\'s digest is not what was signed');
+  assert.equal(algorithmForJwk(ECC_P256_PUBLIC), 'ecdsa-p256-sha256', 'the key alone names the algorithm (B.2.4 has no alg parameter)');
+
+  const der = derOf(B24_SIGNATURE);
+  assert.equal(await verifySignatureBytes('ecdsa-p256-sha256', ECC_P256_PUBLIC, data, der), false, 'no DER compatibility path');
+  assert.equal(derEncodingHint('ecdsa-p256-sha256', der), `is DER-encoded (${der.length} bytes); RFC 9421 3.3.4 requires the 64-byte r‖s concatenation`);
+  assert.equal(derEncodingHint('ecdsa-p256-sha256', B24_SIGNATURE), undefined, 'r‖s is not DER');
+  assert.equal(derEncodingHint('ed25519', der), undefined, 'only ECDSA has the two encodings');
+  assert.equal(derEncodingHint('ecdsa-p256-sha256', Uint8Array.from([0x30, 0x44, ...new Uint8Array(68)])), undefined, 'a 0x30 byte alone is not DER');
+});
+
+test('a DER-encoded ECDSA delivery signature does not verify, and the reason says why', async () => {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'k' } as JWK;
+  const input = 'sig1=("date" "@method");created=1618884473;keyid="k";alg="ecdsa-p256-sha256"';
+  const base = Buffer.from(buildSignatureBase(RFC_REQUEST, innerList(input)));
+  const sign = (dsaEncoding: 'der' | 'ieee-p1363') => serializeDictionary(new Map([['sig1', [new Uint8Array(nodeSign('sha256', base, { key: privateKey, dsaEncoding })), new Map()]]]));
+  const keys = { jwks: { keys: [jwk] } };
+  const rs = await verifyRfc9421(withSignature(RFC_REQUEST, input, sign('ieee-p1363')), keys, AT_RFC_TIME);
+  assert.equal(rs.verified, true, rs.reason);
+  const der = await verifyRfc9421(withSignature(RFC_REQUEST, input, sign('der')), keys, AT_RFC_TIME);
+  assert.equal(der.verified, false);
+  assert.equal(der.problem, 'signature');
+  assert.match(der.reason, /^signature sig1 does not verify with k \(ecdsa-p256-sha256\): the signature is DER-encoded \(\d+ bytes\); RFC 9421 3\.3\.4 requires the 64-byte r‖s concatenation$/);
+});
+
+test("the reference's hmac-sha256 signer: verifies with the shared secret only, publishes no key", async () => {
+  const secret = Buffer.alloc(32, 9);
+  const signer = await WebhookSigner.create('hmac-sha256', { sharedSecret: secret.toString('base64') });
+  assert.deepEqual(signer.jwks(), { keys: [] });
+  const headers = { date: new Date().toUTCString(), 'content-digest': 'sha-256=:AAAA:' };
+  const targetUri = 'http://127.0.0.1:8080/hook';
+  const policy: Rfc9421Policy = { requiredComponents: ['date', 'content-digest'], skewSeconds: 60, now: new Date() };
+  const message = (fields: SignatureFields): SignedRequest => ({ method: 'POST', targetUri, requestTarget: '/hook', fieldLines: Object.entries({ ...headers, ...fields }) });
+  const fields = await signer.sign({ method: 'POST', targetUri, headers }, ['@method', 'date', 'content-digest']);
+  assert.match(fields['signature-input'], /;keyid="webhook-shared-secret";alg="hmac-sha256"$/);
+  const verdict = await verifyRfc9421(message(fields), { sharedSecret: secret }, policy);
+  assert.equal(verdict.verified, true, verdict.reason);
+  assert.equal((await verifyRfc9421(message(fields), { sharedSecret: Buffer.alloc(32, 8) }, policy)).verified, false, 'another secret');
+  const unpublished = await signer.sign({ method: 'POST', targetUri, headers }, ['@method', 'date'], { withUnpublishedKey: true });
+  assert.equal((await verifyRfc9421(message(unpublished), { sharedSecret: secret }, policy)).verified, false, 'the wrong-key fault\'s secret');
+});
+
+test("the reference signer's fault options: an expired signature, a component left out of the base", async () => {
+  const signer = await WebhookSigner.create();
+  const headers = { date: new Date().toUTCString(), 'content-digest': 'sha-256=:AAAA:' };
+  const targetUri = 'http://127.0.0.1:8080/hook';
+  const policy: Rfc9421Policy = { requiredComponents: ['content-digest'], skewSeconds: 60, now: new Date() };
+  const message = (fields: SignatureFields): SignedRequest => ({ method: 'POST', targetUri, requestTarget: '/hook', fieldLines: Object.entries({ ...headers, ...fields }) });
+  const covered = ['@method', 'date', 'content-digest'];
+
+  const expired = await signer.sign({ method: 'POST', targetUri, headers }, covered, { createdSecondsAgo: 600, expiresInSeconds: 300 });
+  const expiredVerdict = await verifyRfc9421(message(expired), { jwks: signer.jwks() }, policy);
+  assert.match(expiredVerdict.reason, /^signature sig1 expired 30\d s before it arrived$/);
+
+  const outside = await signer.sign({ method: 'POST', targetUri, headers }, covered, { leftOutOfBase: ['content-digest'] });
+  assert.match(outside['signature-input'], /"content-digest"/);
+  const outsideVerdict = await verifyRfc9421(message(outside), { jwks: signer.jwks() }, policy);
+  assert.equal(outsideVerdict.verified, false);
+  assert.match(outsideVerdict.reason, /does not verify/);
 });

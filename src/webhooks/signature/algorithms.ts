@@ -1,6 +1,9 @@
 // The RFC 9421 signature algorithms (section 3.3, IANA registry), verified
 // with WebCrypto. ECDSA signatures are r||s of fixed length, which is
-// WebCrypto's own format, so no DER conversion is needed.
+// WebCrypto's own format, so no DER conversion is needed. A DER-encoded
+// ECDSA signature (what most crypto libraries, Node's sign() included, write
+// by default) does not verify, and is never converted: RFC 9421 3.3.4 and
+// 3.3.5 require r‖s. derEncodingHint() only says why it failed.
 import { webcrypto } from 'node:crypto';
 import type { JWK } from 'jose';
 
@@ -60,4 +63,30 @@ export async function verifySignatureBytes(algorithm: SignatureAlgorithm, jwk: J
   const spec = WEBCRYPTO[algorithm];
   const key = await webcrypto.subtle.importKey('jwk', keyMaterial(jwk), spec.importParams, false, ['verify']);
   return webcrypto.subtle.verify(spec.verifyParams, key, signature, data);
+}
+
+/** The r‖s length each ECDSA algorithm requires, and the RFC 9421 section that says so. */
+const ECDSA_SIGNATURE_BYTES: Partial<Record<SignatureAlgorithm, { bytes: number; section: string }>> = {
+  'ecdsa-p256-sha256': { bytes: 64, section: '3.3.4' },
+  'ecdsa-p384-sha384': { bytes: 96, section: '3.3.5' },
+};
+
+/** Whether bytes are one DER SEQUENCE of two INTEGERs (ASN.1 Ecdsa-Sig-Value), each no longer than half the r‖s form plus a sign byte. */
+function isDerEcdsaSignature(bytes: Uint8Array, rsBytes: number): boolean {
+  if (bytes.length < 8 || bytes[0] !== 0x30 || bytes[1] !== bytes.length - 2 || bytes[2] !== 0x02) return false;
+  const rLength = bytes[3]!;
+  const sAt = 4 + rLength;
+  if (rLength < 1 || rLength > rsBytes / 2 + 1 || bytes[sAt] !== 0x02) return false;
+  const sLength = bytes[sAt + 1] ?? 0;
+  return sLength >= 1 && sLength <= rsBytes / 2 + 1 && sAt + 2 + sLength === bytes.length;
+}
+
+/**
+ * Why an ECDSA signature that did not verify could not: its bytes are the
+ * DER encoding, not r‖s. undefined for any other algorithm or bytes.
+ */
+export function derEncodingHint(algorithm: SignatureAlgorithm, signature: Uint8Array): string | undefined {
+  const rs = ECDSA_SIGNATURE_BYTES[algorithm];
+  if (rs === undefined || signature.length === rs.bytes || !isDerEcdsaSignature(signature, rs.bytes)) return undefined;
+  return `is DER-encoded (${signature.length} bytes); RFC 9421 ${rs.section} requires the ${rs.bytes}-byte r‖s concatenation`;
 }

@@ -6,7 +6,7 @@
 import type { JWK, JSONWebKeySet } from 'jose';
 import { parseDictionary, type Dictionary, type InnerList } from 'structured-headers';
 import { fieldValue } from '../delivery.ts';
-import { algorithmForJwk, isSignatureAlgorithm, keyFitsAlgorithm, verifySignatureBytes, type SignatureAlgorithm } from './algorithms.ts';
+import { algorithmForJwk, derEncodingHint, isSignatureAlgorithm, keyFitsAlgorithm, verifySignatureBytes, type SignatureAlgorithm } from './algorithms.ts';
 import { buildSignatureBase, SignatureBaseError, type SignedRequest } from './base.ts';
 import type { SignatureProblem, SignatureVerdict } from './verdict.ts';
 
@@ -75,10 +75,12 @@ async function verifyBytes(base: string, signature: ArrayBuffer, keys: Rfc9421Ke
   const data = new TextEncoder().encode(base);
   const bytes = new Uint8Array(signature);
   const tried: string[] = [];
+  const algorithmsTried: SignatureAlgorithm[] = [];
   for (const jwk of keysToTry) {
     const algorithm: SignatureAlgorithm | undefined = isSignatureAlgorithm(alg) ? (keyFitsAlgorithm(jwk, alg) ? alg : undefined) : algorithmForJwk(jwk);
     if (!algorithm) continue;
     tried.push(`${jwk.kid ?? jwk.kty} (${algorithm})`);
+    algorithmsTried.push(algorithm);
     let ok = false;
     try {
       ok = await verifySignatureBytes(algorithm, jwk, data, bytes);
@@ -88,7 +90,9 @@ async function verifyBytes(base: string, signature: ArrayBuffer, keys: Rfc9421Ke
     if (ok) return { ok: true, algorithm, key: jwk.kid ?? jwk.kty ?? 'key' };
   }
   if (tried.length === 0) return { ok: false, reason: `no configured key fits algorithm ${String(alg ?? 'of the key (an RSA key needs alg PS512 or RS256)')}` };
-  return { ok: false, reason: `does not verify with ${tried.join(', ')}` };
+  // Not a compatibility path: a DER signature stays one that does not verify, the reason only says why.
+  const der = algorithmsTried.map((algorithm) => derEncodingHint(algorithm, bytes)).find(Boolean);
+  return { ok: false, reason: `does not verify with ${tried.join(', ')}${der ? `: the signature ${der}` : ''}` };
 }
 
 /**

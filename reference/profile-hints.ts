@@ -1,0 +1,65 @@
+// What a profile for a running reference has to say, for `ptas reference`'s
+// start banner: how deliveries are signed and where the key is, whether the
+// JWK Sets need the bearer token, how to make a slow offer, and the user-id
+// header. Each line pairs the behaviour with the profile entry that
+// describes it, so a partner can copy the entry.
+import { DEMO_WEBHOOK_SHARED_SECRET, type ReferenceOptions } from './options.ts';
+import { WEBHOOK_JWKS_PATH } from './routes/webhooks.ts';
+import { TOKEN_JWKS_ROUTE } from './routes/token.ts';
+import { SLOW_AMOUNT, slowProcessingMs } from './trading/offer-request.ts';
+import { userIdHeaderName } from './trading/svc-user-id.ts';
+import { VariantSet } from './variants/index.ts';
+
+const DEFAULT_COMPONENTS = '@method @target-uri content-type content-digest date x-bts-idempotency-key';
+const DEPLOYED_COMPONENTS = '@method @target-uri host date content-digest content-type content-length x-bts-idempotency-key, with created and expires (+5 min)';
+
+function signatureHint(options: ReferenceOptions, variants: VariantSet, baseUrl: string): string[] {
+  const components = variants.has('webhook-signature-more-components') ? DEPLOYED_COMPONENTS : DEFAULT_COMPONENTS;
+  if (variants.has('webhook-signature-hmac')) {
+    const secret = options.webhookSharedSecret === DEMO_WEBHOOK_SHARED_SECRET ? `"${DEMO_WEBHOOK_SHARED_SECRET}" (demo default)` : 'from PTAS_REF_WEBHOOK_SHARED_SECRET';
+    return [
+      `webhook signature: RFC 9421 hmac-sha256 with the shared secret ${secret}, over ${components}`,
+      `    "webhooks": {"signature": {"scheme": "rfc9421", "sharedSecret": "<the secret, base64>"}}`,
+    ];
+  }
+  const algorithm = variants.has('webhook-signature-ecdsa-p256') ? 'ecdsa-p256-sha256 (64-byte r‖s)' : 'ed25519';
+  return [
+    `webhook signature: RFC 9421 ${algorithm}, key in the JWK Set at ${baseUrl}${WEBHOOK_JWKS_PATH}, over ${components}`,
+    `    "webhooks": {"signature": {"scheme": "rfc9421", "jwksUrl": "${WEBHOOK_JWKS_PATH}"}}`,
+  ];
+}
+
+function jwksHint(variants: VariantSet): string[] {
+  if (!variants.has('jwks-requires-bearer')) return [`JWK Sets (${TOKEN_JWKS_ROUTE}, ${WEBHOOK_JWKS_PATH}): fetched without credentials`];
+  return [
+    `JWK Sets (${TOKEN_JWKS_ROUTE}, ${WEBHOOK_JWKS_PATH}): answer 401 without the partner's bearer access token`,
+    `    "auth": {"jwksUrl": "${TOKEN_JWKS_ROUTE}", "jwksAccess": "bearer"}`,
+  ];
+}
+
+function slowOfferHint(options: ReferenceOptions, variants: VariantSet): string[] {
+  const path = 'POST /reference/v1/users/{userId}/offers';
+  if (!variants.has('offer-slow-by-body-value')) {
+    return [
+      `slow offers: ${path} with {"processingMs": ${slowProcessingMs(options)}} (more than the predefined ${options.acceptPredefinedTimeMs} ms: accept answers 202)`,
+      `    "trading": {"offerRecipes": {"slow": {"values": {"processingMs": ${slowProcessingMs(options)}}, "acceptAnswers": 202}}}`,
+    ];
+  }
+  return [
+    `slow offers: ${path} with {"amount": "<${SLOW_AMOUNT} or more>", "currency": "EUR"} (accept answers 202); a smaller amount is fast (200); "validity_seconds" sets the validity`,
+    `    "trading": {"createOffer": {..., "body": {"amount": "10.00", "currency": "EUR"}}, "offerRecipes": {"fast": {"body": {"amount": "10.00", "currency": "EUR"}, "acceptAnswers": 200},`,
+    `                "slow": {"body": {"amount": "9999.00", "currency": "EUR"}, "acceptAnswers": 202}, "expiring": {"body": {"amount": "10.00", "currency": "EUR", "validity_seconds": 1}, "expiresAfterSeconds": 1}}}`,
+  ];
+}
+
+/** The banner lines: each behaviour a profile must describe, then the entry that describes it. */
+export function profileHints(options: ReferenceOptions, baseUrl: string): string[] {
+  const variants = new VariantSet(options.variants);
+  const header = userIdHeaderName({ options, variants });
+  return [
+    ...signatureHint(options, variants, baseUrl),
+    ...jwksHint(variants),
+    ...slowOfferHint(options, variants),
+    ...(header === 'svc-user-id' ? ['user-id header: svc-user-id (the spec\'s)'] : [`user-id header: ${header} instead of svc-user-id`, `    "userIdHeader": "${header}"`]),
+  ];
+}
