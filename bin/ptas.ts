@@ -11,6 +11,7 @@ import { listAllChecks } from '../src/run/list.ts';
 import { terminalSummary } from '../reports/terminal.ts';
 import { runReferenceCommand, referenceOptionsBuilder, type ReferenceArgs } from './reference-command.ts';
 import { loadCommand } from './load-command.ts';
+import { initCommand } from './init-command.ts';
 import { doctorCommand } from './doctor-command.ts';
 import { reportCommand } from './report-command.ts';
 
@@ -112,10 +113,11 @@ await yargs(hideBin(process.argv))
       }
     },
   )
+  .command(initCommand)
   .command(loadCommand)
   .command(doctorCommand)
   .command(reportCommand)
-  .demandCommand(1, 'Name a command: run, reference, list, load, report or doctor (see --help).')
+  .demandCommand(1, 'Name a command: init, run, reference, list, load, report or doctor (see --help).')
   .strict()
   .recommendCommands()
   .wrap(Math.min(110, process.stdout.columns || 110))

@@ -40,7 +40,8 @@ export function outcomeOf(check: CheckContext, testInfo: TestInfo, meta: Pick<Ch
   const base = { findings: check.findings, evidence: check.evidence, timeline: check.timeline };
   if (check.skipped || testInfo.status === 'skipped') {
     const skip = testInfo.annotations.find((a) => a.type === 'skip')?.description;
-    return { ...base, verdict: 'SKIP', reason: check.skipped?.reason ?? skip ?? 'skipped' };
+    const configKey = check.skipped?.configKey;
+    return { ...base, verdict: 'SKIP', reason: check.skipped?.reason ?? skip ?? 'skipped', ...(configKey ? { configKey } : {}) };
   }
   if (check.failure) {
     const { reason, details, declaredBy } = check.failure;
@@ -111,7 +112,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   http: async ({ profile, transport, redactor, check }, use) => {
-    await use(new HttpClient({ baseUrl: profile.baseUrl, transport, redactor, recorder: check }));
+    await use(new HttpClient({ baseUrl: profile.baseUrl, transport, redactor, recorder: check, userIdHeader: profile.userIdHeader }));
   },
 
   checkOutcome: [

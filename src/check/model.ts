@@ -57,6 +57,8 @@ export interface CheckOutcome {
   verdict: Verdict;
   /** One line a human understands; required for every verdict but PASS. */
   reason?: string;
+  /** On a SKIP: the profile key whose absence skipped the check, as the check named it (`ptas init` maps keys to the checks they unlock). */
+  configKey?: string;
   /** Set on a FAIL, and on a WARN that is a failed expectation of a SHOULD or REVIEW check. */
   basis?: VerdictBasis;
   /** Structured expected/actual of the failure, OpenID-suite style. */

@@ -1,10 +1,12 @@
 // Builds the implementation profile from its three sources, in rising
-// precedence: the JSON file, PTAS_* environment variables, command-line flags.
+// precedence: the JSON file (comments and trailing commas allowed), PTAS_*
+// environment variables, command-line flags.
 // "env:NAME" strings are then replaced from the environment, so committed
 // profiles carry references instead of secrets.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from './errors.ts';
+import { JsoncSyntaxError, parseJsonc } from './jsonc.ts';
 import type { Profile } from './profile.ts';
 import { validateProfile } from './validate.ts';
 
@@ -43,9 +45,10 @@ export function readProfileFile(file: string): Profile {
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseJsonc(text);
   } catch (error) {
-    throw new ConfigError(`config file ${file} is not valid JSON: ${(error as Error).message}`);
+    if (!(error instanceof JsoncSyntaxError)) throw error;
+    throw new ConfigError(`config file ${file} is not valid JSON (comments and trailing commas are allowed): ${error.message}`);
   }
   validateProfile(parsed, `config file ${file}`);
   const profile = parsed as Profile;

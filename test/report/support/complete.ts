@@ -35,6 +35,7 @@ export const completeResults: DeepRequired<RunResults> = {
       severity: 'MUST',
       verdict: 'FAIL',
       reason: 'refresh token reused at 21:13:47 was accepted: 200',
+      configKey: 'auth.otherClientId (or users.ownLicence)',
       basis: {
         kind: 'profile-declared',
         requirement: 'TOKEN-REFRESH-SINGLE-USE',
