@@ -40,7 +40,10 @@ async function keySetStep(ctx: DoctorContext, set: KeySet): Promise<void> {
   try {
     const jwks = await loadJwks(set.source, ctx.http, { access: ctx.profile.auth?.jwksAccess, bearer: bearer ? async () => bearer : undefined });
     const kinds = [...new Set(jwks.keys.map((k) => [k.kty, k.crv ?? k.alg].filter(Boolean).join(' ')))].join(', ');
-    ctx.report(okRow(set.operation, set.key, requestLine(), `${jwks.keys.length} key${jwks.keys.length === 1 ? '' : 's'}${kinds ? ` (${kinds})` : ''}`));
+    // Unset, a 401 is retried with the bearer token: that works, but the profile should say so.
+    const neededBearer = ctx.profile.auth?.jwksAccess === undefined && ctx.exchanges.exchanges.slice(before).some((e) => e.response?.status === 401);
+    const hint = neededBearer ? '; answered 401 without the bearer token: declare "auth.jwksAccess": "bearer"' : '';
+    ctx.report(okRow(set.operation, set.key, requestLine(), `${jwks.keys.length} key${jwks.keys.length === 1 ? '' : 's'}${kinds ? ` (${kinds})` : ''}${hint}`));
   } catch (error) {
     // A file that cannot be read or parsed, or a key set the target will not give: the profile's to fix. Anything else is not.
     const profileProblem = error instanceof JwksUnavailable || error instanceof SyntaxError || typeof (error as NodeJS.ErrnoException).errno === 'number';
