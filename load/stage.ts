@@ -47,15 +47,20 @@ export async function runLoadStage(options: LoadStageOptions): Promise<LoadStage
   output.write(`ptas: load stage against ${options.embeddedReference ? 'the bundled reference at ' : ''}${profile.baseUrl}\n`);
   const errorChecks = (metas: CheckMeta[], reason: string) => metas.map((meta) => checkResult(meta, { verdict: 'ERROR', reason }, 0, redactor));
   try {
+    // The accept probe needs a token before the token staircase floods the endpoint that issues it: a limiter
+    // without burst allowance would refuse it for as long as the staircase runs.
+    let acceptSetUpDone!: () => void;
+    const acceptSetUp = new Promise<void>((resolve) => (acceptSetUpDone = resolve));
     const tokenChain = (async () => {
       const size = await guarded('the 413 probe', () => tokenBodySizeCheck(ctx), (reason) => ({ check: errorChecks([TOKEN_BODY_SIZE_LIMIT], reason)[0]!, probe: undefined }));
+      await acceptSetUp;
       const rate = await guarded('the token 429 probe', () => tokenRateCheck(ctx), (reason) => ({ check: errorChecks([TOKEN_RATE_LIMIT], reason)[0]!, output: undefined }));
       return { size, rate };
     })();
-    const acceptChain = guarded('the accept 429 probe', () => acceptChecks(ctx), (reason) => ({
+    const acceptChain = guarded('the accept 429 probe', () => acceptChecks(ctx, acceptSetUpDone), (reason) => ({
       checks: errorChecks([ACCEPT_RATE_LIMIT, RATE_LIMITED_ACCEPT_NOT_EXECUTED], reason),
       output: undefined,
-    }));
+    })).finally(acceptSetUpDone);
     const [token, accept] = await Promise.all([tokenChain, acceptChain]);
     const headers = rateLimitHeadersCheck(
       [

@@ -62,7 +62,8 @@ function notExecutedOutcome(captured: CapturedIteration[] | undefined, reads: Re
   };
 }
 
-export async function acceptChecks(ctx: StageContext): Promise<{ checks: CheckResult[]; output?: RateProbeOutput }> {
+/** setUpDone: called once the probe holds its token and user, so the token staircase may start (stage.ts). */
+export async function acceptChecks(ctx: StageContext, setUpDone: () => void = () => undefined): Promise<{ checks: CheckResult[]; output?: RateProbeOutput }> {
   const gate = rateProbeGate(ctx.profile, 'acceptRateLimit');
   if (!gate.run) return { checks: skipBoth(ctx, gate.reason, gate.configKey) };
   const trading = ctx.profile.trading ?? {};
@@ -81,6 +82,7 @@ export async function acceptChecks(ctx: StageContext): Promise<{ checks: CheckRe
   }
   if (!userId) return { checks: skipBoth(ctx, 'trading.createUser gave no userId and trading.userId is not set', 'trading.userId') };
 
+  setUpDone();
   const settings = rateProbeSettings(ctx.profile, 'acceptRateLimit');
   const readBack = readBackSettings(trading);
   const reads: ReadBack[] = [];
