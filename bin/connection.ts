@@ -15,7 +15,7 @@ export interface ConnectionArgs extends ProfileOverrides {
 export function connectionOptions<T>(y: Argv<T>) {
   return y
     .option('base-url', { type: 'string', describe: 'Base URL of the implementation under test; omit it to test the bundled reference' })
-    .option('config', { alias: 'c', type: 'string', describe: 'Implementation profile (JSON, see schemas/config.schema.json)' })
+    .option('config', { alias: 'c', type: 'string', describe: 'Implementation profile (JSON, comments allowed; write one with `ptas init`; schema: schemas/config.schema.json)' })
     .option('client-id', { type: 'string', describe: 'client_id for the token endpoint' })
     .option('client-secret', { type: 'string', describe: 'client_secret (prefer PTAS_CLIENT_SECRET: flags show in ps)' })
     .option('timeout-ms', { type: 'number', describe: 'Per-request time limit in milliseconds' })
