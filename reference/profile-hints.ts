@@ -9,6 +9,7 @@ import { TOKEN_JWKS_ROUTE } from './routes/token.ts';
 import { SLOW_AMOUNT, slowProcessingMs } from './trading/offer-request.ts';
 import { userIdHeaderName } from './trading/svc-user-id.ts';
 import { VariantSet } from './variants/index.ts';
+import { seedUsers } from './fixtures/users.ts';
 
 const DEFAULT_COMPONENTS = '@method @target-uri content-type content-digest date x-bts-idempotency-key';
 const DEPLOYED_COMPONENTS = '@method @target-uri host date content-digest content-type content-length x-bts-idempotency-key, with created and expires (+5 min)';
@@ -52,6 +53,15 @@ function slowOfferHint(options: ReferenceOptions, variants: VariantSet): string[
   ];
 }
 
+/** A user that exists (the first fixture user), and the operation that makes fresh ones. */
+function userHint(options: ReferenceOptions): string[] {
+  const [first] = seedUsers(options.seed);
+  return [
+    `users: ${first!.id} exists (seed ${options.seed}); POST /reference/v1/users makes a fresh one for each check`,
+    `    "users": {"existingUserId": "${first!.id}"}, "trading": {"createUser": {"method": "POST", "path": "/reference/v1/users", "extract": {"userId": "/data/id"}}}`,
+  ];
+}
+
 /** The banner lines: each behaviour a profile must describe, then the entry that describes it. */
 export function profileHints(options: ReferenceOptions, baseUrl: string): string[] {
   const variants = new VariantSet(options.variants);
@@ -61,5 +71,6 @@ export function profileHints(options: ReferenceOptions, baseUrl: string): string
     ...jwksHint(variants),
     ...slowOfferHint(options, variants),
     ...(header === 'svc-user-id' ? ['user-id header: svc-user-id (the spec\'s)'] : [`user-id header: ${header} instead of svc-user-id`, `    "userIdHeader": "${header}"`]),
+    ...userHint(options),
   ];
 }
