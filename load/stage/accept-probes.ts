@@ -70,7 +70,7 @@ export async function acceptChecks(ctx: StageContext, setUpDone: () => void = ()
   if (!trading.createOffer?.extract?.offerId) return { checks: skipBoth(ctx, 'no operation to create a trade offer to accept (not shown by the spec)', 'trading.createOffer') };
   // The offers every accept check makes: the standard recipe (fast, where the profile declares one).
   const recipe = offerRecipes(trading)!.standard;
-  if (!trading.userId && !trading.createUser) return { checks: skipBoth(ctx, 'no user who can receive offers', 'trading.userId') };
+  if (!trading.userId && !trading.createUser) return { checks: skipBoth(ctx, 'no user who can receive offers', 'trading.createUser (or trading.userId)') };
 
   const http = new HttpClient({ baseUrl: ctx.profile.baseUrl, transport: ctx.transport, redactor: ctx.redactor, userIdHeader: ctx.profile.userIdHeader });
   const bearer = (await issuePair(http, ctx.profile, 'access token for the accept staircase')).accessToken;

@@ -92,7 +92,7 @@ export async function checkUser(fixtures: UserFixtures, bearer: string, options:
   const { check, profile } = fixtures;
   const section = profile.trading ?? {};
   if (section.createUser) return createCheckUser(fixtures.http, section.createUser, bearer);
-  if (!section.userId) return check.skip('no user who can receive offers', 'trading.userId');
+  if (!section.userId) return check.skip('no user who can receive offers', 'trading.createUser (or trading.userId)');
   if (options.changesOffers) {
     await takeTurnOn(fixtures, [section.userId]);
     check.note('ran on the shared trading.userId (no trading.createUser): the checks that change its offers took turns');
@@ -111,7 +111,7 @@ export async function ownerAndOtherUser(fixtures: UserFixtures, bearer: string):
   if (section.createUser) {
     return { ownerId: await createCheckUser(fixtures.http, section.createUser, bearer), otherId: await createCheckUser(fixtures.http, section.createUser, bearer) };
   }
-  if (!section.userId) return check.skip('no user who can receive offers', 'trading.userId');
+  if (!section.userId) return check.skip('no user who can receive offers', 'trading.createUser (or trading.userId)');
   if (!section.otherUserId) return check.skip('no second user to try someone else\'s offer with', 'trading.otherUserId');
   if (section.otherUserId === section.userId) return check.skip('trading.otherUserId is the same user as trading.userId', 'trading.otherUserId');
   await takeTurnOn(fixtures, [section.userId, section.otherUserId]);
