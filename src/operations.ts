@@ -4,7 +4,7 @@
 import type { HttpClient, HttpResponse } from './http/client.ts';
 import type { OperationTemplate } from './config/sections/operation.ts';
 // The load engines fill their request templates the same way; one implementation serves both.
-import { fillJson, fillString, jsonPointer, type Variables } from '../load/scenarios/template.ts';
+import { fillJson, fillString, jsonPointer, placeholdersIn, type Variables } from '../load/scenarios/template.ts';
 import { freshValues } from './placeholders.ts';
 
 /** Values for a template's {placeholders}. */
@@ -22,13 +22,10 @@ export class TemplateError extends Error {
   override name = 'TemplateError';
 }
 
-const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-
 /** The {placeholders} a template names that are not among the values (unset values count as known: they are left out). */
 export function unknownPlaceholders(template: OperationTemplate, values: Placeholders): string[] {
   const text = JSON.stringify([template.path, template.query ?? {}, template.headers ?? {}, template.body ?? null]);
-  const names = [...text.matchAll(PLACEHOLDER)].map((m) => m[1]!);
-  return [...new Set(names.filter((name) => !(name in values)))];
+  return placeholdersIn(text).filter((name) => !(name in values));
 }
 
 export async function callOperation(

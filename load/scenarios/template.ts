@@ -15,6 +15,11 @@ export function fillString(template: string, values: Variables, encode = false):
   });
 }
 
+/** The distinct {placeholder} names a text mentions, in order. */
+export function placeholdersIn(text: string): string[] {
+  return [...new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[1]!))];
+}
+
 /** Fills a JSON template; a string that is exactly "{name}" takes the value's own JSON type. */
 export function fillJson(template: unknown, values: Variables): unknown {
   if (typeof template === 'string') {

@@ -5,7 +5,8 @@
 import type { HttpResponse } from '../http/client.ts';
 import type { OperationTemplate } from '../config/sections/operation.ts';
 import { callOperation, type OperationResult, type Placeholders } from '../operations.ts';
-import { answerProblem, placeholdersIn, unfilled, unfilledProblem } from './diagnose.ts';
+import { placeholdersIn } from '../../load/scenarios/template.ts';
+import { answerProblem, unfilled, unfilledProblem } from './diagnose.ts';
 import { problemRow, type DoctorContext } from './model.ts';
 
 export interface TemplateCall {

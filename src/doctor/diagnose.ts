@@ -86,11 +86,6 @@ export function missingExtract(key: string, name: string, what: string): Diagnos
   return { problem: `${key}.extract.${name} is not set`, fix: `set ${key}.extract.${name} to the JSON Pointer of ${what} in the answer (e.g. /data/id)` };
 }
 
-/** The placeholders a path names, each once. */
-export function placeholdersIn(text: string): string[] {
-  return [...new Set([...text.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]!))];
-}
-
 /** The placeholders a template names that this operation does not fill (the generated ones always are). */
 export function unfilled(template: OperationTemplate, values: Placeholders): string[] {
   return unknownPlaceholders(template, { ...freshValues(), ...values });

@@ -3,7 +3,8 @@
 // user-id header, generated placeholders filled afresh as the checks do.
 import { withFreshValues } from '../../placeholders.ts';
 import { short } from '../call.ts';
-import { answerProblem, placeholdersIn } from '../diagnose.ts';
+import { placeholdersIn } from '../../../load/scenarios/template.ts';
+import { answerProblem } from '../diagnose.ts';
 import { okRow, problemRow, skippedRow, type DoctorContext } from '../model.ts';
 
 const OPERATION = 'withdrawal address';
