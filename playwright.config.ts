@@ -4,7 +4,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { targetsFromEnv } from './src/run/targets.ts';
+import { targetsFromEnv } from './app/run/targets.ts';
 import type { WorkerFixtures } from './src/check/fixtures.ts';
 
 const targets = targetsFromEnv();

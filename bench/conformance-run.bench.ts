@@ -3,8 +3,8 @@
 // the same run: the fixed cost of a run that selects no check.
 import { Writable } from 'node:stream';
 import { referenceProfile } from '../reference/profile.ts';
-import { spawnReference } from '../src/run/reference-process.ts';
-import { runConformance } from '../src/run/conformance.ts';
+import { spawnReference } from '../app/run/reference-process.ts';
+import { runConformance } from '../app/run/conformance.ts';
 
 const quiet = new Writable({ write: (_c, _e, done) => done() });
 const reference = await spawnReference();

@@ -22,7 +22,7 @@ import type { NormalizedRun } from '../load/result/normalized.ts';
 import type { RequestTemplate } from '../load/scenarios/types.ts';
 import { REFERENCE_DEFAULTS } from '../reference/options.ts';
 import { referenceProfile } from '../reference/profile.ts';
-import { spawnReference } from '../src/run/reference-process.ts';
+import { spawnReference } from '../app/run/reference-process.ts';
 import { startToyServer } from '../test/load/support/toy-server.ts';
 
 const CONNECTIONS = 64;

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { seedUsers } from '../reference/fixtures/users.ts';
 import { REFERENCE_DEFAULTS } from '../reference/options.ts';
-import { spawnReference } from '../src/run/reference-process.ts';
+import { spawnReference } from '../app/run/reference-process.ts';
 
 const USERS_BAR_RPS = 5_000;
 const WRK = { threads: 1, connections: 32, warmupSeconds: 2, seconds: 8 };

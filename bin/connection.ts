@@ -6,7 +6,7 @@ import { ConfigError } from '../src/config/errors.ts';
 import { applyOverrides, overridesFromEnv, readProfileFile, resolveEnvReferences, type ProfileOverrides } from '../src/config/load.ts';
 import type { Profile } from '../src/config/profile.ts';
 import { EXIT } from '../src/exit-codes.ts';
-import { UnreachableError } from '../src/run/preflight.ts';
+import { UnreachableError } from '../app/run/preflight.ts';
 
 export interface ConnectionArgs extends ProfileOverrides {
   config?: string;

@@ -1,8 +1,8 @@
 // `ptas doctor`: try each operation a profile configures once and say, per
-// operation, whether the profile describes it right (src/doctor/).
+// operation, whether the profile describes it right (app/doctor/).
 import type { Argv, CommandModule } from 'yargs';
 import { connectionOptions, fail, profileFrom, type ConnectionArgs } from './connection.ts';
-import { runDoctor } from '../src/doctor/run-doctor.ts';
+import { runDoctor } from '../app/doctor/run-doctor.ts';
 
 interface DoctorArgs extends ConnectionArgs {
   json?: boolean;

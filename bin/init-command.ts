@@ -1,10 +1,10 @@
-// `ptas init`: writes a commented starter profile (src/init/init.ts). At a
+// `ptas init`: writes a commented starter profile (app/init/init.ts). At a
 // terminal it asks a few questions; with --yes, or without a terminal (CI),
 // it asks nothing and writes what the flags say.
 import type { Argv, CommandModule } from 'yargs';
 import { EXIT } from '../src/exit-codes.ts';
-import { DEFAULT_PROFILE_FILE, InitRefused, nextSteps, runInit } from '../src/init/init.ts';
-import { QuestionsCancelled } from '../src/init/questions.ts';
+import { DEFAULT_PROFILE_FILE, InitRefused, nextSteps, runInit } from '../app/init/init.ts';
+import { QuestionsCancelled } from '../app/init/questions.ts';
 import { fail } from './connection.ts';
 
 interface InitArgs {

@@ -2,7 +2,7 @@
 // a load profile) on the embedded engine or on k6.
 import type { Argv, CommandModule } from 'yargs';
 import { connectionOptions, fail, profileFrom, type ConnectionArgs } from './connection.ts';
-import { listScenarios, ptasLoad } from '../load/cli/run-load.ts';
+import { listScenarios, ptasLoad } from '../app/load/run-load.ts';
 
 interface LoadArgs extends ConnectionArgs {
   scenario?: string;

@@ -4,7 +4,7 @@
 import type { HttpClient, HttpResponse } from './http/client.ts';
 import type { OperationTemplate } from './config/sections/operation.ts';
 // The load engines fill their request templates the same way; one implementation serves both.
-import { fillJson, fillString, jsonPointer, placeholdersIn, type Variables } from '../load/scenarios/template.ts';
+import { fillJson, fillString, jsonPointer, placeholdersIn, type Variables } from './template.ts';
 import { freshValues } from './placeholders.ts';
 
 /** Values for a template's {placeholders}. */

@@ -9,7 +9,7 @@
 //   {now}           the current time, ISO 8601 in UTC
 //   {nowUnix}       the current Unix time in seconds
 import { randomBytes, randomInt } from 'node:crypto';
-import { fillJson, type Variables } from '../load/scenarios/template.ts';
+import { fillJson, type Variables } from './template.ts';
 
 export const GENERATED_PLACEHOLDERS = ['uuid', 'unique', 'uniqueDigits', 'now', 'nowUnix'] as const;
 

@@ -7,7 +7,8 @@
 import { Pool } from 'undici';
 import { durationSec } from '../scenarios/duration.ts';
 import { expectedOutcomes, outcomeOf, type Outcome } from '../scenarios/metrics.ts';
-import { extractVariables, fillRequest, type Variables } from '../scenarios/template.ts';
+import { type Variables } from '../../src/template.ts';
+import { extractVariables, fillRequest } from '../scenarios/request.ts';
 import { exchange, headersOf, type Answer } from './exchange.ts';
 import type { ArrivalExecutor, LoadScenario } from '../scenarios/types.ts';
 import { RESULT_FORMAT, type CapturedIteration, type CompletionTimeline, type NormalizedRun, type PhaseResult } from '../result/normalized.ts';

@@ -4,7 +4,7 @@
 // from it. This is the engine's hot path (LOAD-NOTES: it must not be the
 // bottleneck); the newer handler interface would parse every header block.
 import type { Pool } from 'undici';
-import type { FilledRequest } from '../scenarios/template.ts';
+import type { FilledRequest } from '../scenarios/request.ts';
 
 export interface Answer {
   /** 0 for a transport failure. */

@@ -8,7 +8,7 @@
 //     [-e PTAS_MAX_BYTES=1048576] [-e PTAS_RESULT=result.json] load/k6/body-size-boundary.ts
 import http from 'k6/http';
 import { baseBody, paddedBody, requestBudget, SizeBisection, tokenBodySizeBoundary, utf8Length } from '../scenarios/body-size.ts';
-import { fillRequest } from '../scenarios/template.ts';
+import { fillRequest } from '../scenarios/request.ts';
 import { readConfig, variablesFor } from './lib/config.ts';
 
 const config = readConfig();

@@ -40,18 +40,9 @@ export interface PhaseResult {
   errors?: Record<string, number>;
 }
 
-/** One second of a run (by completion time). Same shape as TimeBucket of results.json. */
-export interface TimeBucket {
-  tSec: number;
-  offered: number;
-  sent: number;
-  status2xx: number;
-  status429: number;
-  status5xx: number;
-  /** Other statuses plus transport failures. */
-  other: number;
-  p95Ms?: number;
-}
+// One second of a run: the shape results.json keeps (the core's results model owns it).
+import type { TimeBucket } from '../../src/results/time-bucket.ts';
+export type { TimeBucket };
 
 export interface ThresholdResult {
   metric: string;

@@ -2,7 +2,7 @@
 // of exact byte sizes that are otherwise the valid client_credentials JSON,
 // padded with insignificant whitespace, so only their size can decide 413.
 import { tokenRequest } from './operations.ts';
-import { fillJson, type Variables } from './template.ts';
+import { fillJson, type Variables } from '../../src/template.ts';
 import type { RequestTemplate } from './types.ts';
 
 export type Framing = 'content-length' | 'chunked' | 'expect-100-continue';

@@ -10,7 +10,7 @@ import { printLine, progressPrinter } from '../engine/progress.ts';
 import type { HeaderSample, NormalizedRun } from '../result/normalized.ts';
 import type { RateLimitAnalysis } from '../probes/rate-limit/analysis.ts';
 import { runRateLimitProbe } from '../probes/rate-limit/run.ts';
-import type { Variables } from '../scenarios/template.ts';
+import type { Variables } from '../../src/template.ts';
 import type { LoadScenario } from '../scenarios/types.ts';
 import { checkResult, stepTimeline, type ProbeOutcome } from './results.ts';
 import type { RateProbeSettings, TlsMaterial } from './settings.ts';

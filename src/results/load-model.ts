@@ -11,9 +11,8 @@ export interface LatencySummary {
   maxMs: number;
 }
 
-/** One second of a load run: the engines produce it, results.json keeps it as is. */
-export type { TimeBucket } from '../../load/result/normalized.ts';
-import type { TimeBucket } from '../../load/result/normalized.ts';
+export type { TimeBucket } from './time-bucket.ts';
+import type { TimeBucket } from './time-bucket.ts';
 
 /** One constant-rate step of a rate-limit staircase. `accepted` counts answers that passed the limiter: neither 429 nor 5xx nor a transport failure. */
 export interface RateStep {

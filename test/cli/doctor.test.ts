@@ -12,7 +12,7 @@ import { runPtas } from '../support/cli.ts';
 import { referenceProfile } from '../../reference/profile.ts';
 import { offerRecipes } from '../../src/config/sections/offer-recipes.ts';
 import type { TradingProfile } from '../../src/config/sections/trading.ts';
-import type { DoctorSummary } from '../../src/doctor/table.ts';
+import type { DoctorSummary } from '../../app/doctor/table.ts';
 
 /** The trading section `ptas doctor` gives the reference it starts (default options, so the same seeded users). */
 function referenceTrading(): TradingProfile {

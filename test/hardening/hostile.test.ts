@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { createTransport, HttpClient } from '../../src/http/client.ts';
 import { Redactor } from '../../src/http/redact.ts';
-import { runConformance } from '../../src/run/conformance.ts';
+import { runConformance } from '../../app/run/conformance.ts';
 import { HOSTILE_BEHAVIOURS, startHostileServer } from '../support/hostile-server.ts';
 
 const TIMEOUT_MS = 2_000;

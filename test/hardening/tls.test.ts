@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { referenceProfile } from '../../reference/profile.ts';
-import { spawnReference, type ReferenceProcess } from '../../src/run/reference-process.ts';
+import { spawnReference, type ReferenceProcess } from '../../app/run/reference-process.ts';
 import type { RunResults } from '../../src/results/model.ts';
 import { runPtas } from '../support/cli.ts';
 import { makePki, startTlsFront, type TestPki, type TlsFront } from '../support/tls.ts';

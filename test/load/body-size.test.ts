@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runBodySizeProbe } from '../../load/probes/body-size/run.ts';
 import { tokenRequest } from '../../load/scenarios/operations.ts';
-import { spawnReferences } from '../../src/run/reference-process.ts';
+import { spawnReferences } from '../../app/run/reference-process.ts';
 import { REFERENCE_DEFAULTS } from '../../reference/options.ts';
 
 const MAX_BYTES = 1024 * 1024;

@@ -9,7 +9,7 @@ import { runLoadStage } from '../../load/stage.ts';
 import { LOAD_CHECKS } from '../../load/checks.ts';
 import { FAULTS } from '../../reference/faults/index.ts';
 import { referenceProfile } from '../../reference/profile.ts';
-import { spawnReferences } from '../../src/run/reference-process.ts';
+import { spawnReferences } from '../../app/run/reference-process.ts';
 import type { LoadProfile } from '../../src/config/sections/load.ts';
 import { isCaught } from '../support/selftest.ts';
 

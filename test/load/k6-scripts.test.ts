@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { bundleK6Scripts, K6_ENTRY_SCRIPTS } from '../../load/k6-runner/bundle.ts';
 import { findK6 } from '../../load/k6-runner/run-k6.ts';
-import { ptasLoad } from '../../load/cli/run-load.ts';
+import { ptasLoad } from '../../app/load/run-load.ts';
 import type { NormalizedRun } from '../../load/result/normalized.ts';
 import { Writable } from 'node:stream';
 

@@ -9,7 +9,7 @@ import { runEngine } from '../../load/engine/engine.ts';
 import { runRateLimitProbe } from '../../load/probes/rate-limit/run.ts';
 import { tokenRateBreakpoint } from '../../load/scenarios/breakpoints.ts';
 import { tokenRequest } from '../../load/scenarios/operations.ts';
-import { spawnReference } from '../../src/run/reference-process.ts';
+import { spawnReference } from '../../app/run/reference-process.ts';
 import { REFERENCE_DEFAULTS } from '../../reference/options.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -6,7 +6,7 @@ import { durationSec, formatDuration } from '../../load/scenarios/duration.ts';
 import { drainSec, planClimb, staircaseScenarios } from '../../load/scenarios/staircase.ts';
 import { breakpointSteps, tokenRateBreakpoint } from '../../load/scenarios/breakpoints.ts';
 import { arrivalOffsets, plannedArrivals } from '../../load/engine/schedule.ts';
-import { fillRequest } from '../../load/scenarios/template.ts';
+import { fillRequest } from '../../load/scenarios/request.ts';
 import { tokenRequest } from '../../load/scenarios/operations.ts';
 import { baseBody, paddedBody, requestBudget, SizeBisection, utf8Length } from '../../load/scenarios/body-size.ts';
 import { profileScenario, PROFILE_KINDS } from '../../load/scenarios/profiles.ts';

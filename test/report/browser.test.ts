@@ -38,7 +38,7 @@ const artifacts = process.env.PTAS_TEST_ARTIFACTS ?? fromRoot('test-results', 'r
 const FAILING_CHECK = 'auth.refresh-token-single-use';
 /** A JWT: three base64url segments, header and payload JSON objects ("eyJ" is base64 of '{"'). */
 const JWT = /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/;
-/** The client secret src/run/reference-process.ts generates for the embedded reference. */
+/** The client secret app/run/reference-process.ts generates for the embedded reference. */
 const REFERENCE_SECRET = /ref-[A-Za-z0-9_-]{24}/;
 
 let browser: Browser;

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { catalogue, specTextNormalized } from '../../src/requirements.ts';
 import { fromRoot } from '../../src/paths.ts';
-import { listAllChecks } from '../../src/run/list.ts';
+import { listAllChecks } from '../../app/run/list.ts';
 import { FAULTS } from '../../reference/faults/index.ts';
 
 const requirements = catalogue().requirements;

@@ -11,10 +11,10 @@ import { packageRoot } from '../../src/paths.ts';
 import { parseJsonc } from '../../src/config/jsonc.ts';
 import { validateProfile } from '../../src/config/validate.ts';
 import { validateAgainst } from '../../src/schemas/registry.ts';
-import { BUNDLE_COMMAND, PROFILE_SCHEMA_BUNDLE, bundleText } from '../../src/init/schema-bundle.ts';
-import { renderStarterProfile } from '../../src/init/starter-profile.ts';
-import { checksUnlockedBy, keysNamedBy } from '../../src/init/unlocks.ts';
-import { summary } from '../../src/init/key-docs.ts';
+import { BUNDLE_COMMAND, PROFILE_SCHEMA_BUNDLE, bundleText } from '../../app/init/schema-bundle.ts';
+import { renderStarterProfile } from '../../app/init/starter-profile.ts';
+import { checksUnlockedBy, keysNamedBy } from '../../app/init/unlocks.ts';
+import { summary } from '../../app/init/key-docs.ts';
 import { referenceProfile } from '../../reference/profile.ts';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;

@@ -5,7 +5,7 @@
 // command line, where ps would show it.
 import type { Profile } from '../../../src/config/profile.ts';
 import { profileVariables, scenarioParams, type ParamOverrides } from '../../scenarios/params.ts';
-import type { Variables } from '../../scenarios/template.ts';
+import type { Variables } from '../../../src/template.ts';
 import type { OperationName, ScenarioParams } from '../../scenarios/types.ts';
 
 export interface K6Config {

@@ -4,7 +4,8 @@
 import http from 'k6/http';
 import { Counter, Rate, Trend } from 'k6/metrics';
 import { ANSWERS, FAILED, LATENCY, expectedOutcomes, outcomeOf } from '../../scenarios/metrics.ts';
-import { extractVariables, fillRequest, type Variables } from '../../scenarios/template.ts';
+import { type Variables } from '../../../src/template.ts';
+import { extractVariables, fillRequest } from '../../scenarios/request.ts';
 import type { RequestTemplate } from '../../scenarios/types.ts';
 
 const answers = new Counter(ANSWERS);

@@ -4,7 +4,8 @@
 // (a Content-Length far above the limit with almost no body sent).
 import type { SizeProbeStep } from '../../../src/results/load-model.ts';
 import { baseBody, paddedBody, requestBudget, SizeBisection, utf8Length, type Framing } from '../../scenarios/body-size.ts';
-import { fillRequest, type Variables } from '../../scenarios/template.ts';
+import { type Variables } from '../../../src/template.ts';
+import { fillRequest } from '../../scenarios/request.ts';
 import type { RequestTemplate } from '../../scenarios/types.ts';
 import { advisedWaitSec } from '../rate-limit/headers.ts';
 import { judgeBodySize, type BodySizeJudgement } from './analysis.ts';

@@ -1,0 +1,30 @@
+// Step 1: an access token by client credentials (spec 4.1 rule 1). Every
+// later step needs it; without one they are skipped, not failed.
+import { clientCredentialsBody, postToken, TOKEN_PATH } from '../../../src/auth/tokens.ts';
+import { bodySnippet } from '../diagnose.ts';
+import { okRow, problemRow, type DoctorContext } from '../model.ts';
+
+const OPERATION = 'token';
+const KEY = 'credentials';
+
+export async function tokenStep(ctx: DoctorContext): Promise<void> {
+  // Two attempts at most: a 429 is waited out once, so a tight limit does not read as wrong credentials.
+  const res = await postToken(ctx.http, clientCredentialsBody(ctx.profile), 'doctor: access token (client_credentials)', 2);
+  const request = ctx.exchanges.requestLine(res);
+  const body = res.json as { access_token?: unknown; refresh_token?: unknown; expires_in?: unknown } | undefined;
+  if (res.status === 200 && typeof body?.access_token === 'string' && body.access_token) {
+    ctx.bearer = body.access_token;
+    const refresh = typeof body.refresh_token === 'string' ? ', refresh token' : ', no refresh token';
+    const expires = body.expires_in === undefined ? '' : `, expires_in ${JSON.stringify(body.expires_in)}`;
+    ctx.report(okRow(OPERATION, KEY, request, `200 access token${refresh}${expires}`));
+    return;
+  }
+  const answer = `${res.status} ${bodySnippet(res, ctx.http.redactor)}`.trim();
+  const fix =
+    res.status === 404 || res.status === 405
+      ? `nothing answers ${TOKEN_PATH} there: check baseUrl (${ctx.profile.baseUrl})`
+      : res.status === 200
+        ? `the answer carries no access_token: is baseUrl (${ctx.profile.baseUrl}) the service's own address?`
+        : 'check credentials.clientId and credentials.clientSecret (PTAS_CLIENT_ID, PTAS_CLIENT_SECRET)';
+  ctx.report(problemRow(OPERATION, KEY, { request, answer, problem: `the token endpoint issued no access token (${res.status})`, fix }));
+}

@@ -1,0 +1,75 @@
+// Runs the conformance checks: one Playwright Test process over every target,
+// returning what the ptas reporter collected.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fromRoot } from '../../src/paths.ts';
+import { LOCK_DIR_ENV } from '../../src/check/exclusive.ts';
+import { TARGETS_FILE_ENV, writeTargetsFile, type RunTarget } from './targets.ts';
+import { CHECK_RESULTS_ENV, type CheckRunOutput } from '../../reports/playwright-reporter.ts';
+
+export interface ConformanceOptions {
+  targets: RunTarget[];
+  /** Extra Playwright --grep over all targets (e.g. a requirement tag). */
+  grep?: string;
+  workers?: number;
+  /** Per-check time limit in milliseconds. */
+  checkTimeoutMs?: number;
+  /** Print one line per finished check (default true). */
+  progress?: boolean;
+  /** Receives the child's terminal output (default: ours). */
+  output?: NodeJS.WritableStream;
+  signal?: AbortSignal;
+}
+
+const playwrightCli = createRequire(import.meta.url).resolve('@playwright/test/cli');
+
+export async function runConformance(options: ConformanceOptions): Promise<CheckRunOutput> {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'ptas-checks-'));
+  const resultsFile = path.join(scratch, 'checks.json');
+  const targetsFile = path.join(scratch, 'targets.json');
+  writeTargetsFile(targetsFile, options.targets);
+  const args = [playwrightCli, 'test', '--config', fromRoot('playwright.config.ts')];
+  if (options.grep) args.push('--grep', options.grep);
+  try {
+    const exitCode = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn(process.execPath, args, {
+        cwd: fromRoot(),
+        env: {
+          ...process.env,
+          [TARGETS_FILE_ENV]: targetsFile,
+          [CHECK_RESULTS_ENV]: resultsFile,
+          PTAS_PLAYWRIGHT_OUTPUT: path.join(scratch, 'playwright'),
+          PTAS_WORKERS: String(options.workers ?? Math.max(2, Math.min(4, os.availableParallelism()))),
+          PTAS_CHECK_TIMEOUT_MS: String(options.checkTimeoutMs ?? 60_000),
+          PTAS_PROGRESS: options.progress === false ? '0' : '1',
+          [LOCK_DIR_ENV]: path.join(scratch, 'locks'),
+          FORCE_COLOR: '0',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      // Interrupt, don't kill: on SIGINT Playwright stops the checks in flight
+      // and its reporter still writes what finished, for a partial report.
+      const interrupt = () => child.kill('SIGINT');
+      if (options.signal?.aborted) interrupt();
+      options.signal?.addEventListener('abort', interrupt, { once: true });
+      child.once('exit', () => options.signal?.removeEventListener('abort', interrupt));
+      const sink = options.output ?? process.stdout;
+      child.stdout!.on('data', (chunk: Buffer) => sink.write(chunk));
+      child.stderr!.on('data', (chunk: Buffer) => sink.write(chunk));
+      child.once('error', reject);
+      child.once('exit', (code) => resolve(code));
+    });
+    let output: CheckRunOutput;
+    try {
+      output = JSON.parse(readFileSync(resultsFile, 'utf8')) as CheckRunOutput;
+    } catch {
+      throw new Error(`the check runner exited with code ${exitCode} without writing results`);
+    }
+    return output;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,35 @@
+// Before any check runs: is anything answering HTTP at the base URL? An
+// unreachable target is exit code 3 within seconds, naming the address tried.
+import { createTransport, HttpClient, TransportError } from '../../src/http/client.ts';
+import { Redactor } from '../../src/http/redact.ts';
+import type { HttpProfile } from '../../src/config/profile.ts';
+
+export class UnreachableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnreachableError';
+  }
+}
+
+const HINTS: Partial<Record<TransportError['code'], string>> = {
+  CONNECTION_REFUSED: 'nothing is listening there',
+  DNS: 'the host name does not resolve',
+  TIMEOUT: 'no answer in time',
+  TLS: 'the TLS handshake failed: pass --ca with the issuing CA, or --insecure to skip verification',
+};
+
+export async function assertReachable(baseUrl: string, http: HttpProfile = {}, timeoutMs = 5_000): Promise<void> {
+  const transport = createTransport({ ...http, timeoutMs });
+  const client = new HttpClient({ baseUrl, transport, redactor: new Redactor() });
+  try {
+    await client.get('/', { timeoutMs });
+  } catch (error) {
+    if (error instanceof TransportError) {
+      const hint = HINTS[error.code] ?? error.message;
+      throw new UnreachableError(`target ${baseUrl} is unreachable: ${error.code} (${hint})`);
+    }
+    throw error;
+  } finally {
+    await transport.dispatcher.close();
+  }
+}

@@ -1,0 +1,28 @@
+// The targets of one Playwright run travel from `ptas run` (or the self-test)
+// to playwright.config.ts, one Playwright project per target, as JSON in a
+// file named by PTAS_TARGETS_FILE. Not in the environment itself: a
+// self-test's hundred profiles exceed the kernel's 128 KiB limit on one
+// environment string. The file holds credentials, so it is created 0600 in a
+// 0700 scratch directory and removed when the run ends.
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { ResolvedProfile } from '../../src/config/profile.ts';
+
+export interface RunTarget {
+  /** Project name; results are grouped by it. */
+  name: string;
+  profile: ResolvedProfile;
+  /** Only checks whose title or tags match this regular expression run. */
+  grep?: string;
+}
+
+export const TARGETS_FILE_ENV = 'PTAS_TARGETS_FILE';
+
+export function writeTargetsFile(file: string, targets: RunTarget[]): void {
+  writeFileSync(file, JSON.stringify(targets), { mode: 0o600 });
+}
+
+export function targetsFromEnv(env: NodeJS.ProcessEnv = process.env): RunTarget[] {
+  const file = env[TARGETS_FILE_ENV];
+  if (!file) return [];
+  return JSON.parse(readFileSync(file, 'utf8')) as RunTarget[];
+}
