@@ -5,13 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { targetsFromEnv } from './app/run/targets.ts';
+import { CHECK_FILE_SUFFIX, CHECKS_DIR } from './app/run/check-files.ts';
 import type { WorkerFixtures } from './src/check/fixtures.ts';
 
 const targets = targetsFromEnv();
 
 export default defineConfig<object, Pick<WorkerFixtures, 'ptasProfile'>>({
-  testDir: './suites',
-  testMatch: '**/*.check.ts',
+  testDir: CHECKS_DIR,
+  testMatch: `**/*${CHECK_FILE_SUFFIX}`,
   fullyParallel: true,
   forbidOnly: true,
   retries: 0,

@@ -1,12 +1,12 @@
 // What several commands share: the options that name and reach a target,
 // the profile they resolve to (file, then PTAS_* environment, then flags;
-// env: references last), and the mapping of errors to exit codes.
+// env: references last), and how an error ends the command (its exit code
+// comes from its code: src/errors.ts).
 import type { Argv } from 'yargs';
-import { ConfigError } from '../src/config/errors.ts';
 import { applyOverrides, overridesFromEnv, readProfileFile, resolveEnvReferences, type ProfileOverrides } from '../src/config/load.ts';
 import type { Profile } from '../src/config/profile.ts';
 import { EXIT } from '../src/exit-codes.ts';
-import { UnreachableError } from '../app/run/preflight.ts';
+import { exitCodeOf, PtasError } from '../src/errors.ts';
 
 export interface ConnectionArgs extends ProfileOverrides {
   config?: string;
@@ -43,17 +43,19 @@ export function profileFrom(args: ConnectionArgs): Profile {
   return resolveEnvReferences(merged, process.env);
 }
 
-/** Prints what went wrong and exits with the code that says what kind of problem it was. */
+/** Prints what went wrong and exits with the code its kind of problem maps to (src/errors.ts). */
 export function fail(error: unknown): never {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`ptas: configuration error:\n${error.message.replace(/^/gm, '  ')}\n`);
-    process.exit(EXIT.USAGE);
+  const exitCode = exitCodeOf(error);
+  process.stderr.write(`ptas: ${failureText(error, exitCode)}\n`);
+  process.exit(exitCode);
+}
+
+/** The message as the user reads it; a bug in ptas (exit 4) shows its stack. */
+export function failureText(error: unknown, exitCode: number): string {
+  if (exitCode === EXIT.INTERNAL || !(error instanceof PtasError)) {
+    return `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
   }
-  if (error instanceof UnreachableError) {
-    process.stderr.write(`ptas: ${error.message}\n`);
-    process.exit(EXIT.UNREACHABLE);
-  }
-  process.stderr.write(`ptas: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(EXIT.INTERNAL);
+  if (error.code === 'config') return `configuration error:\n${error.message.replace(/^/gm, '  ')}`;
+  return error.message;
 }
 

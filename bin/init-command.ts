@@ -3,7 +3,7 @@
 // it asks nothing and writes what the flags say.
 import type { Argv, CommandModule } from 'yargs';
 import { EXIT } from '../src/exit-codes.ts';
-import { DEFAULT_PROFILE_FILE, InitRefused, nextSteps, runInit } from '../app/init/init.ts';
+import { DEFAULT_PROFILE_FILE, nextSteps, runInit } from '../app/init/init.ts';
 import { QuestionsCancelled } from '../app/init/questions.ts';
 import { fail } from './connection.ts';
 
@@ -56,10 +56,6 @@ export const initCommand: CommandModule<object, InitArgs> = {
       });
       process.stdout.write(nextSteps(result, args.out));
     } catch (error) {
-      if (error instanceof InitRefused) {
-        process.stderr.write(`ptas: ${error.message}\n`);
-        process.exit(EXIT.USAGE);
-      }
       if (error instanceof QuestionsCancelled) {
         process.stderr.write(`\nptas: init ${error.message}\n`);
         process.exit(EXIT.INTERRUPTED);

@@ -98,9 +98,9 @@ await yargs(hideBin(process.argv))
     'list',
     'List every check with its requirement ids and severity',
     (y) => y.option('json', { type: 'boolean', describe: 'Print JSON instead of a table' }),
-    (args) => {
+    async (args) => {
       try {
-        const checks = listAllChecks();
+        const checks = await listAllChecks();
         if (args.json) {
           process.stdout.write(JSON.stringify(checks, null, 2) + '\n');
           return;

@@ -5,7 +5,7 @@ import { FAULTS } from '../reference/faults/index.ts';
 import { VARIANTS } from '../reference/variants/index.ts';
 import { REFERENCE_DEFAULTS, type ReferenceOptions } from '../reference/options.ts';
 import { startReference } from '../reference/server.ts';
-import { ModeError, referenceModes, type ReferenceModeArgs } from '../reference/modes.ts';
+import { referenceModes, type ReferenceModeArgs } from '../reference/modes.ts';
 import { profileHints } from '../reference/profile-hints.ts';
 
 export interface ReferenceArgs extends ReferenceModeArgs {
@@ -106,13 +106,8 @@ export async function runReferenceCommand(args: ReferenceArgs): Promise<void> {
     for (const f of FAULTS) process.stdout.write(`${f.name.padEnd(width)}  ${f.requirement}\n${' '.repeat(width + 2)}${f.description}\n`);
     return;
   }
-  let modes;
-  try {
-    modes = referenceModes(args);
-  } catch (error) {
-    if (error instanceof ModeError) throw new ConfigError(error.message);
-    throw error;
-  }
+  // A ModeError is a ConfigError: the CLI reports it as one (exit 2).
+  const modes = referenceModes(args);
   const options: Partial<ReferenceOptions> = {
     ...modes.options,
     port: args.port,

@@ -4,6 +4,7 @@
 // the publicly deployed API's answers to all of them at once
 // (REAL-API-NOTES). Pure, so the flag parsing is tested without a process.
 import { SPEC_USER_ID_HEADER, type ReferenceOptions } from './options.ts';
+import { ConfigError } from '../src/config/errors.ts';
 
 /** One question, its flag, and the variants each answer switches on (the first answer is the reference's default). */
 interface ModeQuestion {
@@ -39,8 +40,8 @@ export interface ReferenceModes {
   options: Partial<Pick<ReferenceOptions, 'userIdHeader'>>;
 }
 
-/** A flag value the reference cannot take: the message names the flag, the value and the choices. */
-export class ModeError extends Error {
+/** A flag value the reference cannot take: the message names the flag, the value and the choices (a configuration error, exit 2). */
+export class ModeError extends ConfigError {
   override name = 'ModeError';
 }
 

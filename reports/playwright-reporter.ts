@@ -1,10 +1,12 @@
 // The Playwright reporter of ptas: it turns each finished test into a
-// CheckResult (metadata from the test's annotation, verdict and evidence from
-// the outcome the check runtime attached), prints one progress line per
-// check, and writes all results as JSON to PTAS_CHECK_RESULTS for the
-// orchestrator that builds the report. When every check has ended, it adds
-// the cross-cutting checks of each target (src/crosscut/), computed from the
-// exchanges all checks of that target recorded.
+// CheckResult (the check's registered metadata, src/check/registry.ts, which
+// the test carries across Playwright's processes as an annotation; verdict
+// and evidence from the outcome the check runtime attached), prints one
+// progress line per check, and writes all results as JSON to
+// PTAS_CHECK_RESULTS for the orchestrator that builds the report. When every
+// check has ended, it adds the cross-cutting checks of each target
+// (src/crosscut/), computed from the exchanges all checks of that target
+// recorded.
 import { writeFileSync } from 'node:fs';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { META_ANNOTATION, OUTCOME_ATTACHMENT, type CheckMeta, type CheckOutcome, type CheckResult, type Verdict } from '../src/check/model.ts';

@@ -4,12 +4,11 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { RunResults } from '../src/results/model.ts';
 import { describeSchemaErrors, validateAgainst } from '../src/schemas/registry.ts';
+import { PtasError } from '../src/errors.ts';
 
-export class ResultsFileError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ResultsFileError';
-  }
+export class ResultsFileError extends PtasError {
+  readonly code = 'results-file';
+  override name = 'ResultsFileError';
 }
 
 /** A report directory stands for the results.json in it. */

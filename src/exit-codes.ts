@@ -1,4 +1,5 @@
-// The CLI's stable exit codes (documented in --help and the README).
+// The CLI's stable exit codes (documented in --help and the README). Which
+// error ends with which is src/errors.ts's ERROR_CODES.
 export const EXIT = {
   CONFORMANT: 0,
   NOT_CONFORMANT: 1,

@@ -6,6 +6,7 @@ import type { OperationTemplate } from './config/sections/operation.ts';
 // The load engines fill their request templates the same way; one implementation serves both.
 import { fillJson, fillString, jsonPointer, placeholdersIn, type Variables } from './template.ts';
 import { freshValues } from './placeholders.ts';
+import { PtasError } from './errors.ts';
 
 /** Values for a template's {placeholders}. */
 export type Placeholders = Variables;
@@ -18,7 +19,8 @@ export interface OperationResult {
 }
 
 /** A template names a placeholder this operation does not fill: the profile is wrong, not the implementation. */
-export class TemplateError extends Error {
+export class TemplateError extends PtasError {
+  readonly code = 'template';
   override name = 'TemplateError';
 }
 

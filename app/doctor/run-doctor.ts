@@ -63,7 +63,7 @@ async function runStep(ctx: DoctorContext, step: Step): Promise<void> {
     ctx.report(
       problemRow(step.operation, step.key, {
         request: ctx.exchanges.requestLine(error.exchangeId),
-        answer: `no answer: ${error.code}`,
+        answer: `no answer: ${error.kind}`,
         problem: `the request got no answer: ${error.message}`,
         fix: `check the path of the template ${step.key} describes, or raise http.timeoutMs if the target is slow`,
       }),

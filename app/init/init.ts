@@ -7,6 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../../src/config/errors.ts';
 import { readProfileFile } from '../../src/config/load.ts';
+import { PtasError } from '../../src/errors.ts';
 import { askStarterAnswers, baseUrlProblem, defaultName } from './questions.ts';
 import { PROFILE_SCHEMA_BUNDLE } from './schema-bundle.ts';
 import { renderStarterProfile, type StarterAnswers } from './starter-profile.ts';
@@ -14,11 +15,9 @@ import { renderStarterProfile, type StarterAnswers } from './starter-profile.ts'
 export const DEFAULT_PROFILE_FILE = 'ptas-profile.jsonc';
 
 /** The target exists and --force was not given. */
-export class InitRefused extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'InitRefused';
-  }
+export class InitRefused extends PtasError {
+  readonly code = 'init-refused';
+  override name = 'InitRefused';
 }
 
 export interface InitOptions {

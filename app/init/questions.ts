@@ -3,6 +3,7 @@
 // with --yes, nothing is asked: CI gets the same file from flags alone.
 import { createInterface } from 'node:readline/promises';
 import type { StarterAnswers } from './starter-profile.ts';
+import { PtasError } from '../../src/errors.ts';
 
 /** An http(s) URL, or the reason it is not one. */
 export function baseUrlProblem(value: string): string | undefined {
@@ -16,7 +17,8 @@ export function baseUrlProblem(value: string): string | undefined {
 }
 
 /** The questions ended before their answers (Ctrl-C, end of input). */
-export class QuestionsCancelled extends Error {
+export class QuestionsCancelled extends PtasError {
+  readonly code = 'cancelled';
   constructor() {
     super('cancelled before every question was answered; nothing was written');
     this.name = 'QuestionsCancelled';

@@ -3,15 +3,15 @@
 import { createTransport, HttpClient, TransportError } from '../../src/http/client.ts';
 import { Redactor } from '../../src/http/redact.ts';
 import type { HttpProfile } from '../../src/config/profile.ts';
+import { PtasError } from '../../src/errors.ts';
 
-export class UnreachableError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UnreachableError';
-  }
+/** Nothing answers HTTP at the base URL: exit 3 (src/errors.ts). */
+export class UnreachableError extends PtasError {
+  readonly code = 'unreachable';
+  override name = 'UnreachableError';
 }
 
-const HINTS: Partial<Record<TransportError['code'], string>> = {
+const HINTS: Partial<Record<TransportError['kind'], string>> = {
   CONNECTION_REFUSED: 'nothing is listening there',
   DNS: 'the host name does not resolve',
   TIMEOUT: 'no answer in time',
@@ -25,8 +25,8 @@ export async function assertReachable(baseUrl: string, http: HttpProfile = {}, t
     await client.get('/', { timeoutMs });
   } catch (error) {
     if (error instanceof TransportError) {
-      const hint = HINTS[error.code] ?? error.message;
-      throw new UnreachableError(`target ${baseUrl} is unreachable: ${error.code} (${hint})`);
+      const hint = HINTS[error.kind] ?? error.message;
+      throw new UnreachableError(`target ${baseUrl} is unreachable: ${error.kind} (${hint})`);
     }
     throw error;
   } finally {

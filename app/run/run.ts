@@ -16,7 +16,7 @@ import { runConformance } from './conformance.ts';
 import { assertReachable } from './preflight.ts';
 import { profileHash } from './profile-hash.ts';
 import { spawnReference, type ReferenceProcess } from './reference-process.ts';
-import { runLoadStage } from '../../load/stage.ts';
+import { runLoadStage, type LoadStageResult } from '../../load/stage.ts';
 import { FaultSet } from '../../reference/faults/index.ts';
 import { VariantSet } from '../../reference/variants/index.ts';
 
@@ -50,30 +50,10 @@ export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
   const out = options.output ?? process.stdout;
   const startedAt = new Date();
   let reference: ReferenceProcess | undefined;
-  if (options.faults?.length && options.profile.baseUrl) {
-    throw new ConfigError('--fault injects faults into the embedded reference; it cannot be combined with --base-url');
-  }
-  if (options.variants?.length && options.profile.baseUrl) {
-    throw new ConfigError('--variant changes the embedded reference; it cannot be combined with --base-url');
-  }
+  checkReferenceOptions(options);
   try {
-    new FaultSet(options.faults ?? []);
-    new VariantSet(options.variants ?? []);
-  } catch (error) {
-    throw new ConfigError((error as Error).message);
-  }
-  try {
-    let profile: ResolvedProfile;
-    if (!options.profile.baseUrl) {
-      reference = await spawnReference({ ...options.reference, faults: options.faults ?? [], variants: options.variants ?? [] });
-      const { baseUrl: _ignored, credentials: _alsoIgnored, ...userSections } = options.profile;
-      profile = { ...referenceProfile(reference.url, reference.options), ...userSections };
-      const faults = options.faults?.length ? ` with fault(s) ${options.faults.join(', ')}` : '';
-      const variants = options.variants?.length ? ` with variant(s) ${options.variants.join(', ')}` : '';
-      out.write(`ptas: started the reference implementation at ${reference.url}${faults}${variants}\n`);
-    } else {
-      profile = requireResolved(options.profile);
-    }
+    if (!options.profile.baseUrl) reference = await spawnReference({ ...options.reference, faults: options.faults ?? [], variants: options.variants ?? [] });
+    const profile = reference ? referenceTarget(options, reference, out) : requireResolved(options.profile);
     await assertReachable(profile.baseUrl, profile.http);
     out.write(`ptas: running conformance checks against ${profile.baseUrl}\n`);
     const checks = await runConformance({
@@ -88,30 +68,68 @@ export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
       options.load === false || options.signal?.aborted
         ? { checks: [] }
         : await runLoadStage({ profile, embeddedReference: Boolean(reference), signal: options.signal, output: out });
-    const finishedAt = new Date();
     const interrupted = options.signal?.aborted || checks.status === 'interrupted' ? 'interrupted (SIGINT)' : undefined;
-    const results = buildResults({
-      run: {
-        target: profile.baseUrl,
-        implementation: profile.name,
-        suiteVersion,
-        specVersion: specVersion(),
-        profileHash: profileHash(profile),
-        startedAt: startedAt.toISOString(),
-        finishedAt: finishedAt.toISOString(),
-        durationMs: finishedAt.getTime() - startedAt.getTime(),
-        reference: reference ? { faults: options.faults ?? [], variants: options.variants ?? [] } : undefined,
-        insecureTls: profile.http?.insecure ?? false,
-        interrupted,
-      },
-      checks: [...checks.checks, ...loadStage.checks],
-      load: loadStage.load,
-      errors: checks.errors,
-    });
+    const results = runResults(options, profile, { startedAt, embeddedReference: Boolean(reference), interrupted, checks, loadStage });
     const report = writeReport(results, path.resolve(options.outDir));
     const exitCode = exitCodeFor(results.verdict, Boolean(interrupted));
     return { results, report, exitCode };
   } finally {
     await reference?.stop();
   }
+}
+
+/** Faults and variants change the embedded reference only, and must be known ones. */
+function checkReferenceOptions(options: RunOptions): void {
+  if (options.faults?.length && options.profile.baseUrl) {
+    throw new ConfigError('--fault injects faults into the embedded reference; it cannot be combined with --base-url');
+  }
+  if (options.variants?.length && options.profile.baseUrl) {
+    throw new ConfigError('--variant changes the embedded reference; it cannot be combined with --base-url');
+  }
+  try {
+    new FaultSet(options.faults ?? []);
+    new VariantSet(options.variants ?? []);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+}
+
+/** The profile of the embedded reference, with the user's sections but its own address and credentials. */
+function referenceTarget(options: RunOptions, reference: ReferenceProcess, out: NodeJS.WritableStream): ResolvedProfile {
+  const { baseUrl: _ignored, credentials: _alsoIgnored, ...userSections } = options.profile;
+  const profile = { ...referenceProfile(reference.url, reference.options), ...userSections };
+  const faults = options.faults?.length ? ` with fault(s) ${options.faults.join(', ')}` : '';
+  const variants = options.variants?.length ? ` with variant(s) ${options.variants.join(', ')}` : '';
+  out.write(`ptas: started the reference implementation at ${reference.url}${faults}${variants}\n`);
+  return profile;
+}
+
+interface StageOutcomes {
+  startedAt: Date;
+  embeddedReference: boolean;
+  interrupted: string | undefined;
+  checks: Awaited<ReturnType<typeof runConformance>>;
+  loadStage: LoadStageResult;
+}
+
+function runResults(options: RunOptions, profile: ResolvedProfile, { startedAt, embeddedReference, interrupted, checks, loadStage }: StageOutcomes): RunResults {
+  const finishedAt = new Date();
+  return buildResults({
+    run: {
+      target: profile.baseUrl,
+      implementation: profile.name,
+      suiteVersion,
+      specVersion: specVersion(),
+      profileHash: profileHash(profile),
+      startedAt: startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      durationMs: finishedAt.getTime() - startedAt.getTime(),
+      reference: embeddedReference ? { faults: options.faults ?? [], variants: options.variants ?? [] } : undefined,
+      insecureTls: profile.http?.insecure ?? false,
+      interrupted,
+    },
+    checks: [...checks.checks, ...loadStage.checks],
+    load: loadStage.load,
+    errors: checks.errors,
+  });
 }

@@ -3,7 +3,7 @@
 // is rewritten in place, showing every run in progress side by side (the
 // load stage runs two probes at once); in a log a line is printed every few
 // seconds per run.
-import type { ProgressSnapshot } from './engine.ts';
+import type { ProgressSnapshot } from './options.ts';
 
 const pct = (share: number) => `${(share * 100).toFixed(0)}%`;
 

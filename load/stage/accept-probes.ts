@@ -109,7 +109,7 @@ export async function acceptChecks(ctx: StageContext, setUpDone: () => void = ()
           const read = await callOperation(recording, readBack.offerStatus, { offerId, userId }, { bearer, label: `read back offer ${offerId.slice(0, 8)}…, whose accept was answered 429` });
           reads.push({ offerId, createdStatus: c.variables.status, status: read.ok ? read.extracted.status : undefined, error: read.ok ? undefined : `status ${read.response.status}` });
         } catch (error) {
-          reads.push({ offerId, error: error instanceof TransportError ? error.code : String(error) });
+          reads.push({ offerId, error: error instanceof TransportError ? error.kind : String(error) });
         }
       }
     },

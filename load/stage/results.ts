@@ -2,11 +2,11 @@
 // src/check/model.ts (FAIL on a MUST check, WARN on SHOULD/REVIEW ones),
 // findings as WARN/INFO. INCONCLUSIVE (no limit below the probe's cap, where
 // the profile documents none, or the cap below the documented limit) is shown
-// like REVIEW, as DESIGN.md says: the probe ran and measured something a human
+// like REVIEW, as the README's "Verdicts" table says: the probe ran and measured something a human
 // should look at; a SKIP is a probe that did not run. A FAIL rests on the
 // requirement's spec sentence, or — with declaredBy — on what the profile
 // documents (a limit the probe went well above without finding it).
-import type { CheckMeta, CheckResult, Finding, TimelineEntry, Verdict } from '../../src/check/model.ts';
+import { violationVerdict, type CheckMeta, type CheckResult, type Finding, type TimelineEntry, type Verdict } from '../../src/check/model.ts';
 import type { RecordedExchange } from '../../src/http/exchange.ts';
 import type { Redactor } from '../../src/http/redact.ts';
 import type { RateStep } from '../../src/results/load-model.ts';
@@ -37,7 +37,7 @@ export function checkResult(meta: CheckMeta, outcome: ProbeOutcome, durationMs: 
   let reason = outcome.reason;
   switch (outcome.verdict) {
     case 'FAIL':
-      verdict = outcome.declaredBy || meta.severity === 'MUST' ? 'FAIL' : 'WARN';
+      verdict = violationVerdict(meta.severity, outcome.declaredBy);
       break;
     case 'INCONCLUSIVE':
       verdict = 'REVIEW';

@@ -34,9 +34,9 @@ import type { ServerResponse } from 'node:http';
 import type { ReferenceContext } from '../context.ts';
 import { authenticate } from '../context.ts';
 import { AddressBook } from '../crypto-transfers/address-book.ts';
-import { validateAddressRequest } from '../crypto-transfers/address-request.ts';
-import { seedDirectory } from '../crypto-transfers/directory.ts';
-import { isJsonContentType, parseJson, readBody, sendError, sendJson, sendPayloadTooLarge } from '../http-util.ts';
+import { validateAddressRequest, type AddressRequest } from '../crypto-transfers/address-request.ts';
+import { seedDirectory, type Directory } from '../crypto-transfers/directory.ts';
+import { isJsonContentType, parseJson, readBody, sendError, sendJson, sendPayloadTooLarge, type BodyResult } from '../http-util.ts';
 import type { Router, RouteRequest } from '../router.ts';
 import { readUserHeader, userIdHeaderName } from '../trading/svc-user-id.ts';
 
@@ -53,88 +53,110 @@ function atPlusTwoHours(date: Date): string {
 }
 
 export function registerCryptoTransfersRoutes(router: Router, ctx: ReferenceContext): void {
-  const directory = seedDirectory(ctx.options.seed);
-  const book = new AddressBook();
-  const fault = (name: string) => ctx.faults.has(name);
-  const variant = (name: string) => ctx.variants.has(name);
-  /** svc-user-id, or its product-specific name (options.userIdHeader, user-id-header-renamed). */
-  const userHeader = userIdHeaderName(ctx);
+  const addresses = new WithdrawalAddresses(ctx);
+  router.add('POST', WITHDRAWAL_ADDRESS_ROUTE, (req, res) => addresses.create(req, res));
+  router.add('GET', '/reference/v1/users/:userId/withdrawal-addresses', (req, res) => addresses.list(req, res));
+}
 
-  const bodyError = (res: ServerResponse, message: string) =>
-    sendError(res, fault('wda-parameter-error-409') ? 409 : 422, 'parameter_error', message);
+class WithdrawalAddresses {
+  private readonly directory: Directory;
+  private readonly book = new AddressBook();
+  /** svc-user-id, or its product-specific name (options.userIdHeader, user-id-header-renamed). */
+  private readonly userHeader: string;
+
+  constructor(private readonly ctx: ReferenceContext) {
+    this.directory = seedDirectory(ctx.options.seed);
+    this.userHeader = userIdHeaderName(ctx);
+  }
+
+  private fault(name: string): boolean {
+    return this.ctx.faults.has(name);
+  }
+
+  private variant(name: string): boolean {
+    return this.ctx.variants.has(name);
+  }
+
+  async create(req: RouteRequest, res: ServerResponse): Promise<void> {
+    const anonymousAllowed = this.fault('wda-bearer-not-required') && !req.raw.headers.authorization;
+    if (!anonymousAllowed && !(await authenticate(this.ctx, req, res))) return;
+    const userId = this.userOf(req, res);
+    if (!userId) return;
+
+    const read = await readBody(req.raw, this.ctx.options.bodyLimitBytes);
+    const request = this.addressRequest(req, res, read);
+    if (!request) return;
+    if (this.variant('duplicate-address-refused') && this.book.duplicateOf(userId, request)) {
+      return sendError(res, 422, 'parameter_error', 'this address, with this destination tag, is already in the user\'s address book');
+    }
+
+    const now = new Date();
+    const stored = this.book.add(userId, request, this.fault('wda-created-at-local-offset') ? atPlusTwoHours(now) : now.toISOString());
+    const shown = this.fault('wda-id-not-uuid') ? { ...stored, id: `wa_${stored.id.replace(/-/g, '').slice(0, 16)}` } : stored;
+    if (this.fault('wda-content-type-text')) {
+      res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
+      res.end(JSON.stringify({ data: shown }));
+      return;
+    }
+    sendJson(res, 200, { data: shown });
+  }
+
+  async list(req: RouteRequest, res: ServerResponse): Promise<void> {
+    if (!(await authenticate(this.ctx, req, res))) return;
+    const userId = req.params.userId!.toLowerCase();
+    if (!this.ctx.users.has(userId)) return sendError(res, 404, 'record_not_found', 'no user with this id');
+    sendJson(res, 200, { data: this.book.of(userId) });
+  }
 
   /** The user the request acts for, or undefined once an error was answered. */
-  function userOf(req: RouteRequest, res: ServerResponse): string | undefined {
+  private userOf(req: RouteRequest, res: ServerResponse): string | undefined {
+    const { ctx, userHeader } = this;
     const header = readUserHeader(req.raw, userHeader);
     if (header.kind === 'missing') {
-      if (fault('wda-user-header-optional')) return ctx.users.keys().next().value;
-      if (variant('missing-user-header-400')) sendError(res, 400, 'bad_request', `the ${userHeader} header is required`);
+      if (this.fault('wda-user-header-optional')) return ctx.users.keys().next().value;
+      if (this.variant('missing-user-header-400')) sendError(res, 400, 'bad_request', `the ${userHeader} header is required`);
       else sendError(res, 422, 'parameter_error', `the ${userHeader} header is required`);
       return undefined;
     }
-    if (header.kind === 'malformed' && !variant('user-id-shape-unchecked')) {
+    if (header.kind === 'malformed' && !this.variant('user-id-shape-unchecked')) {
       sendError(res, 422, 'parameter_error', `${userHeader} must be a user id (UUID)`);
       return undefined;
     }
     // A malformed id reaches here only under user-id-shape-unchecked, and names no user.
     const userId = header.kind === 'present' ? header.userId : undefined;
-    if (userId === undefined || (!ctx.users.has(userId) && !fault('wda-unknown-user-accepted'))) {
-      if (variant('unknown-user-403')) sendError(res, 403, 'forbidden', `${userHeader} names no user this client may act for`);
+    if (userId === undefined || (!ctx.users.has(userId) && !this.fault('wda-unknown-user-accepted'))) {
+      if (this.variant('unknown-user-403')) sendError(res, 403, 'forbidden', `${userHeader} names no user this client may act for`);
       else sendError(res, 404, 'record_not_found', `${userHeader} names no user`);
       return undefined;
     }
     return userId;
   }
 
-  router.add('POST', WITHDRAWAL_ADDRESS_ROUTE, async (req, res) => {
-    const anonymousAllowed = fault('wda-bearer-not-required') && !req.raw.headers.authorization;
-    if (!anonymousAllowed && !(await authenticate(ctx, req, res))) return;
-    const userId = userOf(req, res);
-    if (!userId) return;
-
-    const read = await readBody(req.raw, ctx.options.bodyLimitBytes);
-    if (read.kind === 'too-large') return sendPayloadTooLarge(res, read.limit);
-    if (read.kind === 'aborted') return;
-    if (!isJsonContentType(req.raw)) return sendError(res, 400, 'bad_request', 'Content-Type must be application/json');
-    if (!read.text.trim()) return sendError(res, 400, 'bad_request', 'a JSON body is required');
+  /** The address the body asks to add, as it will be stored, or undefined once an error was answered. */
+  private addressRequest(req: RouteRequest, res: ServerResponse, read: BodyResult): AddressRequest | undefined {
+    if (read.kind === 'too-large') return void sendPayloadTooLarge(res, read.limit);
+    if (read.kind === 'aborted') return undefined;
+    if (!isJsonContentType(req.raw)) return void sendError(res, 400, 'bad_request', 'Content-Type must be application/json');
+    if (!read.text.trim()) return void sendError(res, 400, 'bad_request', 'a JSON body is required');
     const parsed = parseJson(read.text);
     if (!parsed.ok) {
-      if (fault('wda-malformed-json-500')) throw new SyntaxError(parsed.message);
-      return sendError(res, 400, 'bad_request', `body is not valid JSON: ${parsed.message}`);
+      if (this.fault('wda-malformed-json-500')) throw new SyntaxError(parsed.message);
+      return void sendError(res, 400, 'bad_request', `body is not valid JSON: ${parsed.message}`);
     }
-    const validation = validateAddressRequest(parsed.value, directory, {
-      hostIdUnchecked: fault('wda-malformed-uuid-accepted'),
-      knownVaspRefused: fault('wda-known-vasp-rejected'),
-      hostNameFromDirectory: variant('directory-host-name'),
-      coerceScalars: variant('lenient-scalar-types'),
+    const validation = validateAddressRequest(parsed.value, this.directory, {
+      hostIdUnchecked: this.fault('wda-malformed-uuid-accepted'),
+      knownVaspRefused: this.fault('wda-known-vasp-rejected'),
+      hostNameFromDirectory: this.variant('directory-host-name'),
+      coerceScalars: this.variant('lenient-scalar-types'),
     });
-    if (!validation.ok) return bodyError(res, validation.message);
+    if (!validation.ok) return void sendError(res, this.fault('wda-parameter-error-409') ? 409 : 422, 'parameter_error', validation.message);
     const request = validation.value;
-    if (fault('wda-omitted-field-500')) {
+    if (this.fault('wda-omitted-field-500')) {
       // Trusts destination_tag to be present, as an implementation that forgot it is optional would.
       request.destinationTag = (parsed.value as { destination_tag: string }).destination_tag.trim();
     }
-    if (fault('wda-owner-name-not-stored')) request.ownerLegalName = '';
-    if (variant('owner-name-normalised')) request.ownerLegalName = normalisedLegalName(request.ownerLegalName);
-    if (variant('duplicate-address-refused') && book.duplicateOf(userId, request)) {
-      return sendError(res, 422, 'parameter_error', 'this address, with this destination tag, is already in the user\'s address book');
-    }
-
-    const now = new Date();
-    const stored = book.add(userId, request, fault('wda-created-at-local-offset') ? atPlusTwoHours(now) : now.toISOString());
-    const shown = fault('wda-id-not-uuid') ? { ...stored, id: `wa_${stored.id.replace(/-/g, '').slice(0, 16)}` } : stored;
-    if (fault('wda-content-type-text')) {
-      res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
-      res.end(JSON.stringify({ data: shown }));
-      return;
-    }
-    sendJson(res, 200, { data: shown });
-  });
-
-  router.add('GET', '/reference/v1/users/:userId/withdrawal-addresses', async (req, res) => {
-    if (!(await authenticate(ctx, req, res))) return;
-    const userId = req.params.userId!.toLowerCase();
-    if (!ctx.users.has(userId)) return sendError(res, 404, 'record_not_found', 'no user with this id');
-    sendJson(res, 200, { data: book.of(userId) });
-  });
+    if (this.fault('wda-owner-name-not-stored')) request.ownerLegalName = '';
+    if (this.variant('owner-name-normalised')) request.ownerLegalName = normalisedLegalName(request.ownerLegalName);
+    return request;
+  }
 }

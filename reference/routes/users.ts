@@ -25,163 +25,19 @@
 //   content-language                    Content-Language only in answer to Accept-Language,
 //                                       naming the matched tag as the client wrote it.
 import type { ServerResponse } from 'node:http';
+import type { TokenClaims } from '../keys.ts';
 import { authenticate, type ReferenceContext } from '../context.ts';
-import type { FaultSet } from '../faults/index.ts';
-import type { VariantSet } from '../variants/index.ts';
 import { sendError, sendJson } from '../http-util.ts';
 import { UUID_SHAPE } from '../fixtures/ids.ts';
-import {
-  ASSET_GROUP_JOURNEY,
-  DEFAULT_JOURNEYS,
-  FLOWS,
-  JOURNEYS,
-  LANGUAGES,
-  TERMS,
-  timestampWithOffset,
-  tradingReason,
-  type AssetGroup,
-  type Flow,
-  type FlowParameters,
-  type Journey,
-  type Language,
-  type User,
-} from '../fixtures/users.ts';
-import type { Router } from '../router.ts';
+import { timestampWithOffset, tradingReason, type Journey, type Language, type User } from '../fixtures/users.ts';
+import type { Router, RouteRequest } from '../router.ts';
+import { quoted, resolveJourneyContext, termsForJourneys, type Variants } from '../users/journey-context.ts';
+import { matchedLanguageRange, negotiateLanguage } from '../users/language.ts';
+
+export { resolveJourneyContext, termsForJourneys, type JourneyContext } from '../users/journey-context.ts';
+export { matchedLanguageRange, negotiateLanguage } from '../users/language.ts';
 
 const USERS_ROUTE = '/v2/users/:userId';
-
-/** More user_journey[] values than there are journeys can only be abuse. */
-const MAX_JOURNEY_VALUES = JOURNEYS.length * 2;
-const ASSET_PARAMETERS = ['asset_group', 'source_asset_group', 'target_asset_group'] as const;
-type AssetParameter = (typeof ASSET_PARAMETERS)[number];
-const PARAMETERS_OF: Record<FlowParameters, readonly AssetParameter[]> = {
-  none: [],
-  asset_group: ['asset_group'],
-  source_and_target: ['source_asset_group', 'target_asset_group'],
-};
-
-export type JourneyContext =
-  | { ok: true; journeys: readonly Journey[]; source: 'user_journey' | 'user_flow' | 'default' }
-  | { ok: false; message: string };
-
-type Faults = Pick<FaultSet, 'has'>;
-type Variants = Pick<VariantSet, 'has'>;
-const NO_VARIANTS: Variants = { has: () => false };
-
-const refuse = (message: string): JourneyContext => ({ ok: false, message });
-/** Echoes caller input in messages, clipped: a 10 kB value does not belong in an error body. */
-const quoted = (value: string) => JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-const isJourney = (value: string): value is Journey => (JOURNEYS as readonly string[]).includes(value);
-const isFlow = (value: string): value is Flow => Object.hasOwn(FLOWS, value);
-const isAssetGroup = (value: string): value is AssetGroup => Object.hasOwn(ASSET_GROUP_JOURNEY, value);
-
-function fromJourneys(values: string[], assetParameters: string[], faults: Faults, variants: Variants): JourneyContext {
-  if (assetParameters.length && !variants.has('asset-groups-without-flow-ignored')) return refuse(`${assetParameters.join(', ')} applies only together with user_flow`);
-  if (values.length > MAX_JOURNEY_VALUES) return refuse(`at most ${MAX_JOURNEY_VALUES} user_journey[] values are accepted`);
-  const unknown = values.find((v) => !isJourney(v));
-  if (unknown !== undefined) return refuse(`unknown user_journey[] value ${quoted(unknown)} (known: ${JOURNEYS.join(', ')})`);
-  const journeys = [...new Set(values as Journey[])];
-  if (journeys.length > 1 && faults.has('users-single-journey-only')) return refuse('only one user_journey[] value is supported');
-  return { ok: true, journeys, source: 'user_journey' };
-}
-
-function assetJourney(name: AssetParameter, value: string | undefined): { journey: Journey } | { error: string } {
-  if (value === undefined || value === '') return { error: `user_flow requires ${name}` };
-  if (!isAssetGroup(value)) return { error: `unknown ${name} ${quoted(value)} (known: ${Object.keys(ASSET_GROUP_JOURNEY).join(', ')})` };
-  return { journey: ASSET_GROUP_JOURNEY[value] };
-}
-
-function fromFlow(flow: string, params: URLSearchParams, assetParameters: AssetParameter[], faults: Faults): JourneyContext {
-  const unstakeBroken = flow === 'unstake' && faults.has('users-flow-unstake-rejected');
-  if (!isFlow(flow) || unstakeBroken) {
-    if (faults.has('users-unknown-flow-defaulted')) return { ok: true, journeys: DEFAULT_JOURNEYS, source: 'default' };
-    return refuse(`unknown user_flow ${quoted(flow)} (known: ${Object.keys(FLOWS).join(', ')})`);
-  }
-  const rule = FLOWS[flow];
-  const wanted = PARAMETERS_OF[rule.parameters];
-  const unwanted = assetParameters.filter((p) => !wanted.includes(p));
-  const stakeBroken = flow === 'stake' && faults.has('users-stake-asset-group-accepted');
-  if (unwanted.length && !stakeBroken) return refuse(`user_flow ${flow} takes no ${unwanted.join(', ')}`);
-  const journeys: Journey[] = [...rule.journeys];
-  for (const name of wanted) {
-    const value = params.get(name) ?? undefined;
-    const optional =
-      (value === undefined || value === '') &&
-      ((flow === 'saving_create' && faults.has('users-saving-create-asset-group-optional')) ||
-        (name === 'target_asset_group' && faults.has('users-swap-target-optional')));
-    if (optional) continue;
-    const resolved = assetJourney(name, value);
-    if ('error' in resolved) return refuse(resolved.error);
-    if (!faults.has('users-flow-ignores-asset-group')) journeys.push(resolved.journey);
-  }
-  return { ok: true, journeys: [...new Set(journeys)], source: 'user_flow' };
-}
-
-/** Resolves the journey context of a request (spec 4.2 rules 1-6). */
-export function resolveJourneyContext(params: URLSearchParams, faults: Faults, variants: Variants = NO_VARIANTS): JourneyContext {
-  const journeyValues = params.getAll('user_journey[]');
-  const flows = params.getAll('user_flow');
-  if (flows.length > 1) {
-    // The fault stands for a handler that assumed a scalar and crashed on the array a repeated parameter gives.
-    if (faults.has('users-repeated-flow-500')) throw new TypeError('user_flow.trim is not a function');
-    return refuse('user_flow may be given only once');
-  }
-  const repeated = ASSET_PARAMETERS.find((p) => params.getAll(p).length > 1);
-  if (repeated) return refuse(`${repeated} may be given only once`);
-  const assetParameters = ASSET_PARAMETERS.filter((p) => params.has(p));
-  const flow = flows[0];
-
-  if (flow !== undefined && journeyValues.length) {
-    if (!faults.has('users-journey-and-flow-accepted')) return refuse('user_journey[] and user_flow exclude each other: send one of them');
-  }
-  let context: JourneyContext;
-  if (flow !== undefined) context = fromFlow(flow, params, assetParameters, faults);
-  else if (journeyValues.length) context = fromJourneys(journeyValues, assetParameters, faults, variants);
-  else if (assetParameters.length && !variants.has('asset-groups-without-flow-ignored')) return refuse(`${assetParameters.join(', ')} applies only together with user_flow`);
-  else if (faults.has('users-journey-required')) return refuse('send user_journey[] or user_flow');
-  else context = { ok: true, journeys: faults.has('users-default-journeys-unfiltered') ? JOURNEYS : DEFAULT_JOURNEYS, source: 'default' };
-
-  if (context.ok && context.source !== 'default' && faults.has('users-terms-unfiltered')) return { ...context, journeys: JOURNEYS };
-  return context;
-}
-
-/** The terms among `unaccepted` that apply to at least one of the journeys. */
-export function termsForJourneys(unaccepted: readonly number[], journeys: readonly Journey[]): number[] {
-  const applicable = new Set(TERMS.filter((t) => t.journeys.some((j) => journeys.includes(j))).map((t) => t.id));
-  return unaccepted.filter((id) => applicable.has(id));
-}
-
-/**
- * The supported language of highest weight in an Accept-Language header
- * (RFC 9110 12.5.4), matching on the primary subtag; malformed parts are
- * ignored and no match falls back to the first supported language.
- */
-export function negotiateLanguage(header: string | undefined): Language {
-  const fallback = LANGUAGES[0];
-  if (!header) return fallback;
-  let best: Language = fallback;
-  let bestWeight = 0;
-  for (const part of header.split(',')) {
-    const [range = '', ...parameters] = part.split(';');
-    const q = parameters.map((p) => p.trim()).find((p) => p.toLowerCase().startsWith('q='));
-    const weight = q === undefined ? 1 : Number(q.slice(2));
-    if (!Number.isFinite(weight) || weight <= 0 || weight > 1) continue;
-    const primary = range.trim().toLowerCase().split('-')[0]!;
-    const language = primary === '*' ? fallback : LANGUAGES.find((l) => l === primary);
-    if (language && weight > bestWeight) {
-      best = language;
-      bestWeight = weight;
-    }
-  }
-  return best;
-}
-
-/** The range of an Accept-Language header that picked `language`, as the client wrote it (de-DE for de), for the content-language variant. */
-export function matchedLanguageRange(header: string, language: Language): string {
-  const ranges = header.split(',').map((part) => part.split(';')[0]!.trim());
-  const range = ranges.find((r) => r.toLowerCase().split('-')[0] === language);
-  return range && /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(range) ? range : language;
-}
 
 /** registered_at as the variants write it: another offset, or with milliseconds. */
 function registeredAt(user: User, variants: Variants): string {
@@ -192,82 +48,97 @@ function registeredAt(user: User, variants: Variants): string {
 }
 
 export function registerUserRoutes(router: Router, ctx: ReferenceContext): void {
+  router.add('GET', USERS_ROUTE, (req, res) => getUser(ctx, req, res));
+}
+
+async function getUser(ctx: ReferenceContext, req: RouteRequest, res: ServerResponse): Promise<void> {
+  const { faults } = ctx;
+  const skipAuth = faults.has('users-no-bearer-allowed') && !req.raw.headers.authorization;
+  if (!skipAuth) {
+    const claims = await authenticate(ctx, req, res);
+    if (!claims) return;
+    if (refusedOwnLicence(ctx, claims, res)) return;
+  }
+  const userId = req.params.userId!;
+  if (!UUID_SHAPE.test(userId)) {
+    // The fault stands for a store that parses the id itself and throws on garbage.
+    if (faults.has('users-malformed-id-500')) throw new Error(`invalid input syntax for type uuid: ${quoted(userId)}`);
+    return malformedIdError(ctx, res, 'User-ID must be a UUID');
+  }
+  const context = resolveJourneyContext(req.url.searchParams, faults, ctx.variants);
+  if (!context.ok) return journeyError(ctx, res, context.message);
+  const user = lookUp(ctx, userId);
+  if (!user) {
+    if (faults.has('users-unknown-user-422')) return sendError(res, 422, 'parameter_error', 'User-ID is not valid');
+    return sendError(res, 404, 'record_not_found', 'no user with this id');
+  }
+  answerUser(ctx, req, res, user, context.journeys);
+}
+
+/** Spec 4.2 rule 7: true once the own-licence client was refused. */
+function refusedOwnLicence(ctx: ReferenceContext, claims: TokenClaims, res: ServerResponse): boolean {
+  // 403 is not among the codes 4.2 lists; the spec does not show which code restricts.
+  if (claims.client_id !== ctx.options.ownLicenceClientId || ctx.faults.has('users-own-licence-served')) return false;
+  const message = 'user details v2 is not available to partners running the service under their own licence';
+  if (ctx.variants.has('own-licence-not-found')) sendError(res, 404, 'record_not_found', message);
+  else sendError(res, 403, 'forbidden', message);
+  return true;
+}
+
+function journeyError(ctx: ReferenceContext, res: ServerResponse, message: string): void {
+  if (ctx.faults.has('users-journey-errors-404')) return sendError(res, 404, 'parameter_error', message);
+  if (ctx.variants.has('journey-errors-400')) return sendError(res, 400, 'bad_request', message);
+  sendError(res, 422, 'parameter_error', message);
+}
+
+function malformedIdError(ctx: ReferenceContext, res: ServerResponse, message: string): void {
+  if (ctx.variants.has('malformed-user-id-404')) return sendError(res, 404, 'record_not_found', message);
+  sendError(res, ctx.faults.has('users-journey-errors-404') ? 404 : 422, 'parameter_error', message);
+}
+
+function lookUp(ctx: ReferenceContext, userId: string): User | undefined {
+  const id = userId.toLowerCase();
+  if (!ctx.faults.has('users-wrong-user-returned')) return ctx.users.get(id);
+  const all = [...ctx.users.values()];
+  const index = all.findIndex((u) => u.id === id);
+  return index < 0 ? undefined : all[(index + 1) % all.length];
+}
+
+/** 200 with the user in the journey context, in the language Accept-Language picks. */
+function answerUser(ctx: ReferenceContext, req: RouteRequest, res: ServerResponse, user: User, journeys: readonly Journey[]): void {
+  const { faults } = ctx;
+  const acceptLanguage = req.raw.headers['accept-language'];
+  if (acceptLanguage?.includes(';q=') && faults.has('users-accept-language-q-rejected')) {
+    return sendError(res, 400, 'bad_request', 'Accept-Language must be a single language tag');
+  }
+  const language = negotiateLanguage(acceptLanguage);
+  const body = present(ctx, user, journeys, language);
+  const languageHeader = contentLanguage(ctx.variants, acceptLanguage, language);
+  if (faults.has('users-content-type-text')) {
+    res.writeHead(200, { 'content-type': 'text/plain', ...languageHeader, 'cache-control': 'no-store' });
+    res.end(JSON.stringify(body));
+    return;
+  }
+  sendJson(res, 200, body, languageHeader);
+}
+
+/** The body of one user in the resolved context, with the output faults applied. */
+function present(ctx: ReferenceContext, user: User, journeys: readonly Journey[], language: Language): { data: Record<string, unknown> } {
   const { faults, variants } = ctx;
-  const journeyError = (res: ServerResponse, message: string) => {
-    if (faults.has('users-journey-errors-404')) return sendError(res, 404, 'parameter_error', message);
-    if (variants.has('journey-errors-400')) return sendError(res, 400, 'bad_request', message);
-    sendError(res, 422, 'parameter_error', message);
+  const terms = termsForJourneys(user.terms_not_accepted, journeys);
+  const data: Record<string, unknown> = {
+    ...user,
+    trading: { ...user.trading, reason: tradingReason(user, language) },
+    registered_at: registeredAt(user, variants),
+    terms_not_accepted: variants.has('terms-descending') ? terms.sort((a, b) => b - a) : terms,
   };
-  const malformedIdError = (res: ServerResponse, message: string) => {
-    if (variants.has('malformed-user-id-404')) return sendError(res, 404, 'record_not_found', message);
-    sendError(res, faults.has('users-journey-errors-404') ? 404 : 422, 'parameter_error', message);
-  };
+  if (faults.has('users-external-meta-number')) data.external_meta = { ...user.external_meta, tier: 2 };
+  if (faults.has('users-registered-at-no-offset')) data.registered_at = user.registered_at.replace(/(Z|[+-]\d{2}:\d{2})$/, '');
+  return { data };
+}
 
-  /** The body of one user in the resolved context, with the output faults applied. */
-  function present(user: User, journeys: readonly Journey[], language: Language): { data: Record<string, unknown> } {
-    const terms = termsForJourneys(user.terms_not_accepted, journeys);
-    const data: Record<string, unknown> = {
-      ...user,
-      trading: { ...user.trading, reason: tradingReason(user, language) },
-      registered_at: registeredAt(user, variants),
-      terms_not_accepted: variants.has('terms-descending') ? terms.sort((a, b) => b - a) : terms,
-    };
-    if (faults.has('users-external-meta-number')) data.external_meta = { ...user.external_meta, tier: 2 };
-    if (faults.has('users-registered-at-no-offset')) data.registered_at = user.registered_at.replace(/(Z|[+-]\d{2}:\d{2})$/, '');
-    return { data };
-  }
-
-  function lookUp(userId: string): User | undefined {
-    const id = userId.toLowerCase();
-    if (!faults.has('users-wrong-user-returned')) return ctx.users.get(id);
-    const all = [...ctx.users.values()];
-    const index = all.findIndex((u) => u.id === id);
-    return index < 0 ? undefined : all[(index + 1) % all.length];
-  }
-
-  /** Content-Language: the language answered in, or with the variant only in answer to Accept-Language and as the client wrote it. */
-  function contentLanguage(acceptLanguage: string | undefined, language: Language): Record<string, string> {
-    if (!variants.has('content-language')) return { 'content-language': language };
-    return acceptLanguage ? { 'content-language': matchedLanguageRange(acceptLanguage, language) } : {};
-  }
-
-  router.add('GET', USERS_ROUTE, async (req, res) => {
-    const skipAuth = faults.has('users-no-bearer-allowed') && !req.raw.headers.authorization;
-    if (!skipAuth) {
-      const claims = await authenticate(ctx, req, res);
-      if (!claims) return;
-      // Spec 4.2 rule 7. 403 is not among the codes 4.2 lists; the spec does not show which code restricts.
-      if (claims.client_id === ctx.options.ownLicenceClientId && !faults.has('users-own-licence-served')) {
-        const message = 'user details v2 is not available to partners running the service under their own licence';
-        if (variants.has('own-licence-not-found')) return sendError(res, 404, 'record_not_found', message);
-        return sendError(res, 403, 'forbidden', message);
-      }
-    }
-    const userId = req.params.userId!;
-    if (!UUID_SHAPE.test(userId)) {
-      // The fault stands for a store that parses the id itself and throws on garbage.
-      if (faults.has('users-malformed-id-500')) throw new Error(`invalid input syntax for type uuid: ${quoted(userId)}`);
-      return malformedIdError(res, 'User-ID must be a UUID');
-    }
-    const context = resolveJourneyContext(req.url.searchParams, faults, variants);
-    if (!context.ok) return journeyError(res, context.message);
-    const user = lookUp(userId);
-    if (!user) {
-      if (faults.has('users-unknown-user-422')) return sendError(res, 422, 'parameter_error', 'User-ID is not valid');
-      return sendError(res, 404, 'record_not_found', 'no user with this id');
-    }
-    const acceptLanguage = req.raw.headers['accept-language'];
-    if (acceptLanguage?.includes(';q=') && faults.has('users-accept-language-q-rejected')) {
-      return sendError(res, 400, 'bad_request', 'Accept-Language must be a single language tag');
-    }
-    const language = negotiateLanguage(acceptLanguage);
-    const body = present(user, context.journeys, language);
-    const languageHeader = contentLanguage(acceptLanguage, language);
-    if (faults.has('users-content-type-text')) {
-      res.writeHead(200, { 'content-type': 'text/plain', ...languageHeader, 'cache-control': 'no-store' });
-      res.end(JSON.stringify(body));
-      return;
-    }
-    sendJson(res, 200, body, languageHeader);
-  });
+/** Content-Language: the language answered in, or with the variant only in answer to Accept-Language and as the client wrote it. */
+function contentLanguage(variants: Variants, acceptLanguage: string | undefined, language: Language): Record<string, string> {
+  if (!variants.has('content-language')) return { 'content-language': language };
+  return acceptLanguage ? { 'content-language': matchedLanguageRange(acceptLanguage, language) } : {};
 }

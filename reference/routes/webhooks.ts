@@ -32,7 +32,7 @@ import { isJsonContentType, parseJson, readBody, sendError, sendJson, sendPayloa
 import { UUID_SHAPE } from '../fixtures/ids.ts';
 import type { Router, RouteRequest } from '../router.ts';
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts';
-import { eventBody, eventParams, offerStatusBody, parseEventRequest } from '../webhooks/events.ts';
+import { eventBody, eventParams, offerStatusBody, parseEventRequest, type EventRequest } from '../webhooks/events.ts';
 import { WebhookSigner, type SigningAlgorithm } from '../webhooks/signer.ts';
 
 export const WEBHOOK_REGISTER_PATH = '/reference/v1/webhooks/user-update';
@@ -56,6 +56,40 @@ function receivingAddress(body: unknown): string | undefined {
   }
 }
 
+async function jsonBody(ctx: ReferenceContext, req: RouteRequest, res: ServerResponse): Promise<unknown> {
+  const read = await readBody(req.raw, ctx.options.bodyLimitBytes);
+  if (read.kind === 'too-large') return sendPayloadTooLarge(res, read.limit);
+  if (read.kind === 'aborted') return undefined;
+  if (!isJsonContentType(req.raw)) return sendError(res, 422, 'parameter_error', 'Content-Type must be application/json');
+  const parsed = parseJson(read.text);
+  if (!parsed.ok) return sendError(res, 422, 'parameter_error', `body is not valid JSON: ${parsed.message}`);
+  return parsed.value ?? null;
+}
+
+interface EventToSend {
+  request: EventRequest;
+  userId: string;
+  /** The client's receiving address. */
+  url: string;
+  /** Offer-status notifications just before and after the event (webhook-unrelated-notifications). */
+  sendsOtherKinds: boolean;
+}
+
+/** Hands the user-update event (and its neighbours) to the dispatcher; returns the event's id. */
+function dispatchEvent(ctx: ReferenceContext, dispatcher: WebhookDispatcher, { request, userId, url, sendsOtherKinds }: EventToSend): string {
+  const at = new Date();
+  const params = eventParams(request, userId, at, ctx.faults);
+  const id = randomUUID();
+  const idempotencyKey = ctx.faults.has('webhook-key-per-user-action')
+    ? createHash('sha256').update(`${userId}:${request.action}`).digest('hex').slice(0, 32)
+    : randomUUID();
+  const offerStatus = () => ({ id: randomUUID(), kind: 'offer-status' as const, idempotencyKey: randomUUID(), url, body: offerStatusBody(userId, at) });
+  if (sendsOtherKinds) dispatcher.dispatch(offerStatus());
+  dispatcher.dispatch({ id, kind: 'user-update', idempotencyKey, url, body: eventBody(params, id, ctx.faults, ctx.variants) });
+  if (sendsOtherKinds) dispatcher.dispatch(offerStatus());
+  return id;
+}
+
 export function registerWebhooksRoutes(router: Router, ctx: ReferenceContext): void {
   // The key is made once per server; requests wait for it.
   const ready = WebhookSigner.create(signingAlgorithm(ctx), { sharedSecret: ctx.options.webhookSharedSecret }).then((signer) => ({
@@ -65,20 +99,10 @@ export function registerWebhooksRoutes(router: Router, ctx: ReferenceContext): v
   // The other-kinds fault needs the other kinds to be sent at all.
   const sendsOtherKinds = ctx.variants.has('webhook-unrelated-notifications') || ctx.faults.has('webhook-other-kinds-undigested');
 
-  async function jsonBody(req: RouteRequest, res: ServerResponse): Promise<unknown> {
-    const read = await readBody(req.raw, ctx.options.bodyLimitBytes);
-    if (read.kind === 'too-large') return sendPayloadTooLarge(res, read.limit);
-    if (read.kind === 'aborted') return undefined;
-    if (!isJsonContentType(req.raw)) return sendError(res, 422, 'parameter_error', 'Content-Type must be application/json');
-    const parsed = parseJson(read.text);
-    if (!parsed.ok) return sendError(res, 422, 'parameter_error', `body is not valid JSON: ${parsed.message}`);
-    return parsed.value ?? null;
-  }
-
   router.add('PUT', WEBHOOK_REGISTER_PATH, async (req, res) => {
     const claims = await authenticate(ctx, req, res);
     if (!claims) return;
-    const body = await jsonBody(req, res);
+    const body = await jsonBody(ctx, req, res);
     if (res.headersSent || body === undefined) return;
     const url = receivingAddress(body);
     if (!url) return sendError(res, 422, 'parameter_error', 'url must be an absolute http or https URL');
@@ -92,23 +116,14 @@ export function registerWebhooksRoutes(router: Router, ctx: ReferenceContext): v
     const userId = req.params.userId!.toLowerCase();
     if (!UUID_SHAPE.test(userId)) return sendError(res, 422, 'parameter_error', 'userId must be a UUID');
     if (!ctx.users.has(userId)) return sendError(res, 404, 'record_not_found', 'no user with this id');
-    const body = await jsonBody(req, res);
+    const body = await jsonBody(ctx, req, res);
     if (res.headersSent || body === undefined) return;
     const request = parseEventRequest(body);
     if (typeof request === 'string') return sendError(res, 422, 'parameter_error', request);
     const { dispatcher } = await ready;
     const url = dispatcher.addressOf(claims.client_id);
     if (!url) return sendError(res, 409, 'no_receiving_address', `no user-update address is set up for this client: PUT ${WEBHOOK_REGISTER_PATH} first`);
-    const at = new Date();
-    const params = eventParams(request, userId, at, ctx.faults);
-    const id = randomUUID();
-    const idempotencyKey = ctx.faults.has('webhook-key-per-user-action')
-      ? createHash('sha256').update(`${userId}:${request.action}`).digest('hex').slice(0, 32)
-      : randomUUID();
-    const offerStatus = () => ({ id: randomUUID(), kind: 'offer-status' as const, idempotencyKey: randomUUID(), url, body: offerStatusBody(userId, at) });
-    if (sendsOtherKinds) dispatcher.dispatch(offerStatus());
-    dispatcher.dispatch({ id, kind: 'user-update', idempotencyKey, url, body: eventBody(params, id, ctx.faults, ctx.variants) });
-    if (sendsOtherKinds) dispatcher.dispatch(offerStatus());
+    const id = dispatchEvent(ctx, dispatcher, { request, userId, url, sendsOtherKinds });
     sendJson(res, 202, { data: { event_id: id, action: request.action, user_id: userId } });
   });
 

@@ -1,6 +1,6 @@
 // Legitimate variants of the token endpoint (spec 4.1, 2.1, 5): answers the
 // spec allows that the reference does not give by default. Switched on in
-// reference/routes/token.ts (and keys.ts) by ctx.variants.has(name);
+// reference/routes/token.ts and token/grants.ts (and keys.ts) by ctx.variants.has(name);
 // jwks-requires-bearer also in reference/routes/webhooks.ts, whose JWK Set
 // it protects too.
 import type { Variant } from './types.ts';

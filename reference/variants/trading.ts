@@ -1,8 +1,9 @@
 // Legitimate variants of accept-offer (spec 4.4, 3.1, 2.4, 7): answers the
 // spec allows that the reference does not give by default, and how offers
 // are made and users named the way real deployments do. Switched on in
-// reference/routes/trading.ts (and crypto-transfers.ts, through
-// reference/trading/svc-user-id.ts) by ctx.variants.has(name).
+// reference/routes/accept.ts, routes/trading.ts and trading/answers.ts (and
+// crypto-transfers.ts, through reference/trading/svc-user-id.ts) by
+// ctx.variants.has(name).
 import type { Variant } from './types.ts';
 import { offersByAmount, withUserIdHeader } from './profile-adjustments.ts';
 

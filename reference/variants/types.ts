@@ -1,5 +1,5 @@
 // A legitimate variant is a behaviour the spec allows that the reference does
-// not show by default (DESIGN.md principle 9). Where a fault breaks exactly
+// not show by default (README, "How the suite proves its verdicts hold"). Where a fault breaks exactly
 // one requirement on purpose, a variant breaks none: the specificity
 // self-test proves every check passes (at most WARN or REVIEW) on each.
 import type { ResolvedProfile } from '../../src/config/profile.ts';

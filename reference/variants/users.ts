@@ -1,6 +1,7 @@
 // Legitimate variants of user details v2 (spec 4.2, 2.2, 7): answers the
 // spec allows that the reference does not give by default. Switched on in
-// reference/routes/users.ts by ctx.variants.has(name).
+// reference/routes/users.ts and reference/users/journey-context.ts by
+// ctx.variants.has(name).
 import type { Variant } from './types.ts';
 
 export const usersVariants: Variant[] = [

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { HttpClient } from '../http/client.ts';
 import type { JwksAccess, ResolvedProfile } from '../config/profile.ts';
+import { PtasError } from '../errors.ts';
 
 export type JwksSource = { kind: 'url'; url: string } | { kind: 'file'; file: string };
 
@@ -58,7 +59,8 @@ export async function loadJwks(source: JwksSource, http: HttpClient, fetch: Jwks
 }
 
 /** The key set could not be fetched as the profile says: a set-up failure, never the implementation's FAIL. */
-export class JwksUnavailable extends Error {
+export class JwksUnavailable extends PtasError {
+  readonly code = 'jwks-unavailable';
   override name = 'JwksUnavailable';
 }
 

@@ -4,6 +4,7 @@
 // recording client so the exchanges become their evidence.
 import type { HttpClient, HttpResponse } from '../http/client.ts';
 import type { ResolvedProfile } from '../config/profile.ts';
+import { PtasError } from '../errors.ts';
 
 export const TOKEN_PATH = '/v1/oauth/token';
 
@@ -27,13 +28,18 @@ export interface RenewedTokens {
 }
 
 /** A response the setup of a check cannot proceed from. */
-export class TokenSetupError extends Error {
+export class TokenSetupError extends PtasError {
+  readonly code = 'token-setup';
   constructor(
     message: string,
     readonly status?: number,
   ) {
     super(message);
     this.name = 'TokenSetupError';
+  }
+
+  override checkReason(): string {
+    return `set-up failed: ${this.message}`;
   }
 }
 

@@ -9,8 +9,10 @@ import { describeSchemaErrors, validateAgainst, type SchemaError } from '../sche
 import type { Finding, TimelineEntry } from './model.ts';
 import { isJsonMediaType } from '../http/media-type.ts';
 import { OPERATION_NAMES, documentedRefusals, type SpecOperation } from '../spec/status-codes.ts';
+import type { Profile } from '../config/profile.ts';
+import { isUnset, profileValue, type ProfileKey, type ProfileValue } from '../config/key-path.ts';
 
-/** Thrown by fail(): the check has reached its verdict. */
+/** Thrown by fail(): the check has reached its verdict (control flow of a check, not a PtasError: src/errors.ts). */
 export class CheckFailure extends Error {
   constructor(
     message: string,
@@ -23,7 +25,7 @@ export class CheckFailure extends Error {
   }
 }
 
-/** Thrown by skip(): a precondition is missing. */
+/** Thrown by skip() and need(): a precondition is missing (control flow, as CheckFailure). */
 export class CheckSkip extends Error {
   constructor(
     message: string,
@@ -98,6 +100,17 @@ export class CheckContext implements ExchangeRecorder {
     const text = configKey ? `${reason} (set ${configKey} in the profile to run it)` : reason;
     this.skipped = { reason: this.redactor.redactString(text), configKey };
     throw new CheckSkip(this.skipped.reason, configKey);
+  }
+
+  /**
+   * The profile's value at key, or SKIP naming the key: "<missing> (set key
+   * in the profile to run it)". missing says what the check lacks without
+   * it, e.g. 'no user to read' for users.existingUserId.
+   */
+  need<K extends ProfileKey>(profile: Profile, key: K, missing: string): ProfileValue<K> {
+    const value = profileValue(profile, key);
+    if (value === undefined || isUnset(value)) return this.skip(missing, key);
+    return value;
   }
 
   /**

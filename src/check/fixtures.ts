@@ -3,11 +3,12 @@
 // check did into one CheckOutcome attached to the test for the reporter.
 import { test as base, type TestInfo } from '@playwright/test';
 import type { ResolvedProfile } from '../config/profile.ts';
-import { createTransport, HttpClient, TransportError, type TransportSettings } from '../http/client.ts';
+import { createTransport, HttpClient, type TransportSettings } from '../http/client.ts';
 import { Redactor } from '../http/redact.ts';
-import { AccessTokenCache, TokenSetupError } from '../auth/tokens.ts';
+import { AccessTokenCache } from '../auth/tokens.ts';
+import { PtasError } from '../errors.ts';
 import { CheckContext } from './context.ts';
-import { META_ANNOTATION, OUTCOME_ATTACHMENT, worstVerdict, type CheckMeta, type CheckOutcome, type Verdict } from './model.ts';
+import { META_ANNOTATION, OUTCOME_ATTACHMENT, violationVerdict, worstVerdict, type CheckMeta, type CheckOutcome, type Verdict } from './model.ts';
 import { verdictBasis } from './basis.ts';
 
 export interface WorkerFixtures {
@@ -45,18 +46,15 @@ export function outcomeOf(check: CheckContext, testInfo: TestInfo, meta: Pick<Ch
   }
   if (check.failure) {
     const { reason, details, declaredBy } = check.failure;
-    // A profile-declared contradiction FAILs whatever the severity: the implementation contradicts its own documentation.
-    const verdict: Verdict = declaredBy || severity === 'MUST' ? 'FAIL' : 'WARN';
-    return { ...base, verdict, reason, details, basis: verdictBasis(requirements, declaredBy) };
+    return { ...base, verdict: violationVerdict(severity, declaredBy), reason, details, basis: verdictBasis(requirements, declaredBy) };
   }
   if (testInfo.status === 'timedOut') {
     return { ...base, verdict: 'ERROR', reason: `the check did not finish within its ${testInfo.timeout} ms time limit` };
   }
   if (error !== undefined || testInfo.status === 'failed' || testInfo.error) {
-    let reason: string;
-    if (error instanceof TransportError) reason = `no usable response from ${error.url}: ${error.code} (${error.message})`;
-    else if (error instanceof TokenSetupError) reason = `set-up failed: ${error.message}`;
-    else reason = `the check could not run: ${firstLine(error instanceof Error ? error.message : testInfo.error?.message)}`;
+    // An expected error (src/errors.ts) may word its own reason (TransportError, TokenSetupError); else its first line says why.
+    const own = error instanceof PtasError ? error.checkReason() : undefined;
+    const reason = own ?? `the check could not run: ${firstLine(error instanceof Error ? error.message : testInfo.error?.message)}`;
     return { ...base, verdict: 'ERROR', reason };
   }
   const levels = check.findings.map((f): Verdict => (f.level === 'WARN' ? 'WARN' : f.level === 'REVIEW' ? 'REVIEW' : 'PASS'));

@@ -1,4 +1,4 @@
-// The vocabulary of a conformance verdict (DESIGN.md, principle 2).
+// The vocabulary of a conformance verdict, and what a check is as every consumer sees it.
 import type { RecordedExchange } from '../http/exchange.ts';
 
 export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'REVIEW' | 'SKIP' | 'ERROR';
@@ -11,9 +11,18 @@ export const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'WARN', 'REVIEW', '
  */
 export type Severity = 'MUST' | 'SHOULD' | 'REVIEW';
 
-/** 'errors': cross-cutting checks computed over the exchanges every check of a target recorded (src/crosscut/). */
-export type Area = 'auth' | 'users' | 'crypto-transfers' | 'trading' | 'webhooks' | 'load' | 'errors';
+/**
+ * The spec areas of schemas/requirements.json. 'errors': cross-cutting checks computed over
+ * the exchanges every check of a target recorded (src/crosscut/); 'load': the load-stage probes.
+ */
+export const AREAS = ['auth', 'users', 'crypto-transfers', 'trading', 'webhooks', 'load', 'errors'] as const;
+export type Area = (typeof AREAS)[number];
 
+/**
+ * A registered check as every consumer sees it. A check file states only id,
+ * title and requirements; area and severity are derived from the catalogue
+ * (src/check/registry.ts).
+ */
 export interface CheckMeta {
   /** Stable id, area-prefixed: "auth.refresh-token-single-use". */
   id: string;
@@ -72,6 +81,16 @@ export interface CheckResult extends CheckMeta, CheckOutcome {
   /** Which target (Playwright project) the check ran against. */
   target: string;
   durationMs: number;
+}
+
+/**
+ * The verdict of a violated expectation, for a Playwright check
+ * (src/check/fixtures.ts) and a load-stage probe (load/stage/results.ts)
+ * alike: FAIL on a MUST check, WARN on a SHOULD or REVIEW one, and FAIL
+ * whatever the severity when it contradicts what the profile declares.
+ */
+export function violationVerdict(severity: Severity, declaredBy: string | undefined): 'FAIL' | 'WARN' {
+  return declaredBy || severity === 'MUST' ? 'FAIL' : 'WARN';
 }
 
 /** Verdicts ranked by how much they say is wrong, for folding findings into one verdict. */

@@ -11,18 +11,20 @@
 import { EVIDENCE_BODY_LIMIT, type RecordedExchange } from '../http/exchange.ts';
 import { isJsonMediaType } from '../http/media-type.ts';
 import { verdictBasis } from '../check/basis.ts';
-import type { CheckMeta, CheckResult, Finding } from '../check/model.ts';
+import type { CheckResult, Finding } from '../check/model.ts';
+import { registerCheck } from '../check/registry.ts';
 import { OPERATION_NAMES, type SpecOperation } from '../spec/status-codes.ts';
 import { jsonPrefixProblem } from './json-prefix.ts';
 import { specifiedOperationOf } from './specified-operations.ts';
 
-export const ERROR_BODIES_ARE_JSON: CheckMeta = {
-  id: 'errors.error-bodies-are-json',
-  title: 'Every error answer of the specified operations seen during the run has a JSON body (application/json), or none',
-  area: 'errors',
-  requirements: ['ERROR-BODIES-JSON'],
-  severity: 'MUST',
-};
+export const ERROR_BODIES_ARE_JSON = registerCheck(
+  {
+    id: 'errors.error-bodies-are-json',
+    title: 'Every error answer of the specified operations seen during the run has a JSON body (application/json), or none',
+    requirements: ['ERROR-BODIES-JSON'],
+  },
+  'crosscut',
+);
 
 /** How many offending exchanges a FAIL keeps as evidence (all are named in its details). */
 const EVIDENCE_KEPT = 20;

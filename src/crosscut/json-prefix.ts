@@ -59,97 +59,120 @@ function nextNumberState(state: NumberState, c: string): NumberState | undefined
  * whitespace-only text included); otherwise where and why it cannot be.
  */
 export function jsonPrefixProblem(text: string): JsonPrefixProblem | undefined {
-  const stack: Container[] = [];
-  let expect: Expect = 'value';
-  let stringIsKey = false;
-  let escape: 'none' | 'backslash' | number = 'none'; // a number counts the \u hex digits still due
-  let number: NumberState = 'int';
-  let literal = '';
-
+  const scanner = new PrefixScanner();
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
-    const problem = (what: string): JsonPrefixProblem => ({ offset: i, problem: `${what} at character ${i + 1} (${JSON.stringify(c)})` });
+    const what = scanner.read(c);
+    if (what) return { offset: i, problem: `${what} at character ${i + 1} (${JSON.stringify(c)})` };
+  }
+  return undefined;
+}
 
-    if (expect === 'string') {
-      if (typeof escape === 'number') {
-        if (!isHex(c)) return problem('a \\u escape needs four hex digits');
-        escape = escape === 1 ? 'none' : escape - 1;
-      } else if (escape === 'backslash') {
-        if (!ESCAPES.has(c)) return problem('an unknown escape');
-        escape = c === 'u' ? 4 : 'none';
-      } else if (c === '\\') escape = 'backslash';
-      else if (c === '"') {
-        if (stringIsKey) expect = 'colon';
-        else expect = 'after-value';
-      } else if (c < ' ') return problem('a control character inside a string');
-      continue;
-    }
-    if (expect === 'literal') {
-      if (c !== literal[0]) return problem('a misspelt true, false or null');
-      literal = literal.slice(1);
-      if (!literal) expect = 'after-value';
-      continue;
-    }
-    if (expect === 'number') {
-      const next = nextNumberState(number, c);
+/** The scanner's state between characters. Each method reads one character: undefined when it may come there, else why not. */
+class PrefixScanner {
+  private readonly stack: Container[] = [];
+  private expect: Expect = 'value';
+  private stringIsKey = false;
+  private escape: 'none' | 'backslash' | number = 'none'; // a number counts the \u hex digits still due
+  private number: NumberState = 'int';
+  private literal = '';
+
+  read(c: string): string | undefined {
+    if (this.expect === 'string') return this.inString(c);
+    if (this.expect === 'literal') return this.inLiteral(c);
+    if (this.expect === 'number') {
+      const next = nextNumberState(this.number, c);
       if (next) {
-        number = next;
-        continue;
+        this.number = next;
+        return undefined;
       }
-      if (!NUMBER_CAN_END.has(number)) return problem('an incomplete number');
-      expect = 'after-value';
+      if (!NUMBER_CAN_END.has(this.number)) return 'an incomplete number';
+      this.expect = 'after-value';
       // The character that ended the number is read again as what follows it.
     }
 
-    if (isWhitespace(c)) continue;
+    if (isWhitespace(c)) return undefined;
 
-    switch (expect) {
+    switch (this.expect) {
       case 'value':
       case 'value-or-close':
-        if (expect === 'value-or-close' && c === ']') {
-          stack.pop();
-          expect = 'after-value';
-        } else if (c === '{') {
-          stack.push('object');
-          expect = 'key-or-close';
-        } else if (c === '[') {
-          stack.push('array');
-          expect = 'value-or-close';
-        } else if (c === '"') {
-          expect = 'string';
-          stringIsKey = false;
-        } else if (c === '-' || isDigit(c)) {
-          expect = 'number';
-          number = c === '-' ? 'sign' : c === '0' ? 'zero' : 'int';
-        } else if (c === 't' || c === 'f' || c === 'n') {
-          expect = 'literal';
-          literal = LITERAL_RESTS[c]!;
-        } else return problem('not the start of a JSON value');
-        break;
+        return this.startValue(c);
       case 'key-or-close':
       case 'key':
-        if (expect === 'key-or-close' && c === '}') {
-          stack.pop();
-          expect = 'after-value';
-        } else if (c === '"') {
-          expect = 'string';
-          stringIsKey = true;
-        } else return problem('an object member must start with a string key');
-        break;
+        return this.startKey(c);
       case 'colon':
-        if (c !== ':') return problem('a colon must follow an object key');
-        expect = 'value';
-        break;
-      case 'after-value': {
-        const open = stack.at(-1);
-        if (c === ',' && open) expect = open === 'object' ? 'key' : 'value';
-        else if ((c === '}' && open === 'object') || (c === ']' && open === 'array')) {
-          stack.pop();
-          expect = 'after-value';
-        } else return problem(open ? `a comma or ${open === 'object' ? '}' : ']'} must follow a value` : 'text after the JSON value');
-        break;
-      }
+        if (c !== ':') return 'a colon must follow an object key';
+        this.expect = 'value';
+        return undefined;
+      case 'after-value':
+        return this.afterValue(c);
     }
+    return undefined;
   }
-  return undefined;
+
+  private inString(c: string): string | undefined {
+    if (typeof this.escape === 'number') {
+      if (!isHex(c)) return 'a \\u escape needs four hex digits';
+      this.escape = this.escape === 1 ? 'none' : this.escape - 1;
+    } else if (this.escape === 'backslash') {
+      if (!ESCAPES.has(c)) return 'an unknown escape';
+      this.escape = c === 'u' ? 4 : 'none';
+    } else if (c === '\\') this.escape = 'backslash';
+    else if (c === '"') {
+      if (this.stringIsKey) this.expect = 'colon';
+      else this.expect = 'after-value';
+    } else if (c < ' ') return 'a control character inside a string';
+    return undefined;
+  }
+
+  private inLiteral(c: string): string | undefined {
+    if (c !== this.literal[0]) return 'a misspelt true, false or null';
+    this.literal = this.literal.slice(1);
+    if (!this.literal) this.expect = 'after-value';
+    return undefined;
+  }
+
+  private startValue(c: string): string | undefined {
+    if (this.expect === 'value-or-close' && c === ']') {
+      this.stack.pop();
+      this.expect = 'after-value';
+    } else if (c === '{') {
+      this.stack.push('object');
+      this.expect = 'key-or-close';
+    } else if (c === '[') {
+      this.stack.push('array');
+      this.expect = 'value-or-close';
+    } else if (c === '"') {
+      this.expect = 'string';
+      this.stringIsKey = false;
+    } else if (c === '-' || isDigit(c)) {
+      this.expect = 'number';
+      this.number = c === '-' ? 'sign' : c === '0' ? 'zero' : 'int';
+    } else if (c === 't' || c === 'f' || c === 'n') {
+      this.expect = 'literal';
+      this.literal = LITERAL_RESTS[c]!;
+    } else return 'not the start of a JSON value';
+    return undefined;
+  }
+
+  private startKey(c: string): string | undefined {
+    if (this.expect === 'key-or-close' && c === '}') {
+      this.stack.pop();
+      this.expect = 'after-value';
+    } else if (c === '"') {
+      this.expect = 'string';
+      this.stringIsKey = true;
+    } else return 'an object member must start with a string key';
+    return undefined;
+  }
+
+  private afterValue(c: string): string | undefined {
+    const open = this.stack.at(-1);
+    if (c === ',' && open) this.expect = open === 'object' ? 'key' : 'value';
+    else if ((c === '}' && open === 'object') || (c === ']' && open === 'array')) {
+      this.stack.pop();
+      this.expect = 'after-value';
+    } else return open ? `a comma or ${open === 'object' ? '}' : ']'} must follow a value` : 'text after the JSON value';
+    return undefined;
+  }
 }

@@ -3,32 +3,21 @@
 // records every exchange — redacted — as evidence for the check that made it.
 // Built on undici rather than Playwright's APIRequestContext because a
 // conformance suite must cap what a hostile server sends and see raw framing.
+// The parts of an exchange: outgoing.ts builds the request, send.ts sends it
+// within the bounds, json-body.ts reads the answer, evidence.ts records both.
 import { readFileSync } from 'node:fs';
-import { Agent, request as undiciRequest } from 'undici';
+import { Agent } from 'undici';
 import type { HttpProfile } from '../config/profile.ts';
 import { HTTP_DEFAULTS, SPEC_USER_ID_HEADER } from '../config/profile.ts';
-import { clipForEvidence, curlLine, type ExchangeRecorder, type RecordedExchange } from './exchange.ts';
+import { exchangeEvidence } from './evidence.ts';
+import { clipForEvidence, type ExchangeRecorder, type RecordedExchange } from './exchange.ts';
+import { readJsonBody } from './json-body.ts';
+import { buildOutgoing, type HttpRequest } from './outgoing.ts';
 import { Redactor } from './redact.ts';
+import { sendCapped, type ReceivedResponse } from './send.ts';
+import { PtasError } from '../errors.ts';
 
-export type QueryValue = string | number | boolean | undefined | ReadonlyArray<string | number>;
-
-export interface HttpRequest {
-  method: string;
-  /** A path relative to the base URL (e.g. /v1/oauth/token) or an absolute URL. */
-  path: string;
-  /** Arrays become repeated parameters: {'user_journey[]': ['a','b']}. */
-  query?: Record<string, QueryValue>;
-  headers?: Record<string, string>;
-  /** Serialized as JSON with Content-Type application/json unless headers say otherwise. */
-  json?: unknown;
-  /** A raw body sent as is (malformed JSON, form bodies, exact byte sizes). */
-  body?: string | Buffer;
-  /** Sent as Authorization: Bearer <token>. */
-  bearer?: string;
-  timeoutMs?: number;
-  /** What this exchange is for, shown in evidence. */
-  label?: string;
-}
+export type { HttpRequest, QueryValue } from './outgoing.ts';
 
 export interface HttpResponse {
   exchangeId: number;
@@ -56,16 +45,25 @@ export type TransportErrorCode =
   | 'PROTOCOL'
   | 'OTHER';
 
-/** The exchange did not produce a complete response. Evidence was recorded before this was thrown. */
-export class TransportError extends Error {
+/**
+ * The exchange did not produce a complete response. Evidence was recorded
+ * before this was thrown; kind is the failure, as the exchange's error.code
+ * records it (code is the error family's, src/errors.ts).
+ */
+export class TransportError extends PtasError {
+  readonly code = 'transport';
   constructor(
-    readonly code: TransportErrorCode,
+    readonly kind: TransportErrorCode,
     message: string,
     readonly exchangeId: number,
     readonly url: string,
   ) {
     super(message);
     this.name = 'TransportError';
+  }
+
+  override checkReason(): string {
+    return `no usable response from ${this.url}: ${this.kind} (${this.message})`;
   }
 }
 
@@ -110,27 +108,6 @@ function classify(error: unknown): { code: TransportErrorCode; message: string }
   if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(code + message)) return { code: 'TLS', message };
   if (code.startsWith('HPE_') || code === 'UND_ERR_INFO') return { code: 'PROTOCOL', message };
   return { code: 'OTHER', message: code ? `${code}: ${message}` : message };
-}
-
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-function isValidUtf8(bytes: Buffer): boolean {
-  try {
-    strictUtf8.decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function buildUrl(baseUrl: string, path: string, query: HttpRequest['query']): URL {
-  const url = /^https?:\/\//.test(path) ? new URL(path) : new URL(baseUrl.replace(/\/+$/, '') + path);
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, String(item));
-    else url.searchParams.append(key, String(value));
-  }
-  return url;
 }
 
 let exchangeCounter = 0;
@@ -179,125 +156,49 @@ export class HttpClient {
 
   async request(req: HttpRequest): Promise<HttpResponse> {
     const { transport, redactor } = this.options;
-    const url = buildUrl(this.options.baseUrl, req.path, req.query);
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
-    let body: string | Buffer | undefined = req.body;
-    if (req.json !== undefined) {
-      body = JSON.stringify(req.json);
-      headers['content-type'] ??= 'application/json';
-    }
-    if (req.bearer !== undefined) {
-      redactor.addSecret(req.bearer, 'bearer');
-      headers['authorization'] = `Bearer ${req.bearer}`;
-    }
-    headers['accept'] ??= 'application/json';
-
+    const outgoing = buildOutgoing(this.options.baseUrl, req, redactor);
     const id = ++exchangeCounter;
     const startedAt = new Date();
     const t0 = performance.now();
     const timeoutMs = req.timeoutMs ?? transport.timeoutMs;
-    const record = (partial: Pick<RecordedExchange, 'response' | 'error'>): void => {
-      const bodyText = body === undefined ? undefined : Buffer.isBuffer(body) ? body.toString('utf8') : body;
-      this.options.recorder?.record({
-        id,
-        label: req.label,
-        startedAt: startedAt.toISOString(),
-        durationMs: Math.round((performance.now() - t0) * 10) / 10,
-        request: {
-          method: req.method,
-          url: redactor.redactString(url.toString()),
-          headers: redactor.redactHeaders(headers),
-          body: bodyText === undefined ? undefined : clipForEvidence(redactor.redactBody(bodyText)),
-          bodyBytes: body === undefined ? 0 : Buffer.byteLength(body),
-        },
-        curl: curlLine(
-          req.method,
-          redactor.redactString(url.toString(), 'shell'),
-          redactor.redactHeaders(headers, 'shell'),
-          bodyText === undefined ? undefined : redactor.redactBody(bodyText, 'shell').replace(/\n\s*/g, ''),
-        ),
-        ...partial,
-      });
-    };
+    const record = (outcome: Pick<RecordedExchange, 'response' | 'error'>): void =>
+      this.options.recorder?.record(exchangeEvidence(redactor, outgoing, { id, label: req.label, startedAt, t0 }, outcome));
 
-    let status: number;
-    let responseHeaders: Record<string, string>;
-    const chunks: Buffer[] = [];
-    let received = 0;
-    let truncated = false;
+    let received: ReceivedResponse;
     try {
-      const response = await undiciRequest(url, {
-        method: req.method as 'GET',
-        headers,
-        body,
-        dispatcher: transport.dispatcher,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      status = response.statusCode;
-      responseHeaders = {};
-      for (const [k, v] of Object.entries(response.headers)) {
-        if (v !== undefined) responseHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
-      }
-      for await (const chunk of response.body as AsyncIterable<Buffer>) {
-        const room = transport.maxResponseBytes - received;
-        if (chunk.length > room) {
-          chunks.push(chunk.subarray(0, room));
-          received += room;
-          truncated = true;
-          response.body.destroy();
-          break;
-        }
-        chunks.push(chunk);
-        received += chunk.length;
-      }
+      received = await sendCapped(outgoing, { dispatcher: transport.dispatcher, timeoutMs, maxResponseBytes: transport.maxResponseBytes });
     } catch (error) {
       const { code, message } = classify(error);
       const text = redactor.redactString(
         code === 'TIMEOUT' ? `no complete response within ${timeoutMs} ms` : message,
       );
       record({ error: { code, message: text } });
-      throw new TransportError(code, text, id, redactor.redactString(url.toString()));
+      throw new TransportError(code, text, id, redactor.redactString(outgoing.url.toString()));
     }
 
     const durationMs = performance.now() - t0;
-    const buffer = Buffer.concat(chunks);
-    const text = buffer.toString('utf8');
-    const validUtf8 = isValidUtf8(buffer);
-    const contentType = responseHeaders['content-type'];
-    let json: unknown;
-    let jsonError: string | undefined;
-    if (truncated) jsonError = `body cut off at the ${transport.maxResponseBytes}-byte response cap`;
-    else if (buffer.length === 0) jsonError = 'empty body';
-    // JSON exchanged between systems must be UTF-8 (RFC 8259, 8.1).
-    else if (!validUtf8) jsonError = 'not JSON: the body is not valid UTF-8';
-    else {
-      try {
-        json = JSON.parse(text);
-      } catch (error) {
-        jsonError = `not JSON: ${(error as Error).message}`;
-      }
-    }
+    const { status, headers, body, truncated } = received;
+    const { text, json, jsonError } = readJsonBody(body, truncated, transport.maxResponseBytes);
     // Tokens in response bodies become known secrets before anything is recorded.
     if (json !== undefined) redactor.redactJson(json);
     record({
       response: {
         status,
-        headers: redactor.redactHeaders(responseHeaders),
-        body: buffer.length ? clipForEvidence(redactor.redactBody(text)) : undefined,
-        bodyBytes: buffer.length,
+        headers: redactor.redactHeaders(headers),
+        body: body.length ? clipForEvidence(redactor.redactBody(text)) : undefined,
+        bodyBytes: body.length,
         truncated,
       },
     });
     return {
       exchangeId: id,
       status,
-      headers: responseHeaders,
-      body: buffer,
+      headers,
+      body,
       text,
       json,
       jsonError,
-      contentType,
+      contentType: headers['content-type'],
       truncated,
       durationMs,
       startedAt,

@@ -1,4 +1,4 @@
-// The verdict policy, written once (DESIGN.md principles 2 and 9). Every place
+// The verdict policy, written once (the README's "Verdicts" table states it for users). Every place
 // that states a run's verdict — results.json, the terminal summary, the HTML
 // banner, JUnit, the exit code — asks this module, never decides itself.
 //

@@ -18,9 +18,7 @@ defineCheck(
   {
     id: 'auth.access-token-opens-api',
     title: 'A freshly issued access token opens a protected operation',
-    area: 'auth',
     requirements: ['AUTH-ACCESS-TOKEN-ACCEPTED'],
-    severity: 'MUST',
   },
   async ({ check, http, profile }) => {
     const path = protectedPath(profile, check);
@@ -33,9 +31,7 @@ defineCheck(
   {
     id: 'auth.refreshed-access-token-opens-api',
     title: 'An access token issued by a refresh opens a protected operation',
-    area: 'auth',
     requirements: ['AUTH-ACCESS-TOKEN-ACCEPTED'],
-    severity: 'MUST',
   },
   async ({ check, http, profile }) => {
     const path = protectedPath(profile, check);
@@ -49,9 +45,7 @@ defineCheck(
   {
     id: 'auth.missing-bearer-is-401',
     title: 'A protected operation without Authorization is refused (401 expected)',
-    area: 'auth',
     requirements: ['AUTH-BEARER-REQUIRED'],
-    severity: 'MUST',
   },
   async ({ check, http, profile }) => {
     const path = protectedPath(profile, check);
@@ -64,9 +58,7 @@ defineCheck(
   {
     id: 'auth.invalid-bearer-is-401',
     title: 'Garbage, tampered and unsigned bearer tokens are refused (401 expected)',
-    area: 'auth',
     requirements: ['AUTH-BEARER-INVALID-REJECTED'],
-    severity: 'MUST',
   },
   async ({ check, http, profile }) => {
     const path = protectedPath(profile, check);
@@ -87,9 +79,7 @@ defineCheck(
   {
     id: 'auth.refresh-token-not-bearer',
     title: 'A refresh token presented as bearer credential is rejected',
-    area: 'auth',
     requirements: ['AUTH-REFRESH-TOKEN-NOT-BEARER'],
-    severity: 'MUST',
   },
   async ({ check, http, profile }) => {
     const path = protectedPath(profile, check);

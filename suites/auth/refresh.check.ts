@@ -22,9 +22,7 @@ defineCheck(
   {
     id: 'auth.refresh-renews-access-token',
     title: 'A refresh returns a renewed access token',
-    area: 'auth',
     requirements: ['TOKEN-REFRESH-RENEWS'],
-    severity: 'MUST',
   },
   async ({ check, http, profile }) => {
     const first = await issuePair(http, profile);
@@ -71,9 +69,7 @@ defineCheck(
   {
     id: 'auth.refresh-token-single-use',
     title: 'A used refresh token is rejected on reuse, and its successor works exactly once',
-    area: 'auth',
     requirements: ['TOKEN-REFRESH-SINGLE-USE'],
-    severity: 'MUST',
   },
   async ({ check, http, profile }) => {
     const pair = await issuePair(http, profile);
@@ -95,9 +91,7 @@ defineCheck(
   {
     id: 'auth.refresh-token-single-use-race',
     title: 'Of simultaneous refreshes with one refresh token at most one succeeds',
-    area: 'auth',
     requirements: ['TOKEN-REFRESH-SINGLE-USE-ATOMIC'],
-    severity: 'MUST',
   },
   async ({ check, http, profile }) => {
     const n = profile.auth?.concurrency ?? 8;
@@ -121,9 +115,7 @@ defineCheck(
   {
     id: 'auth.refresh-rejects-invalid-token',
     title: 'The refresh grant rejects tokens that are not valid refresh tokens',
-    area: 'auth',
     requirements: ['TOKEN-REFRESH-TOKEN-VALID'],
-    severity: 'MUST',
   },
   async ({ check, http, profile }) => {
     const pair = await issuePair(http, profile);
@@ -143,9 +135,7 @@ defineCheck(
   {
     id: 'auth.client-id-required',
     title: 'client_id is required for both grant types',
-    area: 'auth',
     requirements: ['TOKEN-CLIENT-ID-REQUIRED'],
-    severity: 'MUST',
   },
   async ({ check, http, profile }) => {
     const pair = await issuePair(http, profile);
@@ -160,9 +150,7 @@ defineCheck(
   {
     id: 'auth.refresh-bound-to-client',
     title: "A refresh token presented with another client's client_id is refused",
-    area: 'auth',
     requirements: ['TOKEN-REFRESH-CLIENT-BOUND'],
-    severity: 'SHOULD',
   },
   async ({ check, http, profile }) => {
     const other = otherClientId(profile, check);

@@ -8,9 +8,7 @@ defineCheck(
   {
     id: 'auth.client-credentials-issues-pair',
     title: 'client_credentials issues an access token and a distinct refresh token',
-    area: 'auth',
     requirements: ['TOKEN-CC-ISSUES-PAIR'],
-    severity: 'MUST',
   },
   async ({ check, http, profile }) => {
     const res = await postToken(http, clientCredentialsBody(profile), 'client_credentials with valid credentials');
@@ -27,9 +25,7 @@ defineCheck(
   {
     id: 'auth.token-response-schema',
     title: 'The token response matches the token-response schema (2.1)',
-    area: 'auth',
     requirements: ['TOKEN-RESPONSE-SCHEMA'],
-    severity: 'MUST',
   },
   async ({ check, http, profile }) => {
     const res = await postToken(http, clientCredentialsBody(profile), 'client_credentials with valid credentials');
@@ -42,9 +38,7 @@ defineCheck(
   {
     id: 'auth.token-response-is-json',
     title: 'The token response is labelled application/json',
-    area: 'auth',
     requirements: ['TOKEN-JSON-BODY'],
-    severity: 'MUST',
   },
   async ({ check, http, profile }) => {
     const res = await postToken(http, clientCredentialsBody(profile), 'client_credentials with valid credentials');
@@ -58,9 +52,7 @@ defineCheck(
   {
     id: 'auth.tokens-are-jwts',
     title: 'Access and refresh tokens are JWTs with a decodable header and payload',
-    area: 'auth',
     requirements: ['TOKEN-JWT-FORMAT'],
-    severity: 'MUST',
   },
   async ({ check, http, profile }) => {
     const pair = await issuePair(http, profile);
@@ -82,9 +74,7 @@ defineCheck(
   {
     id: 'auth.expires-in-agrees-with-exp',
     title: "expires_in agrees with the access token's exp claim",
-    area: 'auth',
     requirements: ['TOKEN-EXPIRES-IN'],
-    severity: 'REVIEW',
   },
   async ({ check, http, profile }) => {
     const pair = await issuePair(http, profile);
@@ -122,9 +112,7 @@ defineCheck(
   {
     id: 'auth.tokens-verify-against-jwks',
     title: 'Issued access tokens verify against the configured JSON Web Key Set',
-    area: 'auth',
     requirements: ['TOKEN-JWKS-VERIFIES'],
-    severity: 'REVIEW',
   },
   async ({ check, http, profile, tokens }) => {
     const source = jwksSource(profile);
@@ -151,9 +139,7 @@ defineCheck(
   {
     id: 'auth.token-endpoint-needs-no-bearer',
     title: 'The token endpoint issues tokens without a bearer credential',
-    area: 'auth',
     requirements: ['TOKEN-NO-BEARER-REQUIRED'],
-    severity: 'MUST',
   },
   async ({ check, http, profile }) => {
     const res = await postToken(http, clientCredentialsBody(profile), 'client_credentials without any Authorization header');

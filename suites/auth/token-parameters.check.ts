@@ -6,9 +6,7 @@ defineCheck(
   {
     id: 'auth.grant-type-required',
     title: 'A missing or unknown grant_type is rejected',
-    area: 'auth',
     requirements: ['TOKEN-GRANT-TYPE-REQUIRED'],
-    severity: 'MUST',
   },
   async ({ check, http, profile }) => {
     const { clientId, clientSecret } = profile.credentials;
@@ -27,9 +25,7 @@ defineCheck(
   {
     id: 'auth.client-secret-verified',
     title: 'client_credentials with a wrong or missing client_secret is rejected',
-    area: 'auth',
     requirements: ['TOKEN-CLIENT-SECRET-VERIFIED'],
-    severity: 'MUST',
   },
   async ({ check, http, profile }) => {
     const { clientId, clientSecret } = profile.credentials;
@@ -59,9 +55,7 @@ defineCheck(
   {
     id: 'auth.parameter-errors-are-422',
     title: 'Token endpoint parameter errors are answered 422',
-    area: 'auth',
     requirements: ['TOKEN-PARAMETER-ERROR-422'],
-    severity: 'SHOULD',
   },
   async ({ check, http, profile }) => {
     const other: string[] = [];
@@ -98,9 +92,7 @@ defineCheck(
   {
     id: 'auth.bad-input-no-server-error',
     title: 'Malformed token requests never cause a 5xx',
-    area: 'auth',
     requirements: ['TOKEN-NO-SERVER-ERROR-ON-BAD-INPUT'],
-    severity: 'MUST',
   },
   async ({ check, http, profile }) => {
     // One rule for input leniency: a 5xx FAILs (7: 500 is a server error);

@@ -10,9 +10,7 @@ defineCheck(
   {
     id: 'crypto-transfers.create-address-schema',
     title: 'Creating a withdrawal address answers 200 with the address of 2.3',
-    area: 'crypto-transfers',
     requirements: ['WDA-CREATE-SCHEMA'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);
@@ -25,9 +23,7 @@ defineCheck(
   {
     id: 'crypto-transfers.responses-are-json',
     title: 'Withdrawal-address answers carry JSON bodies (application/json)',
-    area: 'crypto-transfers',
     requirements: ['WDA-JSON-BODY'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);
@@ -62,9 +58,7 @@ defineCheck(
   {
     id: 'crypto-transfers.address-echoes-request',
     title: 'The created address carries the values that were sent (a canonical spelling or a directory value aside)',
-    area: 'crypto-transfers',
     requirements: ['WDA-ECHOES-REQUEST'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);
@@ -92,9 +86,7 @@ defineCheck(
   {
     id: 'crypto-transfers.created-at-is-utc',
     title: 'created_at is an ISO 8601 timestamp in UTC',
-    area: 'crypto-transfers',
     requirements: ['WDA-CREATED-AT-UTC'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);
@@ -112,9 +104,7 @@ defineCheck(
   {
     id: 'crypto-transfers.known-vasp-accepted',
     title: 'host_type KNOWN_VASP is accepted',
-    area: 'crypto-transfers',
     requirements: ['WDA-KNOWN-VASP'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);

@@ -22,9 +22,7 @@ defineCheck(
   {
     id: 'crypto-transfers.user-header-required',
     title: 'Creating a withdrawal address without svc-user-id is refused',
-    area: 'crypto-transfers',
     requirements: ['WDA-USER-HEADER-REQUIRED'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);
@@ -45,9 +43,7 @@ defineCheck(
   {
     id: 'crypto-transfers.unknown-user-rejected',
     title: 'Creating a withdrawal address for an unknown or malformed user id is refused',
-    area: 'crypto-transfers',
     requirements: ['WDA-UNKNOWN-USER-REJECTED'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);
@@ -65,9 +61,7 @@ defineCheck(
   {
     id: 'crypto-transfers.bearer-required',
     title: 'Creating a withdrawal address without a bearer credential is refused (401 expected)',
-    area: 'crypto-transfers',
     requirements: ['WDA-BEARER-REQUIRED'],
-    severity: 'MUST',
   },
   async ({ check, http, profile }) => {
     const fixture = withdrawalFixture(profile, check);
@@ -109,9 +103,7 @@ defineCheck(
   {
     id: 'crypto-transfers.invalid-bodies-rejected',
     title: 'Empty, non-JSON, wrongly typed bodies and malformed UUIDs never cause a 5xx, nor a 2xx that contradicts 2.3',
-    area: 'crypto-transfers',
     requirements: ['WDA-INVALID-BODY-REJECTED'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);
@@ -144,9 +136,7 @@ defineCheck(
   {
     id: 'crypto-transfers.parameter-error-code',
     title: 'Body parameter errors that are refused are answered 422 (or 400)',
-    area: 'crypto-transfers',
     requirements: ['WDA-PARAMETER-ERROR-CODE'],
-    severity: 'SHOULD',
   },
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);
@@ -168,9 +158,7 @@ defineCheck(
   {
     id: 'crypto-transfers.required-fields-review',
     title: 'Which body fields are required is recorded; leaving one out never causes a 5xx',
-    area: 'crypto-transfers',
     requirements: ['WDA-REQUIRED-FIELDS'],
-    severity: 'REVIEW',
   },
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);

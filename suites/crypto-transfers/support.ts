@@ -39,12 +39,11 @@ const REPEATS_NOTE =
 
 /** The profile's user and accepted body, or SKIP naming the missing key. */
 export function withdrawalFixture(profile: ResolvedProfile, check: CheckContext): WithdrawalFixture {
-  const section = profile.cryptoTransfers;
-  if (!section?.userId) return check.skip('no user to create withdrawal addresses for', 'cryptoTransfers.userId');
-  if (!section.withdrawalAddress) return check.skip('no withdrawal-address body the implementation accepts', PROFILE_BODY_KEY);
-  const fresh = variesPerRequest(section.withdrawalAddress);
+  const userId = check.need(profile, 'cryptoTransfers.userId', 'no user to create withdrawal addresses for');
+  const template = check.need(profile, PROFILE_BODY_KEY, 'no withdrawal-address body the implementation accepts');
+  const fresh = variesPerRequest(template);
   if (!fresh) check.note(REPEATS_NOTE);
-  return { userId: section.userId, template: section.withdrawalAddress, fresh };
+  return { userId, template, fresh };
 }
 
 /** The profile's body with fresh generated values (a new address when the template has a placeholder) and {userId}. */

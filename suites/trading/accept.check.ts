@@ -13,9 +13,7 @@ defineCheck(
   {
     id: 'trading.accept-newest-offer',
     title: 'Accepting the newest valid offer answers 200 with the trade or 202',
-    area: 'trading',
     requirements: ['OFFER-ACCEPT-RESULT'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const { bearer, userId, offer } = await freshOffer({ check, http, profile, tokens });
@@ -33,9 +31,7 @@ defineCheck(
   {
     id: 'trading.accept-within-predefined-time-is-200',
     title: 'An offer that finishes processing within the predefined time is answered 200, not 202',
-    area: 'trading',
     requirements: ['OFFER-200-WITHIN-PREDEFINED-TIME'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const section = tradingSection(profile, check);
@@ -64,9 +60,7 @@ defineCheck(
   {
     id: 'trading.accept-beyond-predefined-time-is-202',
     title: 'An offer whose processing outlasts the predefined time is answered 202 without waiting',
-    area: 'trading',
     requirements: ['OFFER-202-WHEN-SLOW'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const section = tradingSection(profile, check);
@@ -94,9 +88,7 @@ defineCheck(
   {
     id: 'trading.accepted-trade-schema',
     title: 'The 200 answer of an accept carries the accepted trade of 2.4',
-    area: 'trading',
     requirements: ['OFFER-ACCEPTED-TRADE-SCHEMA'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const { section, bearer, userId, offer } = await freshOffer({ check, http, profile, tokens });
@@ -118,9 +110,7 @@ defineCheck(
   {
     id: 'trading.accept-responses-are-json',
     title: 'Accept answers carry JSON bodies (application/json)',
-    area: 'trading',
     requirements: ['OFFER-JSON-BODY'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const section = tradingSection(profile, check);
@@ -144,9 +134,7 @@ defineCheck(
   {
     id: 'trading.external-transaction-id-accepted',
     title: 'Accept takes the external_transaction_id query parameter',
-    area: 'trading',
     requirements: ['OFFER-EXTERNAL-TRANSACTION-ID'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const { section, bearer, userId, offer } = await freshOffer({ check, http, profile, tokens });
@@ -171,9 +159,7 @@ defineCheck(
   {
     id: 'trading.accept-with-empty-json-body',
     title: 'What an accept carrying an empty JSON object body gets is recorded (no request body is shown)',
-    area: 'trading',
     requirements: ['OFFER-ACCEPT-BODY-NOT-SHOWN'],
-    severity: 'REVIEW',
   },
   async ({ check, http, profile, tokens }) => {
     const { bearer, userId, offer } = await freshOffer({ check, http, profile, tokens });

@@ -13,9 +13,7 @@ defineCheck(
   {
     id: 'trading.other-users-offer-rejected',
     title: 'An offer cannot be accepted with another user\'s svc-user-id',
-    area: 'trading',
     requirements: ['OFFER-OWNERSHIP'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const section = tradingSection(profile, check);
@@ -37,9 +35,7 @@ defineCheck(
   {
     id: 'trading.unknown-offer-rejected',
     title: 'Accepting an unknown or malformed offer id is rejected',
-    area: 'trading',
     requirements: ['OFFER-UNKNOWN-REJECTED'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     // No offer is needed, and none changes: only a user to send as svc-user-id.
@@ -57,9 +53,7 @@ defineCheck(
   {
     id: 'trading.accept-without-bearer-401',
     title: 'Accepting an offer without a bearer credential is refused (401 expected)',
-    area: 'trading',
     requirements: ['OFFER-BEARER-REQUIRED'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const { userId, offer } = await freshOffer({ check, http, profile, tokens });
@@ -73,9 +67,7 @@ defineCheck(
   {
     id: 'trading.accept-without-user-header-rejected',
     title: 'Accepting an offer without svc-user-id is rejected',
-    area: 'trading',
     requirements: ['OFFER-USER-HEADER-REQUIRED'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const { bearer, offer } = await freshOffer({ check, http, profile, tokens });

@@ -39,9 +39,7 @@ defineCheck(
   {
     id: 'trading.older-offer-rejected',
     title: 'Only the newest offer of a user can be accepted',
-    area: 'trading',
     requirements: ['OFFER-NEWEST-ONLY'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const section = tradingSection(profile, check);
@@ -81,9 +79,7 @@ defineCheck(
   {
     id: 'trading.expired-offer-rejected',
     title: 'An offer cannot be accepted after its validity period',
-    area: 'trading',
     requirements: ['OFFER-VALIDITY-PERIOD'],
-    severity: 'MUST',
   },
   async ({ check, ...fixtures }) => {
     const { res, what } = await acceptExpiredOffer(check, fixtures);
@@ -96,9 +92,7 @@ defineCheck(
   {
     id: 'trading.expired-offer-410',
     title: 'An expired offer is answered 410 (record gone)',
-    area: 'trading',
     requirements: ['OFFER-EXPIRED-410'],
-    severity: 'SHOULD',
   },
   async ({ check, ...fixtures }) => {
     const { res, what } = await acceptExpiredOffer(check, fixtures);
@@ -123,9 +117,7 @@ defineCheck(
   {
     id: 'trading.second-accept-rejected',
     title: 'An accepted offer is not executed again by a second accept',
-    area: 'trading',
     requirements: ['OFFER-SINGLE-EXECUTION'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const { section, bearer, userId, offer } = await freshOffer({ check, http, profile, tokens });
@@ -163,9 +155,7 @@ defineCheck(
   {
     id: 'trading.concurrent-accepts-execute-once',
     title: 'Of simultaneous accepts of one offer at most one executes',
-    area: 'trading',
     requirements: ['OFFER-SINGLE-EXECUTION-ATOMIC'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const section = tradingSection(profile, check);

@@ -11,9 +11,7 @@ defineCheck(
   {
     id: 'trading.accepted-202-reaches-terminal-status',
     title: 'An offer answered 202 reaches a terminal status, polled with backoff within a deadline',
-    area: 'trading',
     requirements: ['OFFER-202-STATUS-TERMINAL'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const section = tradingSection(profile, check);

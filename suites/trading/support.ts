@@ -17,6 +17,7 @@ import { offerRecipes, type OfferRecipes, type ResolvedRecipe } from '../../src/
 import { retryAfterMs } from '../../src/auth/tokens.ts';
 import { callOperation, type Placeholders } from '../../src/operations.ts';
 import { pollUntilTerminal, type PollObservation, type PollOutcome } from '../../src/polling.ts';
+import { PtasError } from '../../src/errors.ts';
 
 /** 200 with the trade, or 202 while processing (3.1). */
 export const ACCEPTED = [200, 202] as const;
@@ -30,10 +31,10 @@ export const isAccepted = (status: number) => status === 200 || status === 202;
 
 /** The trading section with the create-offer operation and its recipes, or SKIP naming the key. */
 export function tradingSection(profile: ResolvedProfile, check: CheckContext): TradingProfile & { createOffer: OperationTemplate; recipes: OfferRecipes } {
-  const section = profile.trading;
-  if (!section?.createOffer) return check.skip('no operation to create a trade offer (not shown by the spec)', 'trading.createOffer');
-  if (!section.createOffer.extract?.offerId) return check.skip('trading.createOffer does not extract the offer id', 'trading.createOffer.extract.offerId');
-  return { ...section, createOffer: section.createOffer, recipes: offerRecipes(section)! };
+  const createOffer = check.need(profile, 'trading.createOffer', 'no operation to create a trade offer (not shown by the spec)');
+  check.need(profile, 'trading.createOffer.extract.offerId', 'trading.createOffer does not extract the offer id');
+  const section = profile.trading!;
+  return { ...section, createOffer, recipes: offerRecipes(section)! };
 }
 
 /** The profile keys that declare recipes, old form and new, for SKIP reasons. */
@@ -51,7 +52,8 @@ export function describeRecipe(recipe: ResolvedRecipe): string {
 }
 
 /** Fails the set-up, not the implementation: the check could not reach the state it tests (verdict ERROR). */
-export class SetupError extends Error {
+export class SetupError extends PtasError {
+  readonly code = 'setup';
   override name = 'SetupError';
 }
 
@@ -112,11 +114,11 @@ export async function ownerAndOtherUser(fixtures: UserFixtures, bearer: string):
     return { ownerId: await createCheckUser(fixtures.http, section.createUser, bearer), otherId: await createCheckUser(fixtures.http, section.createUser, bearer) };
   }
   if (!section.userId) return check.skip('no user who can receive offers', 'trading.createUser (or trading.userId)');
-  if (!section.otherUserId) return check.skip('no second user to try someone else\'s offer with', 'trading.otherUserId');
-  if (section.otherUserId === section.userId) return check.skip('trading.otherUserId is the same user as trading.userId', 'trading.otherUserId');
-  await takeTurnOn(fixtures, [section.userId, section.otherUserId]);
+  const otherUserId = check.need(profile, 'trading.otherUserId', "no second user to try someone else's offer with");
+  if (otherUserId === section.userId) return check.skip('trading.otherUserId is the same user as trading.userId', 'trading.otherUserId');
+  await takeTurnOn(fixtures, [section.userId, otherUserId]);
   check.note('ran on the shared trading.userId and trading.otherUserId (no trading.createUser): the checks that change their offers took turns');
-  return { ownerId: section.userId, otherId: section.otherUserId };
+  return { ownerId: section.userId, otherId: otherUserId };
 }
 
 export interface CreatedOffer {
@@ -195,10 +197,10 @@ export interface StatusObservation extends PollObservation {
 
 /** The status operation and terminal statuses, or SKIP naming the key. */
 export function statusSettings(section: TradingProfile, check: CheckContext): { offerStatus: OperationTemplate; terminalStatuses: string[] } {
-  if (!section.offerStatus) return check.skip('no operation to read an offer status (not shown by the spec)', 'trading.offerStatus');
-  if (!section.offerStatus.extract?.status) return check.skip('trading.offerStatus does not extract the status', 'trading.offerStatus.extract.status');
-  if (!section.terminalStatuses?.length) return check.skip('no list of terminal offer statuses', 'trading.terminalStatuses');
-  return { offerStatus: section.offerStatus, terminalStatuses: section.terminalStatuses };
+  const profile = { trading: section }; // the keys a SKIP names are the profile's
+  const offerStatus = check.need(profile, 'trading.offerStatus', 'no operation to read an offer status (not shown by the spec)');
+  check.need(profile, 'trading.offerStatus.extract.status', 'trading.offerStatus does not extract the status');
+  return { offerStatus, terminalStatuses: check.need(profile, 'trading.terminalStatuses', 'no list of terminal offer statuses') };
 }
 
 /** Reads the offer status once; a transport failure is a non-terminal observation, so polling goes on. */
@@ -223,7 +225,7 @@ export async function readStatus(
     };
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
-    return { read: false, terminal: false, summary: `no response: ${error.code}` };
+    return { read: false, terminal: false, summary: `no response: ${error.kind}` };
   }
 }
 
@@ -243,8 +245,7 @@ export async function pollOffer(
   offer: CreatedOffer,
 ): Promise<PollOutcome<StatusObservation> & { deadlineMs: number }> {
   const settings = statusSettings(section, check);
-  if (!section.pollDeadlineMs) return check.skip('no deadline for polling the offer status after a 202', 'trading.pollDeadlineMs');
-  const deadlineMs = section.pollDeadlineMs;
+  const deadlineMs = check.need({ trading: section }, 'trading.pollDeadlineMs', 'no deadline for polling the offer status after a 202');
   const outcome = await pollUntilTerminal(
     (n) => readStatus(http, settings, bearer, offer, `offer status, poll ${n}`),
     { deadlineMs, initialIntervalMs: section.pollIntervalMs, maxIntervalMs: section.pollMaxIntervalMs },

@@ -17,14 +17,11 @@ defineCheck(
   {
     id: 'users.accept-language-accepted',
     title: 'User details accept the Accept-Language header for each supported language',
-    area: 'users',
     requirements: ['USERS-ACCEPT-LANGUAGE'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const userId = existingUserId(profile, check);
-    const languages = profile.users?.languages;
-    if (!languages?.length) return check.skip('no supported Accept-Language values to send', 'users.languages');
+    const languages = check.need(profile, 'users.languages', 'no supported Accept-Language values to send');
     for (const value of headerValues(languages)) {
       const res = await getUser({ http, tokens, userId, headers: { 'accept-language': value }, label: `Accept-Language: ${value}` });
       if (res.status !== 200) {

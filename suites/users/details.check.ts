@@ -6,9 +6,7 @@ defineCheck(
   {
     id: 'users.details-schema',
     title: 'User details of an existing user answer 200 with {data: user} matching 2.2',
-    area: 'users',
     requirements: ['USERS-DETAILS-SCHEMA'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const userId = existingUserId(profile, check);
@@ -22,9 +20,7 @@ defineCheck(
   {
     id: 'users.details-is-requested-user',
     title: 'User details describe the user the path names',
-    area: 'users',
     requirements: ['USERS-RETURNS-REQUESTED-USER'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const userId = existingUserId(profile, check);
@@ -45,9 +41,7 @@ defineCheck(
   {
     id: 'users.details-json-content-type',
     title: 'User details are labelled application/json',
-    area: 'users',
     requirements: ['USERS-JSON-BODY'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const userId = existingUserId(profile, check);
@@ -61,9 +55,7 @@ defineCheck(
   {
     id: 'users.registered-at-has-offset',
     title: 'registered_at is an ISO 8601 timestamp with a UTC offset',
-    area: 'users',
     requirements: ['USERS-TIMESTAMP-OFFSET'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const userId = existingUserId(profile, check);

@@ -8,9 +8,7 @@ defineCheck(
   {
     id: 'users.unknown-user-404',
     title: 'User details of an unknown (well-formed) user id answer 404',
-    area: 'users',
     requirements: ['USERS-NOT-FOUND-404'],
-    severity: 'MUST',
   },
   async ({ check, http, tokens }) => {
     // Random version-4 UUIDs: the chance of naming a real user is nil.
@@ -25,9 +23,7 @@ defineCheck(
   {
     id: 'users.malformed-id-rejected',
     title: 'User details of a malformed user id are refused with a 4xx',
-    area: 'users',
     requirements: ['USERS-MALFORMED-ID-REJECTED'],
-    severity: 'MUST',
   },
   async ({ check, http, tokens }) => {
     const uuid = crypto.randomUUID();
@@ -53,9 +49,7 @@ defineCheck(
   {
     id: 'users.bearer-required',
     title: 'User details without a valid bearer credential are refused (401 expected)',
-    area: 'users',
     requirements: ['USERS-BEARER-REQUIRED'],
-    severity: 'MUST',
   },
   async ({ check, http, profile }) => {
     const path = userPath(existingUserId(profile, check));
@@ -98,9 +92,7 @@ defineCheck(
   {
     id: 'users.bad-input-no-server-error',
     title: 'Hostile query parameters and headers on user details never cause a 5xx',
-    area: 'users',
     requirements: ['USERS-NO-SERVER-ERROR-ON-BAD-INPUT'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     // One rule for input leniency: a 5xx FAILs; accepting input the spec
@@ -115,7 +107,7 @@ defineCheck(
       } catch (error) {
         if (!(error instanceof TransportError)) throw error;
         // Not a status at all; the spec says nothing about closing a connection on abusive input.
-        check.warn(`${what}: no response (${error.code})`, { code: error.code });
+        check.warn(`${what}: no response (${error.kind})`, { code: error.kind });
         continue;
       }
       if (isServerError(res.status)) serverErrors.push(`${what} caused ${res.status}`);

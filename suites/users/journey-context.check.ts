@@ -27,9 +27,7 @@ defineCheck(
   {
     id: 'users.default-journeys',
     title: 'Without a journey parameter user details answer 200 with the default journeys',
-    area: 'users',
     requirements: ['USERS-DEFAULT-JOURNEYS'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const userId = existingUserId(profile, check);
@@ -55,9 +53,7 @@ defineCheck(
   {
     id: 'users.journey-repeatable',
     title: 'Several user_journey[] values in one request answer 200',
-    area: 'users',
     requirements: ['USERS-JOURNEY-REPEATABLE'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const userId = existingUserId(profile, check);
@@ -72,9 +68,7 @@ defineCheck(
   {
     id: 'users.terms-filtered-by-journey',
     title: 'terms_not_accepted holds the terms of the resolved journeys (profile cases)',
-    area: 'users',
     requirements: ['USERS-TERMS-FILTERED'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const userId = existingUserId(profile, check);

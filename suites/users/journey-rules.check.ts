@@ -24,9 +24,7 @@ defineCheck(
   {
     id: 'users.journey-and-flow-exclusive',
     title: 'user_journey[] together with user_flow is refused',
-    area: 'users',
     requirements: ['USERS-JOURNEY-EXCLUSIVE'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const userId = existingUserId(profile, check);
@@ -46,9 +44,7 @@ for (const flow of FLOWS) {
     {
       id: `users.flow-accepted-${flow.replaceAll('_', '-')}`,
       title: `user_flow ${flow} with exactly its required parameters answers 200`,
-      area: 'users',
       requirements: ['USERS-FLOW-VALUES'],
-      severity: 'MUST',
     },
     async ({ check, http, profile, tokens }) => {
       const userId = existingUserId(profile, check);
@@ -63,9 +59,7 @@ defineCheck(
   {
     id: 'users.unknown-flow-rejected',
     title: 'A user_flow value outside the eight of rule 2 is refused',
-    area: 'users',
     requirements: ['USERS-FLOW-UNKNOWN-REJECTED'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const userId = existingUserId(profile, check);
@@ -82,9 +76,7 @@ for (const flow of FLOWS.filter((f) => FLOW_PARAMETERS[f]!.join() === 'asset_gro
     {
       id: `users.flow-${flow.replaceAll('_', '-')}-requires-asset-group`,
       title: `user_flow ${flow} without asset_group is refused`,
-      area: 'users',
       requirements: ['USERS-FLOW-ASSET-GROUP-REQUIRED'],
-      severity: 'MUST',
     },
     async ({ check, http, profile, tokens }) => {
       const userId = existingUserId(profile, check);
@@ -104,9 +96,7 @@ defineCheck(
   {
     id: 'users.flow-trade-swap-requires-both-groups',
     title: 'user_flow trade_swap without source_asset_group or target_asset_group is refused',
-    area: 'users',
     requirements: ['USERS-FLOW-SWAP-GROUPS-REQUIRED'],
-    severity: 'MUST',
   },
   async ({ check, http, profile, tokens }) => {
     const userId = existingUserId(profile, check);
@@ -131,9 +121,7 @@ for (const flow of FLOWS_WITHOUT_ASSET_GROUP) {
     {
       id: `users.flow-${flow.replaceAll('_', '-')}-takes-no-asset-group`,
       title: `user_flow ${flow} with an asset-group parameter is refused`,
-      area: 'users',
       requirements: ['USERS-FLOW-NO-ASSET-GROUP'],
-      severity: 'SHOULD',
     },
     async ({ check, http, profile, tokens }) => {
       const userId = existingUserId(profile, check);
@@ -177,9 +165,7 @@ defineCheck(
   {
     id: 'users.parameter-errors-documented-code',
     title: 'Journey-parameter violations are answered 400 or 422',
-    area: 'users',
     requirements: ['USERS-PARAMETER-ERROR-CODE'],
-    severity: 'SHOULD',
   },
   async ({ check, http, profile, tokens }) => {
     const userId = existingUserId(profile, check);

@@ -12,9 +12,7 @@ defineCheck(
   {
     id: 'users.own-licence-restricted',
     title: 'User details are restricted for an own-licence partner',
-    area: 'users',
     requirements: ['USERS-OWN-LICENCE-RESTRICTED'],
-    severity: 'REVIEW',
   },
   async ({ check, http, profile }) => {
     const userId = existingUserId(profile, check);

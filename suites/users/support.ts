@@ -7,6 +7,7 @@ import type { HttpClient, HttpResponse } from '../../src/http/client.ts';
 import type { AccessTokenCache } from '../../src/auth/tokens.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import type { JourneyQuery } from '../../src/config/sections/users.ts';
+import { profileValue } from '../../src/config/key-path.ts';
 
 export const USER_DETAILS_SCHEMA = 'user-details.schema.json';
 
@@ -45,7 +46,7 @@ export type AssetParameter = 'asset_group' | 'source_asset_group' | 'target_asse
 export const ASSET_PARAMETERS: readonly AssetParameter[] = ['asset_group', 'source_asset_group', 'target_asset_group'];
 
 /** The profile key holding a valid value of each asset-group parameter. */
-const PROFILE_KEY = { asset_group: 'assetGroup', source_asset_group: 'sourceAssetGroup', target_asset_group: 'targetAssetGroup' } as const;
+const PROFILE_KEY = { asset_group: 'users.assetGroup', source_asset_group: 'users.sourceAssetGroup', target_asset_group: 'users.targetAssetGroup' } as const;
 
 /** user_flow values (4.2 rule 2) and the asset-group parameters each requires (rules 3-5). */
 export const FLOW_PARAMETERS: Readonly<Record<string, readonly AssetParameter[]>> = {
@@ -66,22 +67,18 @@ export function userPath(userId: string): string {
 }
 
 export function existingUserId(profile: ResolvedProfile, check: CheckContext): string {
-  const id = profile.users?.existingUserId;
-  if (!id) return check.skip('no user to read', 'users.existingUserId');
-  return id;
+  return check.need(profile, 'users.existingUserId', 'no user to read');
 }
 
 /** A valid value of an asset-group parameter from the profile, or undefined with the key to set. */
 export function assetValue(profile: ResolvedProfile, parameter: AssetParameter): { value?: string; key: string } {
-  const field = PROFILE_KEY[parameter];
-  return { value: profile.users?.[field], key: `users.${field}` };
+  const key = PROFILE_KEY[parameter];
+  return { value: profileValue(profile, key), key };
 }
 
 /** A valid value of an asset-group parameter; SKIPs naming the profile key when it is not set. */
 export function requireAssetValue(profile: ResolvedProfile, check: CheckContext, parameter: AssetParameter, why: string): string {
-  const { value, key } = assetValue(profile, parameter);
-  if (!value) return check.skip(`no ${parameter} value to ${why}`, key);
-  return value;
+  return check.need(profile, PROFILE_KEY[parameter], `no ${parameter} value to ${why}`);
 }
 
 /** user_flow with exactly the asset-group parameters it requires, from the profile. */

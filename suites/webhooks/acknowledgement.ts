@@ -14,9 +14,7 @@ export function declareAcknowledgementChecks(): void {
       {
         id: `webhooks.ack-${code}-ends-delivery`,
         title: `A ${code} answer confirms receipt: the event is not delivered again`,
-        area: 'webhooks',
         requirements: ['WEBHOOK-ACK-CODES'],
-        severity: 'MUST',
       },
       async (fixtures) => {
         const { check } = fixtures;

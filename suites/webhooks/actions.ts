@@ -27,9 +27,7 @@ export function declareActionChecks(): void {
     {
       id: 'webhooks.actions-and-risk-statuses',
       title: 'Events name the documented actions; a risk evaluation reports processing, finished or cancelled',
-      area: 'webhooks',
       requirements: ['WEBHOOK-ACTIONS'],
-      severity: 'REVIEW',
     },
     async (fixtures) => {
       const { check } = fixtures;

@@ -61,9 +61,7 @@ export function declareDeliveryFormatChecks(): void {
     {
       id: 'webhooks.delivery-post-json',
       title: 'A user-update delivery is a POST with Content-Type application/json',
-      area: 'webhooks',
       requirements: ['WEBHOOK-POST-JSON'],
-      severity: 'MUST',
     },
     async (fixtures) => {
       const { check } = fixtures;
@@ -84,9 +82,7 @@ export function declareDeliveryFormatChecks(): void {
     {
       id: 'webhooks.delivery-headers-present',
       title: 'A delivery carries X-BTS-Idempotency-Key, Signature, Content-Digest and Date',
-      area: 'webhooks',
       requirements: ['WEBHOOK-HEADERS-PRESENT'],
-      severity: 'MUST',
     },
     async (fixtures) => {
       await withAcknowledgedVerification(fixtures, async (delivery) => apply(fixtures.check, judgeHeadersPresent(delivery)));
@@ -97,9 +93,7 @@ export function declareDeliveryFormatChecks(): void {
     {
       id: 'webhooks.content-digest-matches',
       title: 'Content-Digest matches the delivered body (RFC 9530, under the declared algorithms)',
-      area: 'webhooks',
       requirements: ['WEBHOOK-CONTENT-DIGEST'],
-      severity: 'MUST',
     },
     async (fixtures) => {
       await withAcknowledgedVerification(fixtures, async (delivery, session) => apply(fixtures.check, judgeContentDigest(delivery, session.settings)));
@@ -110,9 +104,7 @@ export function declareDeliveryFormatChecks(): void {
     {
       id: 'webhooks.date-within-skew',
       title: 'Date is an HTTP date within the declared clock skew',
-      area: 'webhooks',
       requirements: ['WEBHOOK-DATE'],
-      severity: 'MUST',
     },
     async (fixtures) => {
       await withAcknowledgedVerification(fixtures, async (delivery, session) => apply(fixtures.check, judgeDate(delivery, session.settings)));
@@ -123,9 +115,7 @@ export function declareDeliveryFormatChecks(): void {
     {
       id: 'webhooks.signature-verifies',
       title: 'The delivery signature verifies under the declared scheme and key',
-      area: 'webhooks',
       requirements: ['WEBHOOK-SIGNATURE'],
-      severity: 'MUST',
     },
     async (fixtures) => {
       await withWebhookSession(fixtures, ACKNOWLEDGE, async (session) => {
@@ -140,9 +130,7 @@ export function declareDeliveryFormatChecks(): void {
     {
       id: 'webhooks.verification-body-schema',
       title: 'A verification event carries params with action, success, user_pid and a Unix-time timestamp',
-      area: 'webhooks',
       requirements: ['WEBHOOK-BODY-SCHEMA'],
-      severity: 'MUST',
     },
     async (fixtures) => {
       const { check } = fixtures;

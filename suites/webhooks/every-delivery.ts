@@ -31,9 +31,7 @@ export function declareEveryDeliveryCheck(): void {
     {
       id: 'webhooks.every-delivery-verifiable',
       title: 'Every delivery, redeliveries and other notifications included, carries the four headers, a matching digest and a valid signature',
-      area: 'webhooks',
       requirements: ['WEBHOOK-EVERY-DELIVERY'],
-      severity: 'MUST',
     },
     async (fixtures) => {
       const { check } = fixtures;

@@ -10,9 +10,7 @@ export function declareIdempotencyChecks(): void {
     {
       id: 'webhooks.distinct-events-distinct-keys',
       title: 'Two distinct events carry distinct idempotency keys',
-      area: 'webhooks',
       requirements: ['WEBHOOK-IDEMPOTENCY-DISTINCT'],
-      severity: 'MUST',
     },
     async (fixtures) => {
       const { check } = fixtures;
@@ -34,9 +32,7 @@ export function declareIdempotencyChecks(): void {
     {
       id: 'webhooks.redelivery-keeps-key',
       title: 'A redelivery after a 500 carries the same idempotency key',
-      area: 'webhooks',
       requirements: ['WEBHOOK-IDEMPOTENCY-STABLE'],
-      severity: 'MUST',
     },
     async (fixtures) => {
       const { check } = fixtures;

@@ -39,9 +39,7 @@ export function declareRetryChecks(): void {
     {
       id: 'webhooks.retry-after-500',
       title: 'After a 500 the redeliveries are recorded for review',
-      area: 'webhooks',
       requirements: ['WEBHOOK-RETRY-POLICY'],
-      severity: 'REVIEW',
     },
     async (fixtures) => {
       await withWebhookSession(fixtures, [{ status: 500 }], async (session) => {
@@ -56,9 +54,7 @@ export function declareRetryChecks(): void {
     {
       id: 'webhooks.retry-after-timeout',
       title: 'After an answer that never comes in time the redeliveries are recorded for review',
-      area: 'webhooks',
       requirements: ['WEBHOOK-RETRY-POLICY'],
-      severity: 'REVIEW',
     },
     async (fixtures) => {
       const { check, profile } = fixtures;

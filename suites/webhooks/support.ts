@@ -42,7 +42,7 @@ export interface WebhookSettings {
 export function webhookSettings(profile: ResolvedProfile, check: CheckContext): WebhookSettings {
   const w = profile.webhooks ?? {};
   const outOfBand = w.receiver?.registeredOutOfBand === true;
-  if (!w.trigger) return check.skip('no operation that causes a user-update event is configured', 'webhooks.trigger');
+  const trigger = check.need(profile, 'webhooks.trigger', 'no operation that causes a user-update event is configured');
   if (!w.register && !outOfBand) return check.skip('no operation that sets the user-update receiving address is configured', 'webhooks.register');
   if (outOfBand && !w.receiver?.publicUrl) return check.skip('the receiving address is set up out of band but not named', 'webhooks.receiver.publicUrl');
   const userId = w.userId ?? profile.users?.existingUserId;
@@ -55,7 +55,7 @@ export function webhookSettings(profile: ResolvedProfile, check: CheckContext): 
       publicUrl: w.receiver?.publicUrl,
     },
     register: outOfBand ? undefined : w.register,
-    trigger: w.trigger,
+    trigger,
     userId,
     eventUserIds: w.userPid ? [userId, w.userPid] : [userId],
     riskEvaluationAction: w.riskEvaluationAction,

@@ -1,4 +1,4 @@
-// The load probes' self-test (DESIGN.md principle 8): the clean reference
+// The load probes' self-test (README, "How the suite proves its verdicts hold"): the clean reference
 // passes every load check, and every fault of a requirement a load check
 // covers is caught by that check. test/selftest/selftest.test.ts does the same
 // for the conformance checks; load faults are only visible under load.
@@ -32,7 +32,7 @@ const REASON: Record<string, RegExp> = {
 };
 
 /**
- * What each FAIL rests on (DESIGN.md principle 2): a limit not found is a
+ * What each FAIL rests on (src/results/verdict.ts): a limit not found is a
  * contradiction only of the limit the reference's profile documents (the spec
  * shows no value, 8); a wrong answer to load or to an oversize body
  * contradicts the spec's "Rate limit (status 429)" / "Request size limit (status 413)".

@@ -1,4 +1,4 @@
-// The k6 path (DESIGN.md principle 7): the k6 entry scripts type-check
+// The k6 path (README, "Load"): the k6 entry scripts type-check
 // against @types/k6 in erasable TypeScript, bundle with nothing external but
 // k6's own modules, build valid k6 options, and turn a k6 summary into the
 // normalized result. With a real k6 binary (PATH or PTAS_K6) they also run.

@@ -1,5 +1,5 @@
-// The proof that the suite's verdicts can be trusted (DESIGN.md principles 8
-// and 9), in one run: the clean reference passes every check; every fault of
+// The proof that the suite's verdicts can be trusted (README, "How the suite
+// proves its verdicts hold"), in one run: the clean reference passes every check; every fault of
 // the reference is caught by the checks covering the requirement it breaks
 // (sensitivity: the mutation score); and every legitimate variant — alone,
 // and all compatible ones together — is CONFORMANT with no FAIL and no ERROR
@@ -11,7 +11,7 @@ import { conformanceFaults, runSelfTest } from '../support/selftest.ts';
 
 // PTAS_SELFTEST_ONLY=name,name (fault or variant names, or requirement-id prefixes) narrows the run while developing.
 const only = process.env.PTAS_SELFTEST_ONLY?.split(',').filter(Boolean);
-const faults = conformanceFaults().filter((f) => !only || only.some((o) => f.name === o || f.requirement.startsWith(o)));
+const faults = (await conformanceFaults()).filter((f) => !only || only.some((o) => f.name === o || f.requirement.startsWith(o)));
 const variants = VARIANTS.filter((v) => !only || only.includes(v.name));
 
 const percent = (part: number, whole: number) => (whole ? (100 * part) / whole : 100).toFixed(1);

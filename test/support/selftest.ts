@@ -70,8 +70,8 @@ function faultGrep(fault: Fault): string {
 }
 
 /** Faults whose requirement some conformance check (or cross-cutting check over their exchanges) covers; the load probes test their own. */
-export function conformanceFaults(): Fault[] {
-  const covered = new Set([...listConformanceChecks().flatMap((c) => c.requirements), ...CROSSCUT_REQUIREMENTS]);
+export async function conformanceFaults(): Promise<Fault[]> {
+  const covered = new Set([...(await listConformanceChecks()).flatMap((c) => c.requirements), ...CROSSCUT_REQUIREMENTS]);
   return FAULTS.filter((f) => covered.has(f.requirement));
 }
 
@@ -114,7 +114,7 @@ export async function runSelfTest(
   options: { workers?: number } = {},
 ): Promise<SelfTestResult> {
   const started = performance.now();
-  const faults = selection.faults ?? conformanceFaults();
+  const faults = selection.faults ?? (await conformanceFaults());
   const plans: ServerPlan[] = [
     { name: CLEAN, faults: [], variants: [] },
     ...faults.map((f) => ({ name: f.name, faults: [f.name], variants: [], grep: faultGrep(f) })),

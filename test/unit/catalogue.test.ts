@@ -41,8 +41,8 @@ test('the spec copy is the version the catalogue was written against', () => {
   assert.equal(actual, declared, 'spec/service-spec.md differs from the spec the catalogue names in specVersion');
 });
 
-test('every check names known requirements, and every requirement has a check', () => {
-  const checks = listAllChecks();
+test('every check names known requirements, and every requirement has a check', async () => {
+  const checks = await listAllChecks();
   const checkIds = checks.map((c) => c.id);
   assert.equal(new Set(checkIds).size, checkIds.length, 'check ids must be unique');
   for (const c of checks) for (const r of c.requirements) assert.ok(ids.has(r), `${c.id} names unknown requirement ${r}`);

@@ -72,7 +72,7 @@ test('a slow server hits the whole-exchange timeout as TransportError TIMEOUT, r
   t.after(() => server.close());
   const { http, exchanges } = client(server.url, { timeoutMs: 300 });
   const started = performance.now();
-  await assert.rejects(http.get('/drip'), (e: unknown) => e instanceof TransportError && e.code === 'TIMEOUT');
+  await assert.rejects(http.get('/drip'), (e: unknown) => e instanceof TransportError && e.kind === 'TIMEOUT');
   assert.ok(performance.now() - started < 2_000);
   assert.equal(exchanges[0]!.error?.code, 'TIMEOUT');
 });
@@ -102,7 +102,7 @@ test('a refused connection is CONNECTION_REFUSED', async () => {
   const url = server.url;
   await server.close();
   const { http } = client(url);
-  await assert.rejects(http.get('/'), (e: unknown) => e instanceof TransportError && e.code === 'CONNECTION_REFUSED');
+  await assert.rejects(http.get('/'), (e: unknown) => e instanceof TransportError && e.kind === 'CONNECTION_REFUSED');
 });
 
 test('a connection reset mid-body is CONNECTION_RESET', async (t) => {
@@ -113,5 +113,5 @@ test('a connection reset mid-body is CONNECTION_RESET', async (t) => {
   });
   t.after(() => server.close());
   const { http } = client(server.url);
-  await assert.rejects(http.get('/'), (e: unknown) => e instanceof TransportError && e.code === 'CONNECTION_RESET');
+  await assert.rejects(http.get('/'), (e: unknown) => e instanceof TransportError && e.kind === 'CONNECTION_RESET');
 });

@@ -3,7 +3,7 @@
 // every framing, and the observations around it (early refusal, resets on
 // large bodies, Connection: close, time to 413).
 //
-// What backs each verdict (DESIGN.md principle 2): section 8 names a request
+// What backs each verdict: section 8 names a request
 // size limit on the token endpoint, with status 413, but not its value. So a
 // body the service refuses for its size must get 413 — a 5xx, a bare reset or
 // a chunked body let through above the limit it applies to Content-Length
@@ -37,45 +37,68 @@ function describe(s: SizeProbeStep): string {
   return `${s.status}`;
 }
 
-export function judgeBodySize(steps: SizeProbeStep[], context: { maxBytes: number; minBytes: number; expectedLimitBytes?: number }): BodySizeJudgement {
+type ProbeContext = { maxBytes: number; minBytes: number; expectedLimitBytes?: number };
+type Bounds = { largestAcceptedBytes: number; smallestRejectedBytes: number };
+
+export function judgeBodySize(steps: SizeProbeStep[], context: ProbeContext): BodySizeJudgement {
   const findings: AnalysisFinding[] = [];
   const upper = steps.find((s) => s.purpose === 'upper bound');
   if (!upper) return { verdict: 'INCONCLUSIVE', reason: 'no request was sent', findings };
+  const unusable = unusableAnswers(steps, context, findings);
+  if (unusable) return unusable;
+  if (!refused(upper)) return noLimitFound(upper, context, findings);
+
+  const bounds = sizeBounds(steps);
+  if (bounds.largestAcceptedBytes >= bounds.smallestRejectedBytes) {
+    return {
+      verdict: 'INCONCLUSIVE',
+      reason: `the answers do not depend on size alone: ${bounds.largestAcceptedBytes} bytes were accepted but ${bounds.smallestRejectedBytes} bytes refused`,
+      ...bounds,
+      findings,
+    };
+  }
+  const limit = bounds.largestAcceptedBytes;
+  const over = limit + 1;
+  const base = { largestAcceptedBytes: limit, smallestRejectedBytes: bounds.smallestRejectedBytes };
+  const no413 = oversizeWithout413(steps, over, base, findings);
+  if (no413) return no413;
+  findings.push(...framingFindings(steps, limit, over), ...boundaryFindings(steps, limit, over, context));
+  return {
+    verdict: 'PASS',
+    ...base,
+    reason: `413 from ${over} bytes on (${limit} bytes accepted), with Content-Length, chunked and Expect: 100-continue framing`,
+    findings,
+  };
+}
+
+/** Answers that say nothing about a size limit (the smallest body refused) or contradict 8 outright (a 5xx). */
+function unusableAnswers(steps: SizeProbeStep[], context: ProbeContext, findings: AnalysisFinding[]): BodySizeJudgement | undefined {
   const lower = steps.find((s) => s.purpose === 'lower bound');
   if (lower && refused(lower)) {
     // The plain request failing says nothing about a size limit; the conformance checks judge that answer.
     return { verdict: 'INCONCLUSIVE', reason: `even the smallest request body (${context.minBytes} bytes) was refused: ${describe(lower)}`, findings };
   }
   const serverErrors = steps.filter((s) => s.outcome === '5xx');
-  if (serverErrors.length) {
-    const first = serverErrors[0]!;
-    return {
-      verdict: 'FAIL',
-      reason: `a ${first.framing} body of ${first.sizeBytes} bytes was answered ${first.status}, a server error, where 413 is due`,
-      details: { expected: 413, actual: first.status, sizeBytes: first.sizeBytes, framing: first.framing },
-      findings,
-    };
-  }
-  if (!refused(upper)) return noLimitFound(upper, context, findings);
+  if (!serverErrors.length) return undefined;
+  const first = serverErrors[0]!;
+  return {
+    verdict: 'FAIL',
+    reason: `a ${first.framing} body of ${first.sizeBytes} bytes was answered ${first.status}, a server error, where 413 is due`,
+    details: { expected: 413, actual: first.status, sizeBytes: first.sizeBytes, framing: first.framing },
+    findings,
+  };
+}
 
+/** The largest accepted and the smallest refused size of the bisection (Content-Length bodies actually sent). */
+function sizeBounds(steps: SizeProbeStep[]): Bounds {
   const declared = steps.filter((s) => s.framing === 'content-length' && s.purpose !== 'declared size, body withheld');
   const accepted = declared.filter((s) => !refused(s)).map((s) => s.sizeBytes);
   const rejected = declared.filter(refused).map((s) => s.sizeBytes);
-  const largestAccepted = Math.max(...accepted);
-  const smallestRejected = Math.min(...rejected);
-  if (largestAccepted >= smallestRejected) {
-    return {
-      verdict: 'INCONCLUSIVE',
-      reason: `the answers do not depend on size alone: ${largestAccepted} bytes were accepted but ${smallestRejected} bytes refused`,
-      largestAcceptedBytes: largestAccepted,
-      smallestRejectedBytes: smallestRejected,
-      findings,
-    };
-  }
-  const limit = largestAccepted;
-  const over = limit + 1;
-  const base = { largestAcceptedBytes: limit, smallestRejectedBytes: smallestRejected };
+  return { largestAcceptedBytes: Math.max(...accepted), smallestRejectedBytes: Math.min(...rejected) };
+}
 
+/** The FAIL when the smallest oversize body got no readable 413 (declared or chunked); a chunked 4xx other than 413 is only a finding. */
+function oversizeWithout413(steps: SizeProbeStep[], over: number, base: Bounds, findings: AnalysisFinding[]): BodySizeJudgement | undefined {
   const oversizeDeclared = steps.filter((s) => s.sizeBytes === over && s.framing !== 'chunked');
   if (!oversizeDeclared.some((s) => s.outcome === '413')) {
     return {
@@ -101,6 +124,12 @@ export function judgeBodySize(steps: SizeProbeStep[], context: { maxBytes: numbe
       findings,
     };
   }
+  return undefined;
+}
+
+/** How the framings other than Content-Length fared at the boundary: chunked at the limit, Expect: 100-continue, a withheld body. */
+function framingFindings(steps: SizeProbeStep[], limit: number, over: number): AnalysisFinding[] {
+  const findings: AnalysisFinding[] = [];
   const chunkedAt = steps.find((s) => s.framing === 'chunked' && s.sizeBytes === limit);
   if (chunkedAt && refused(chunkedAt)) {
     findings.push({ level: 'WARN', message: `a chunked body of ${limit} bytes (accepted with Content-Length) was refused: ${describe(chunkedAt)}` });
@@ -113,17 +142,21 @@ export function judgeBodySize(steps: SizeProbeStep[], context: { maxBytes: numbe
     else if (s.answeredBeforeBodyComplete) findings.push({ level: 'INFO', message: `with Expect: 100-continue, 413 came before the body was sent` });
   }
   const withheld = steps.find((s) => s.purpose === 'declared size, body withheld');
-  if (withheld) {
-    if (withheld.outcome === 'timeout') {
-      // Refusing from the declared size, before the body, is good practice, not something the spec shows.
-      findings.push({
-        level: 'INFO',
-        message: `a declared Content-Length of ${withheld.sizeBytes} bytes with only ${withheld.sentBytes ?? '?'} bytes sent got no answer: the server waits for an oversize body instead of refusing it from its declared size`,
-      });
-    } else if (withheld.outcome === '413') {
-      findings.push({ level: 'INFO', message: `a declared Content-Length of ${withheld.sizeBytes} bytes was refused (413) before the body was sent` });
-    }
+  if (withheld?.outcome === 'timeout') {
+    // Refusing from the declared size, before the body, is good practice, not something the spec shows.
+    findings.push({
+      level: 'INFO',
+      message: `a declared Content-Length of ${withheld.sizeBytes} bytes with only ${withheld.sentBytes ?? '?'} bytes sent got no answer: the server waits for an oversize body instead of refusing it from its declared size`,
+    });
+  } else if (withheld?.outcome === '413') {
+    findings.push({ level: 'INFO', message: `a declared Content-Length of ${withheld.sizeBytes} bytes was refused (413) before the body was sent` });
   }
+  return findings;
+}
+
+/** How the 413 came beyond the boundary: resets on large bodies, time growing with size, the connection kept open, a limit off the documented one. */
+function boundaryFindings(steps: SizeProbeStep[], limit: number, over: number, context: ProbeContext): AnalysisFinding[] {
+  const findings: AnalysisFinding[] = [];
   const largeResets = steps.filter((s) => s.outcome === 'reset' && s.sizeBytes > over);
   if (largeResets.length) {
     findings.push({
@@ -144,12 +177,7 @@ export function judgeBodySize(steps: SizeProbeStep[], context: { maxBytes: numbe
   if (context.expectedLimitBytes !== undefined && context.expectedLimitBytes !== limit) {
     findings.push({ level: 'WARN', message: `the profile documents the largest accepted body as ${context.expectedLimitBytes} bytes (${DOCUMENTED_BODY_LIMIT_KEY}); it is ${limit}` });
   }
-  return {
-    verdict: 'PASS',
-    ...base,
-    reason: `413 from ${over} bytes on (${limit} bytes accepted), with Content-Length, chunked and Expect: 100-continue framing`,
-    findings,
-  };
+  return findings;
 }
 
 /**

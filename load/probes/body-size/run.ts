@@ -5,7 +5,7 @@
 import type { SizeProbeStep } from '../../../src/results/load-model.ts';
 import { baseBody, paddedBody, requestBudget, SizeBisection, utf8Length, type Framing } from '../../scenarios/body-size.ts';
 import { type Variables } from '../../../src/template.ts';
-import { fillRequest } from '../../scenarios/request.ts';
+import { fillRequest, type FilledRequest } from '../../scenarios/request.ts';
 import type { RequestTemplate } from '../../scenarios/types.ts';
 import { advisedWaitSec } from '../rate-limit/headers.ts';
 import { judgeBodySize, type BodySizeJudgement } from './analysis.ts';
@@ -50,96 +50,118 @@ const MAX_429_RETRIES = 5;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export async function runBodySizeProbe(options: BodySizeProbeOptions): Promise<BodySizeProbeRun> {
-  const filled = fillRequest(options.request, options.variables);
-  const base = baseBody(options.request, options.variables);
-  const minBytes = utf8Length(base);
-  const url = new URL(options.baseUrl.replace(/\/+$/, '') + filled.pathAndQuery);
-  const headers = { ...filled.headers };
-  delete headers['content-length'];
-  const range = Math.max(2, options.maxBytes - minBytes);
-  const budget = requestBudget(range);
-  const steps: SizeProbeStep[] = [];
-  const exchanges: SizedExchange[] = [];
-  let requests = 0;
-  let rateLimitedRetries = 0;
-  // Spacing between requests, from the first 429 on: a limiter without burst allowance refuses back-to-back requests.
-  let paceMs = 0;
-  let lastSentAt = 0;
+  const prober = new BodySizeProber(options);
+  const finish = () => prober.result();
+  const upper = await prober.probe(options.maxBytes, 'content-length', 'upper bound');
+  if (!refused(upper)) return finish();
+  const lower = await prober.probe(prober.minBytes, 'content-length', 'lower bound');
+  if (refused(lower)) return finish();
 
-  async function probe(size: number, framing: Framing, purpose: string, sendBytes?: number): Promise<SizedResponse> {
-    const text = paddedBody(base, size);
-    if (text === undefined) throw new Error(`cannot build a ${size}-byte body: the request itself is ${minBytes} bytes`);
-    const body = Buffer.from(text, 'utf8');
+  const bisection = new SizeBisection(prober.minBytes, options.maxBytes);
+  for (let size = bisection.next(); size !== undefined && !options.signal?.aborted; size = bisection.next()) {
+    bisection.record(size, refused(await prober.probe(size, 'content-length', 'bisection')));
+  }
+  const limit = bisection.low;
+  // The smallest oversize body must get a readable 413; a bare reset is retried once where a good server can answer before the body.
+  const atBoundary = prober.steps.find((s) => s.framing === 'content-length' && s.sizeBytes === limit + 1);
+  if (atBoundary && atBoundary.outcome !== '413') await prober.probe(limit + 1, 'expect-100-continue', 'boundary retry');
+  await prober.probe(limit, 'chunked', 'boundary');
+  await prober.probe(limit + 1, 'chunked', 'boundary');
+  await prober.probe(limit + 1, 'expect-100-continue', 'boundary');
+  if (prober.requests < prober.budget) await prober.probe(options.maxBytes, 'content-length', 'declared size, body withheld', Math.min(1024, options.maxBytes));
+  return finish();
+}
+
+const refused = (r: SizedResponse) => r.outcome !== 'accepted' && r.outcome !== 'other-4xx';
+
+/** Sends the probe's requests one at a time, paced and retried on 429, and keeps each as a step with its exchange. */
+class BodySizeProber {
+  readonly steps: SizeProbeStep[] = [];
+  readonly exchanges: SizedExchange[] = [];
+  requests = 0;
+  readonly budget: number;
+  readonly minBytes: number;
+  private rateLimitedRetries = 0;
+  // Spacing between requests, from the first 429 on: a limiter without burst allowance refuses back-to-back requests.
+  private paceMs = 0;
+  private lastSentAt = 0;
+  private readonly filled: FilledRequest;
+  private readonly base: string;
+  private readonly url: URL;
+  private readonly headers: Record<string, string>;
+
+  constructor(private readonly options: BodySizeProbeOptions) {
+    this.filled = fillRequest(options.request, options.variables);
+    this.base = baseBody(options.request, options.variables);
+    this.minBytes = utf8Length(this.base);
+    this.url = new URL(options.baseUrl.replace(/\/+$/, '') + this.filled.pathAndQuery);
+    this.headers = { ...this.filled.headers };
+    delete this.headers['content-length'];
+    const range = Math.max(2, options.maxBytes - this.minBytes);
+    this.budget = requestBudget(range);
+  }
+
+  /** One step: a body of size bytes (only sendBytes of it written, if given) under the framing. */
+  async probe(size: number, framing: Framing, purpose: string, sendBytes?: number): Promise<SizedResponse> {
+    const text = paddedBody(this.base, size);
+    if (text === undefined) throw new Error(`cannot build a ${size}-byte body: the request itself is ${this.minBytes} bytes`);
+    const response = await this.sendPaced(Buffer.from(text, 'utf8'), framing, sendBytes);
+    this.requests++;
+    const step: SizeProbeStep = {
+      sizeBytes: size,
+      framing,
+      outcome: response.outcome,
+      status: response.status,
+      durationMs: response.durationMs,
+      purpose,
+      ...(sendBytes !== undefined ? { sentBytes: response.bytesSent } : {}),
+      ...(response.beforeBodyComplete ? { answeredBeforeBodyComplete: true } : {}),
+      ...(response.resetAfterResponse ? { resetAfterResponse: true } : {}),
+      ...(response.headers?.connection ? { connection: response.headers.connection } : {}),
+      ...(response.errorCode ? { errorCode: response.errorCode } : {}),
+    };
+    this.steps.push(step);
+    this.exchanges.push({ step, url: this.url.toString(), method: this.filled.method, requestHeaders: this.headers, requestBody: text, response });
+    this.options.log?.(`${framing} ${size} bytes (${purpose}): ${response.status ?? response.outcome}${response.errorCode ? ` ${response.errorCode}` : ''}`);
+    return response;
+  }
+
+  /** Sends at the current pace; a 429 is waited out as advised and asked again, up to MAX_429_RETRIES times. */
+  private async sendPaced(body: Buffer, framing: Framing, sendBytes: number | undefined): Promise<SizedResponse> {
+    const options = this.options;
     for (let attempt = 0; ; attempt++) {
-      const wait = lastSentAt + paceMs - performance.now();
+      const wait = this.lastSentAt + this.paceMs - performance.now();
       if (wait > 0) await sleep(wait);
-      lastSentAt = performance.now();
+      this.lastSentAt = performance.now();
       const response = await sendSized({
-        url,
-        method: filled.method,
-        headers,
+        url: this.url,
+        method: this.filled.method,
+        headers: this.headers,
         body,
         framing,
         timeoutMs: sendBytes === undefined ? (options.timeoutMs ?? 10_000) : (options.declaredWaitMs ?? 2_000),
         sendBytes,
         tls: options.tls,
       });
-      if (response.status === 429 && attempt < MAX_429_RETRIES) {
-        // The rate limit is not what this probe measures: wait as told and ask again.
-        rateLimitedRetries++;
-        paceMs = Math.min(1_000, Math.max(25, 2 * paceMs));
-        const wait = advisedWaitSec(response.headers ?? {}) ?? 1;
-        await sleep(Math.min(5, Math.max(0.2, wait)) * 1000);
-        continue;
-      }
-      requests++;
-      const step: SizeProbeStep = {
-        sizeBytes: size,
-        framing,
-        outcome: response.outcome,
-        status: response.status,
-        durationMs: response.durationMs,
-        purpose,
-        ...(sendBytes !== undefined ? { sentBytes: response.bytesSent } : {}),
-        ...(response.beforeBodyComplete ? { answeredBeforeBodyComplete: true } : {}),
-        ...(response.resetAfterResponse ? { resetAfterResponse: true } : {}),
-        ...(response.headers?.connection ? { connection: response.headers.connection } : {}),
-        ...(response.errorCode ? { errorCode: response.errorCode } : {}),
-      };
-      steps.push(step);
-      exchanges.push({ step, url: url.toString(), method: filled.method, requestHeaders: headers, requestBody: text, response });
-      options.log?.(`${framing} ${size} bytes (${purpose}): ${response.status ?? response.outcome}${response.errorCode ? ` ${response.errorCode}` : ''}`);
-      return response;
+      if (response.status !== 429 || attempt >= MAX_429_RETRIES) return response;
+      // The rate limit is not what this probe measures: wait as told and ask again.
+      this.rateLimitedRetries++;
+      this.paceMs = Math.min(1_000, Math.max(25, 2 * this.paceMs));
+      const advised = advisedWaitSec(response.headers ?? {}) ?? 1;
+      await sleep(Math.min(5, Math.max(0.2, advised)) * 1000);
     }
   }
 
-  const refused = (r: SizedResponse) => r.outcome !== 'accepted' && r.outcome !== 'other-4xx';
-  const finish = (): BodySizeProbeRun => ({
-    judgement: judgeBodySize(steps, { maxBytes: options.maxBytes, minBytes, expectedLimitBytes: options.expectedLimitBytes }),
-    steps,
-    exchanges,
-    requests,
-    requestBudget: budget,
-    rateLimitedRetries,
-    minBytes,
-  });
-
-  const upper = await probe(options.maxBytes, 'content-length', 'upper bound');
-  if (!refused(upper)) return finish();
-  const lower = await probe(minBytes, 'content-length', 'lower bound');
-  if (refused(lower)) return finish();
-
-  const bisection = new SizeBisection(minBytes, options.maxBytes);
-  for (let size = bisection.next(); size !== undefined && !options.signal?.aborted; size = bisection.next()) {
-    bisection.record(size, refused(await probe(size, 'content-length', 'bisection')));
+  result(): BodySizeProbeRun {
+    const options = this.options;
+    return {
+      judgement: judgeBodySize(this.steps, { maxBytes: options.maxBytes, minBytes: this.minBytes, expectedLimitBytes: options.expectedLimitBytes }),
+      steps: this.steps,
+      exchanges: this.exchanges,
+      requests: this.requests,
+      requestBudget: this.budget,
+      rateLimitedRetries: this.rateLimitedRetries,
+      minBytes: this.minBytes,
+    };
   }
-  const limit = bisection.low;
-  // The smallest oversize body must get a readable 413; a bare reset is retried once where a good server can answer before the body.
-  const atBoundary = steps.find((s) => s.framing === 'content-length' && s.sizeBytes === limit + 1);
-  if (atBoundary && atBoundary.outcome !== '413') await probe(limit + 1, 'expect-100-continue', 'boundary retry');
-  await probe(limit, 'chunked', 'boundary');
-  await probe(limit + 1, 'chunked', 'boundary');
-  await probe(limit + 1, 'expect-100-continue', 'boundary');
-  if (requests < budget) await probe(options.maxBytes, 'content-length', 'declared size, body withheld', Math.min(1024, options.maxBytes));
-  return finish();
 }

@@ -1,0 +1,56 @@
+// What a caller of the embedded engine can ask of it (EngineOptions) and what
+// it hears back while the run is under way (ProgressSnapshot, PhaseDecision).
+import type { Variables } from '../../src/template.ts';
+import type { ArrivalExecutor, LoadScenario } from '../scenarios/types.ts';
+import type { PhaseResult } from '../result/normalized.ts';
+
+export interface ProgressSnapshot {
+  elapsedSec: number;
+  phase: string;
+  offeredRps: number;
+  /** Answers completed per second over the last interval. */
+  achievedRps: number;
+  share2xx: number;
+  share429: number;
+  share5xx: number;
+  p95Ms?: number;
+  inFlight: number;
+  dropped: number;
+}
+
+export interface EngineOptions {
+  baseUrl: string;
+  scenario: Pick<LoadScenario, 'name' | 'iteration' | 'scenarios' | 'thresholds'>;
+  /** Values for the templates' {placeholders}: clientId, clientSecret, accessToken, userId, offerId. */
+  variables: Variables;
+  /** 429 is what a breakpoint looks for, not a failure. */
+  rateLimitExpected?: boolean;
+  /** Bound on requests in flight across all phases (default: the largest maxVUs). */
+  maxInFlight?: number;
+  /** Per-request limit on waiting for headers and for the body. */
+  timeoutMs?: number;
+  /**
+   * An arrival the engine could not start within this many ms of its due
+   * time (a starved event loop) is dropped and counted as late rather than
+   * fired in a catch-up burst: a burst would break the even spacing a rate
+   * limit is measured with (default 50 ms; Infinity always catches up).
+   */
+  maxLagMs?: number;
+  tls?: { ca?: Buffer; cert?: Buffer; key?: Buffer; rejectUnauthorized?: boolean };
+  headerSamplesPerPhase?: number;
+  /** Count admitted and 429 answers per slot of this many ms of completion time (NormalizedRun.completionTimeline). */
+  timelineResolutionMs?: number;
+  /** Keep the named variables of the first `limit` iterations whose measured answer had this status. */
+  capture?: { status: number; variables: string[]; limit: number };
+  /**
+   * Called when a phase's arrivals are over, before the next phase starts:
+   * 'stop' ends the run there; phases returned replace the rest of the plan,
+   * starting at once (their startTime counts from this moment).
+   */
+  onPhaseEnd?: (phase: PhaseResult) => PhaseDecision;
+  onProgress?: (snapshot: ProgressSnapshot) => void;
+  progressIntervalMs?: number;
+  signal?: AbortSignal;
+}
+
+export type PhaseDecision = 'continue' | 'stop' | { replaceRest: Record<string, ArrivalExecutor> } | void;

@@ -1,0 +1,97 @@
+// What the analysis notes beside a PASS, once the limit is estimated: 429s
+// well below it, throughput collapsing under overload, 429s slower than
+// admitted answers, a limiter without burst allowance (the estimate is then
+// a lower bound), a limit off the documented one, and no recovery after
+// backing off.
+import { answered, type NormalizedRun, type PhaseResult } from '../../result/normalized.ts';
+import { DOCUMENTED_LIMIT_TOLERANCE, round1, type AnalysisFinding, type RateLimitCriteria } from './model.ts';
+import { admitted, hasOnset } from './steps.ts';
+
+const BELOW_LIMIT_SHARE = 0.8;
+/** Share of the recovery step's answers that must pass the limiter again. */
+const RECOVERED_SHARE = 0.95;
+
+/** 429s below the limit, a collapse on the plateau, and slow 429s from the onset on. */
+export function overloadFindings(run: NormalizedRun, climb: PhaseResult[], plateau: PhaseResult[], overload: PhaseResult[], estimate: number): AnalysisFinding[] {
+  const findings: AnalysisFinding[] = [];
+  for (const p of climb) {
+    if (p.offeredRps <= BELOW_LIMIT_SHARE * estimate && hasOnset(p)) {
+      findings.push({ level: 'WARN', message: `${p.answers['429']} × 429 at ${p.offeredRps} req/s, well below the estimated limit of ${round1(estimate)} req/s` });
+    }
+  }
+  for (const p of plateau) {
+    const rate = admitted(p) / p.durationSec;
+    if (rate < 0.7 * estimate) {
+      findings.push({ level: 'WARN', message: `accepted throughput fell to ${round1(rate)} req/s at ${p.offeredRps} req/s offered (estimate ${round1(estimate)}): it collapses under overload instead of holding the limit` });
+    }
+  }
+  // On a starved machine queued requests end as slow 429s whatever the limiter does: then latency is only noted.
+  const quiet = !run.generator.saturated && (run.generator.scheduleLagP99Ms ?? 0) < 20;
+  findings.push(...latencyFindings(overload).map((f) => (quiet ? f : { ...f, message: `${f.message} (the machine was busy: latency comparisons are unreliable)` })));
+  return findings;
+}
+
+export interface LimitRange {
+  /** No burst allowance was measured: the estimate is the range's lower end. */
+  burstless: boolean;
+  range: [number, number];
+}
+
+/** Where the limit lies given the burst measured, and whether that contradicts the documented limit; notes both in findings. */
+export function limitRange(estimate: number, burst: number, criteria: RateLimitCriteria, findings: AnalysisFinding[]): LimitRange {
+  // Requests closer than 1/rate are refused by a limiter without burst allowance, so it admits less than its rate (≥ half) under overload.
+  const burstless = burst <= Math.max(2, 0.02 * estimate);
+  const range: [number, number] = burstless ? [round1(estimate), round1(2 * estimate)] : [round1(estimate), round1(estimate)];
+  if (burstless) {
+    findings.push({
+      level: 'INFO',
+      message: `no burst allowance was measured (≈ ${Math.max(0, burst)}): such a limiter refuses requests closer together than 1/rate, so of an overload it admits between half its rate and its rate — the limit lies between ${range[0]} and ${range[1]} req/s`,
+    });
+  }
+  const expected = criteria.expectedRps;
+  if (expected && (range[0] > (1 + DOCUMENTED_LIMIT_TOLERANCE) * expected || range[1] < (1 - DOCUMENTED_LIMIT_TOLERANCE) * expected)) {
+    findings.push({
+      level: 'WARN',
+      message: `the estimated limit of ${burstless ? `${range[0]}–${range[1]}` : round1(estimate)} req/s differs from the ${expected} req/s the profile documents${criteria.expectedRpsKey ? ` (${criteria.expectedRpsKey})` : ''} by more than ${DOCUMENTED_LIMIT_TOLERANCE * 100} %`,
+    });
+  }
+  return { burstless, range };
+}
+
+/** Did the recovery step pass the limiter again? Undefined without one; a WARN in findings when not. */
+export function recoveryCheck(recovery: PhaseResult | undefined, findings: AnalysisFinding[]): boolean | undefined {
+  if (!recovery) return undefined;
+  // A limiter that has not recovered refuses most; a stray 429 after a stall on a busy machine is not that.
+  const total = answered(recovery);
+  const recovered = total > 0 && admitted(recovery) >= RECOVERED_SHARE * total;
+  if (!recovered) {
+    findings.push({
+      level: 'WARN',
+      message: `after backing off, ${recovery.answers['429']} of ${total} requests at ${recovery.offeredRps} req/s (below the estimated limit) were still refused`,
+    });
+  }
+  return recovered;
+}
+
+/**
+ * A limiter sheds load: a 429 costs the server less than an accepted
+ * request, so within one step 429s answer at least as fast. Compared within
+ * the step (medians), so a busy machine slowing everything down does not
+ * read as queueing.
+ */
+function latencyFindings(overload: PhaseResult[]): AnalysisFinding[] {
+  const findings: AnalysisFinding[] = [];
+  for (const p of overload) {
+    const refused = p.latency['429'];
+    const accepted = p.latency['2xx'];
+    if (!refused || !accepted || refused.count < 10) continue;
+    if (refused.p50Ms > Math.max(3 * accepted.p50Ms, accepted.p50Ms + 100)) {
+      // How fast a 429 comes is not shown anywhere in the spec: noted for the reviewer, never a warning.
+      findings.push({
+        level: 'INFO',
+        message: `at ${p.offeredRps} req/s the median 429 took ${refused.p50Ms} ms against ${accepted.p50Ms} ms for accepted requests: the limiter seems to queue requests rather than shed them`,
+      });
+    }
+  }
+  return findings;
+}

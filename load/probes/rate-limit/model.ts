@@ -1,0 +1,56 @@
+// What a 429 staircase is judged against (RateLimitCriteria) and what the
+// judgement says (RateLimitAnalysis), with the thresholds every part of the
+// analysis shares.
+import type { RateStep } from '../../../src/results/load-model.ts';
+
+export interface RateLimitCriteria {
+  capRps: number;
+  /** The limit the profile documents (req/s); the spec does not show it (8). */
+  expectedRps?: number;
+  /** Where expectedRps comes from (`load.tokenRateLimit.expectedRps`): named by a profile-declared FAIL. */
+  expectedRpsKey?: string;
+  /** The burst the profile documents on top of expectedRps (else one second's worth is assumed). */
+  burst?: number;
+  /** Share of 5xx and transport failures tolerated under overload (default 1 %). */
+  maxServerErrorShare?: number;
+}
+
+export interface AnalysisFinding {
+  level: 'WARN' | 'INFO';
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export interface RateLimitAnalysis {
+  verdict: 'PASS' | 'FAIL' | 'INCONCLUSIVE';
+  /** One line: why FAIL or INCONCLUSIVE, or what was found. */
+  reason: string;
+  /** Set on a FAIL that contradicts the profile (a documented limit), not the spec's text: the profile key. */
+  declaredBy?: string;
+  details?: Record<string, unknown>;
+  steps: RateStep[];
+  onsetRps?: number;
+  estimatedLimitRps?: number;
+  /** Requests let through beyond the sustained rate before the first 429 (the burst allowance). */
+  estimatedBurst?: number;
+  /**
+   * Where the limit may lie when the estimate is only its lower bound: a
+   * limiter without burst allowance admits between half its rate and its
+   * rate of requests that come faster than it, depending on their spacing.
+   */
+  limitRangeRps?: [number, number];
+  /** How the estimate was read: from when answers completed (embedded engine) or from the plateau steps' counts. */
+  estimateMethod?: 'completion-timeline' | 'plateau-steps';
+  recovered?: boolean;
+  findings: AnalysisFinding[];
+}
+
+export const DEFAULT_MAX_SERVER_ERROR_SHARE = 0.01;
+/**
+ * How far a measured limit may lie from the documented one before it is
+ * called different (the estimate's own error is a few per cent): "no 429"
+ * contradicts a documented limit only once the probe went this far above it.
+ */
+export const DOCUMENTED_LIMIT_TOLERANCE = 0.25;
+
+export const round1 = (n: number) => Math.round(n * 10) / 10;

@@ -1,0 +1,68 @@
+// The verdict when no step of the staircase drew 429s.
+import type { PhaseResult } from '../../result/normalized.ts';
+import type { RateStep } from '../../../src/results/load-model.ts';
+import { DOCUMENTED_LIMIT_TOLERANCE, round1, type AnalysisFinding, type RateLimitAnalysis, type RateLimitCriteria } from './model.ts';
+import { admitted } from './steps.ts';
+
+/**
+ * No step drew 429s. The spec shows that a limit exists but not its value
+ * (8), so a limit above the cap contradicts nothing: INCONCLUSIVE. Only a
+ * limit the profile documents can be contradicted, and only once the probe
+ * went far enough above it that a limiter at that rate — allowing the
+ * documented tolerance and burst — must have refused: a profile-declared FAIL.
+ */
+export function noLimitFound(climb: PhaseResult[], criteria: RateLimitCriteria, steps: RateStep[], findings: AnalysisFinding[]): RateLimitAnalysis {
+  const sent = climb.reduce((s, p) => s + p.sent, 0);
+  const highest = Math.max(...climb.map((p) => p.offeredRps));
+  const atCap = climb.filter((p) => p.offeredRps >= criteria.capRps * 0.999);
+  const capSec = atCap.reduce((s, p) => s + p.durationSec, 0);
+  const expected = criteria.expectedRps;
+  const key = criteria.expectedRpsKey ?? 'the documented limit (expectedRps)';
+  // A few stray 429s (below the onset share) are no limit holding the rate; say so rather than "none".
+  const stray = climb.reduce((s, p) => s + p.answers['429'], 0);
+  const answeredHow = stray ? `were answered with only ${stray} × 429, too few for a rate limit holding` : 'were all answered without a rate limit';
+  if (!expected) {
+    if (atCap.length === 0) {
+      return {
+        verdict: 'INCONCLUSIVE',
+        reason: `no 429 up to ${highest} req/s, where the duration budget ended the climb before the cap of ${criteria.capRps} req/s: allow a longer run`,
+        steps,
+        findings,
+      };
+    }
+    return {
+      verdict: 'INCONCLUSIVE',
+      reason:
+        `no 429 up to the cap: ${sent} requests up to ${criteria.capRps} req/s (held ${round1(capSec)} s) ${answeredHow}. ` +
+        `The spec does not show the limit's value (8) and the profile documents none (${key}), so it may lie above the cap: document it, or raise the cap`,
+      details: { capRps: criteria.capRps, requests: sent },
+      steps,
+      findings,
+    };
+  }
+  const tolerated = (1 + DOCUMENTED_LIMIT_TOLERANCE) * expected;
+  const burst = criteria.burst ?? expected;
+  // Requests beyond what a limiter at the tolerated rate would admit from a full bucket.
+  const excess = climb.reduce((s, p) => s + Math.max(0, admitted(p) - tolerated * p.durationSec), 0);
+  if (excess <= burst) {
+    return {
+      verdict: 'INCONCLUSIVE',
+      reason:
+        `no 429 up to ${highest} req/s, not far enough above the ${expected} req/s the profile documents (${key}) to contradict it: ` +
+        `${Math.round(excess)} requests beyond ${round1(tolerated)} req/s, no more than the burst of ${burst}` +
+        (criteria.capRps < tolerated ? `; raise the cap of ${criteria.capRps} req/s` : ': allow a longer run'),
+      steps,
+      findings,
+    };
+  }
+  return {
+    verdict: 'FAIL',
+    declaredBy: criteria.expectedRpsKey,
+    reason:
+      `no 429 up to the cap: ${sent} requests up to ${criteria.capRps} req/s (held ${round1(capSec)} s) ${answeredHow}, ` +
+      `though the profile documents a limit of ${expected} req/s (${key}); ${Math.round(excess)} requests beyond ${round1(tolerated)} req/s were admitted`,
+    details: { expected: `429 above the documented ${expected} req/s (burst ${burst})`, actual: 'no 429', capRps: criteria.capRps, requests: sent, admittedBeyondTolerance: Math.round(excess) },
+    steps,
+    findings,
+  };
+}

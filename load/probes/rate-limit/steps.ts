@@ -1,0 +1,69 @@
+// The staircase's steps read one by one: what passed the limiter, whether a
+// step drew enough 429s to count as the onset, and the server errors and
+// dropped connections of a span of steps.
+import { answered, type PhaseResult } from '../../result/normalized.ts';
+import type { RateStep } from '../../../src/results/load-model.ts';
+import { round1 } from './model.ts';
+
+/**
+ * A step "has 429s" from this share on (and at least three): a few refusals
+ * after a stall on a busy machine are not an onset, while a step that drains
+ * the bucket refuses a large share (the staircase is planned so it does).
+ */
+const ONSET_SHARE = 0.05;
+const ONSET_COUNT = 3;
+
+/** Answers that passed the limiter: neither 429 nor 5xx nor a transport failure. */
+export function admitted(phase: PhaseResult): number {
+  return phase.answers['2xx'] + phase.answers['3xx'] + phase.answers['4xx'];
+}
+
+export function toRateStep(phase: PhaseResult): RateStep {
+  const total = answered(phase);
+  const accepted = admitted(phase);
+  return {
+    offeredRps: phase.offeredRps,
+    durationSec: phase.durationSec,
+    sent: phase.sent,
+    dropped: phase.dropped,
+    accepted,
+    acceptedRps: phase.durationSec > 0 ? round1(accepted / phase.durationSec) : 0,
+    rateLimited: phase.answers['429'],
+    serverErrors: phase.answers['5xx'],
+    transportErrors: phase.answers.transport,
+    otherStatus: phase.answers['3xx'] + phase.answers['4xx'],
+    share429: total ? phase.answers['429'] / total : 0,
+    latencyAccepted: phase.latency['2xx'] && pick(phase.latency['2xx']),
+    latency429: phase.latency['429'] && pick(phase.latency['429']),
+  };
+}
+
+function pick(l: { p50Ms: number; p90Ms: number; p95Ms: number; p99Ms: number; maxMs: number }) {
+  return { p50Ms: l.p50Ms, p90Ms: l.p90Ms, p95Ms: l.p95Ms, p99Ms: l.p99Ms, maxMs: l.maxMs };
+}
+
+export function hasOnset(phase: PhaseResult): boolean {
+  const total = answered(phase);
+  return phase.answers['429'] >= ONSET_COUNT && total > 0 && phase.answers['429'] / total >= ONSET_SHARE;
+}
+
+export function serverErrorShare(phases: PhaseResult[]): { share: number; count: number; total: number; statuses: Record<string, number> } {
+  let count = 0;
+  let total = 0;
+  const statuses: Record<string, number> = {};
+  for (const p of phases) {
+    count += p.answers['5xx'] + p.answers.transport;
+    total += answered(p);
+    for (const [status, n] of Object.entries(p.statusCounts)) if (status === '0' || Number(status) >= 500) statuses[status] = (statuses[status] ?? 0) + n;
+    for (const [code, n] of Object.entries(p.errors ?? {})) statuses[code] = (statuses[code] ?? 0) + n;
+  }
+  delete statuses['0'];
+  return { share: total ? count / total : 0, count, total, statuses };
+}
+
+export function describeCounts(counts: Record<string, number>): string {
+  return Object.entries(counts)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ×${n}`)
+    .join(', ');
+}

@@ -1,0 +1,50 @@
+// One hierarchy for the errors that end a command or a check because of
+// something outside ptas: the profile, a flag, the target, a file the user
+// named. Each carries a stable code; the code decides the CLI's exit code
+// (exitCodeOf, used by bin/connection.ts fail()), and an error may word its
+// own ERROR reason when it ends a check (checkReason, used by
+// src/check/fixtures.ts outcomeOf). Anything else that reaches the CLI is a
+// bug in ptas: exit 4 with the stack.
+//
+// Not here: CheckFailure and CheckSkip (src/check/context.ts) are how a check
+// body states its verdict, not errors; JsoncSyntaxError and SignatureBaseError
+// are caught where they arise and become a ConfigError or a verdict's reason.
+import { EXIT } from './exit-codes.ts';
+
+type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** Every code, the exit code it maps to, and what it means. Classes above the core (app/, reports/, reference/, suites/) have theirs here too. */
+export const ERROR_CODES = {
+  config: {
+    exit: EXIT.USAGE,
+    meaning: 'The profile, a flag or the environment has a value ptas cannot use; the message names the key, the shape expected and an example (ConfigError, ModeError).',
+  },
+  unreachable: { exit: EXIT.UNREACHABLE, meaning: 'Nothing answers HTTP at the base URL: found by the preflight, before any check runs (UnreachableError).' },
+  'init-refused': { exit: EXIT.USAGE, meaning: 'ptas init would overwrite an existing file and --force was not given (InitRefused).' },
+  cancelled: { exit: EXIT.INTERRUPTED, meaning: "ptas init's questions ended (Ctrl-C, end of input) before every one was answered; nothing was written (QuestionsCancelled)." },
+  'results-file': { exit: EXIT.USAGE, meaning: 'The results.json given to ptas report is missing, unreadable, not JSON or not a ptas results file (ResultsFileError).' },
+  // The codes below end one check (or one load probe) as ERROR, never a FAIL of the implementation. The check
+  // runtime and the load stage catch them, so one that reaches the CLI escaped its check: a bug, exit 4 as any other.
+  template: { exit: EXIT.INTERNAL, meaning: "A profile template names a {placeholder} the operation does not fill: the profile is wrong, not the implementation (TemplateError)." },
+  setup: { exit: EXIT.INTERNAL, meaning: 'A step the spec does not show, called as the profile describes it, did not bring the check to the state it tests (SetupError).' },
+  'token-setup': { exit: EXIT.INTERNAL, meaning: 'The token endpoint did not issue the tokens a check needs to set itself up (TokenSetupError).' },
+  'jwks-unavailable': { exit: EXIT.INTERNAL, meaning: 'The JWK Set could not be fetched or read the way the profile says (JwksUnavailable).' },
+  transport: { exit: EXIT.INTERNAL, meaning: 'An exchange produced no complete response: refused, reset, timed out, TLS or DNS failure… (TransportError; its kind says which).' },
+} as const satisfies Record<string, { exit: ExitCode; meaning: string }>;
+
+export type PtasErrorCode = keyof typeof ERROR_CODES;
+
+/** An error ptas expects: the message is for the user as it stands, and code says what kind of problem it is. */
+export abstract class PtasError extends Error {
+  abstract readonly code: PtasErrorCode;
+
+  /** The ERROR reason of a check this error ended, when the error words its own; undefined: the runtime's generic one. */
+  checkReason(): string | undefined {
+    return undefined;
+  }
+}
+
+/** The exit code the CLI ends with for this error. */
+export function exitCodeOf(error: unknown): ExitCode {
+  return error instanceof PtasError ? ERROR_CODES[error.code].exit : EXIT.INTERNAL;
+}

@@ -1,0 +1,58 @@
+// What the HTTP client puts on the wire for one HttpRequest: the URL with its
+// query, lower-case headers (JSON content type, bearer, Accept) and the body.
+import type { Redactor } from './redact.ts';
+
+export type QueryValue = string | number | boolean | undefined | ReadonlyArray<string | number>;
+
+export interface HttpRequest {
+  method: string;
+  /** A path relative to the base URL (e.g. /v1/oauth/token) or an absolute URL. */
+  path: string;
+  /** Arrays become repeated parameters: {'user_journey[]': ['a','b']}. */
+  query?: Record<string, QueryValue>;
+  headers?: Record<string, string>;
+  /** Serialized as JSON with Content-Type application/json unless headers say otherwise. */
+  json?: unknown;
+  /** A raw body sent as is (malformed JSON, form bodies, exact byte sizes). */
+  body?: string | Buffer;
+  /** Sent as Authorization: Bearer <token>. */
+  bearer?: string;
+  timeoutMs?: number;
+  /** What this exchange is for, shown in evidence. */
+  label?: string;
+}
+
+export interface OutgoingRequest {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body: string | Buffer | undefined;
+}
+
+/** The request as sent; a bearer token becomes a known secret of the redactor first. */
+export function buildOutgoing(baseUrl: string, req: HttpRequest, redactor: Redactor): OutgoingRequest {
+  const url = buildUrl(baseUrl, req.path, req.query);
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
+  let body: string | Buffer | undefined = req.body;
+  if (req.json !== undefined) {
+    body = JSON.stringify(req.json);
+    headers['content-type'] ??= 'application/json';
+  }
+  if (req.bearer !== undefined) {
+    redactor.addSecret(req.bearer, 'bearer');
+    headers['authorization'] = `Bearer ${req.bearer}`;
+  }
+  headers['accept'] ??= 'application/json';
+  return { method: req.method, url, headers, body };
+}
+
+function buildUrl(baseUrl: string, path: string, query: HttpRequest['query']): URL {
+  const url = /^https?:\/\//.test(path) ? new URL(path) : new URL(baseUrl.replace(/\/+$/, '') + path);
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, String(item));
+    else url.searchParams.append(key, String(value));
+  }
+  return url;
+}

@@ -1,0 +1,106 @@
+// The check registry (src/check/registry.ts): area and severity come from the
+// catalogue and nowhere else, ids are unique and area-prefixed, and what
+// Playwright's runner declares is exactly what `ptas list` reads.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { listAllChecks } from '../../app/run/list.ts';
+import { TARGETS_FILE_ENV, writeTargetsFile } from '../../app/run/targets.ts';
+import { checkTags } from '../../src/check/define.ts';
+import { AREAS, META_ANNOTATION, type CheckMeta } from '../../src/check/model.ts';
+import { deriveMeta, registerCheck, registeredChecks } from '../../src/check/registry.ts';
+import { fromRoot } from '../../src/paths.ts';
+import { catalogue, requirementById } from '../../src/requirements.ts';
+
+const checks = await listAllChecks();
+const loadIds = new Set(registeredChecks('load').map((c) => c.id));
+
+test('every check registered: the conformance suites, the cross-cutting checks and the load probes', () => {
+  assert.equal(registeredChecks().length, checks.length);
+  for (const stage of ['conformance', 'crosscut', 'load'] as const) assert.ok(registeredChecks(stage).length > 0, `no ${stage} check registered`);
+});
+
+test("a check's severity is its requirements' level, its area their area ('load' for a load probe)", () => {
+  for (const check of checks) {
+    for (const id of check.requirements) {
+      const requirement = requirementById(id)!;
+      assert.equal(check.severity, requirement.level, `${check.id}: severity vs ${id}`);
+      assert.equal(check.area, loadIds.has(check.id) ? 'load' : requirement.area, `${check.id}: area vs ${id}`);
+    }
+  }
+});
+
+test('check ids are unique and prefixed with their area; every catalogue area is a known one', () => {
+  const ids = checks.map((c) => c.id);
+  assert.equal(new Set(ids).size, ids.length);
+  for (const check of checks) assert.ok(check.id.startsWith(`${check.area}.`), `${check.id} is not prefixed with ${check.area}.`);
+  for (const r of catalogue().requirements) assert.ok((AREAS as readonly string[]).includes(r.area), `${r.id} area ${r.area}`);
+});
+
+test('a declaration the catalogue cannot derive from is refused', () => {
+  const declare = (id: string, requirements: string[]) => () => deriveMeta({ id, title: 't', requirements }, 'conformance');
+  assert.throws(declare('auth.mixed-levels', ['TOKEN-CC-ISSUES-PAIR', 'TOKEN-EXPIRES-IN']), /different levels/);
+  assert.throws(declare('auth.mixed-areas', ['TOKEN-CC-ISSUES-PAIR', 'ERROR-BODIES-JSON']), /different areas/);
+  assert.throws(declare('users.wrong-prefix', ['TOKEN-CC-ISSUES-PAIR']), /prefixed with its area: "auth\."/);
+  assert.throws(declare('auth.unknown', ['NO-SUCH-REQUIREMENT']), /unknown requirement/);
+  assert.throws(declare('auth.none', []), /names no requirement/);
+  assert.deepEqual(deriveMeta({ id: 'load.x', title: 't', requirements: ['TOKEN-RATE-LIMIT-429'] }, 'load'), {
+    id: 'load.x',
+    title: 't',
+    area: 'load',
+    requirements: ['TOKEN-RATE-LIMIT-429'],
+    severity: 'MUST',
+  });
+});
+
+test('a second check with a registered id is refused', () => {
+  const [first] = checks;
+  assert.throws(() => registerCheck({ id: first!.id, title: 'again', requirements: first!.requirements }, 'conformance'), /two checks have the id/);
+});
+
+interface ListedSuite {
+  specs?: Array<{ title: string; tags?: string[]; tests?: Array<{ annotations?: Array<{ type: string; description?: string }> }> }>;
+  suites?: ListedSuite[];
+}
+
+/** What Playwright's runner declares, per check: its title, its tags (what --grep selects) and the metadata it carries. */
+function playwrightDeclared(): Array<{ title: string; tags: string[]; meta: CheckMeta }> {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'ptas-registry-test-'));
+  const targetsFile = path.join(scratch, 'targets.json');
+  writeTargetsFile(targetsFile, [{ name: 'list', profile: { baseUrl: 'http://127.0.0.1:9', credentials: { clientId: 'x', clientSecret: 'x' } } }]);
+  const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
+  const run = spawnSync(process.execPath, [cli, 'test', '--config', fromRoot('playwright.config.ts'), '--list', '--reporter=json'], {
+    cwd: fromRoot(),
+    env: { ...process.env, [TARGETS_FILE_ENV]: targetsFile, FORCE_COLOR: '0' },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  rmSync(scratch, { recursive: true, force: true });
+  const report = JSON.parse(run.stdout) as { suites?: ListedSuite[]; errors?: unknown[] };
+  assert.deepEqual(report.errors ?? [], [], run.stderr);
+  const declared: Array<{ title: string; tags: string[]; meta: CheckMeta }> = [];
+  const collect = (suite: ListedSuite): void => {
+    for (const spec of suite.specs ?? []) {
+      const annotation = spec.tests?.[0]?.annotations?.find((a) => a.type === META_ANNOTATION);
+      declared.push({ title: spec.title, tags: spec.tags ?? [], meta: JSON.parse(annotation!.description!) as CheckMeta });
+    }
+    for (const child of suite.suites ?? []) collect(child);
+  };
+  for (const suite of report.suites ?? []) collect(suite);
+  return declared;
+}
+
+test('the Playwright runner declares exactly the registered conformance checks, with their titles and tags', () => {
+  const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
+  const declared = playwrightDeclared();
+  assert.deepEqual(declared.map((d) => d.meta).sort(byId), registeredChecks('conformance').sort(byId));
+  for (const { title, tags, meta } of declared) {
+    assert.equal(title, meta.title);
+    // Playwright lists tags without their "@".
+    assert.deepEqual(tags, checkTags(meta).map((tag) => tag.slice(1)), meta.id);
+  }
+});
