@@ -12,7 +12,7 @@ import { assertReachable } from '../run/preflight.ts';
 import { ExchangeLog } from './exchanges.ts';
 import { brokenKeys, problemRow, type DoctorContext, type DoctorRow } from './model.ts';
 import { heading, renderJson, renderRow, renderSummary, type DoctorSummary } from './table.ts';
-import { resolveTarget } from './target.ts';
+import { doctorTarget } from './target.ts';
 import { tokenStep } from './steps/token.ts';
 import { userDetailsStep } from './steps/users.ts';
 import { tradingUserStep } from './steps/trading-user.ts';
@@ -74,7 +74,7 @@ async function runStep(ctx: DoctorContext, step: Step): Promise<void> {
 export async function runDoctor(options: DoctorOptions): Promise<DoctorOutcome> {
   const out = options.output ?? process.stdout;
   const started = performance.now();
-  const target = await resolveTarget(options.profile, options.profileFile);
+  const target = await doctorTarget(options.profile, options.profileFile);
   try {
     const { profile } = target;
     await assertReachable(profile.baseUrl, profile.http);

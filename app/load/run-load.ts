@@ -10,8 +10,7 @@ import { EXIT } from '../../src/exit-codes.ts';
 import { createTransport, HttpClient } from '../../src/http/client.ts';
 import { Redactor } from '../../src/http/redact.ts';
 import { assertReachable } from '../run/preflight.ts';
-import { spawnReference, type ReferenceProcess } from '../run/reference-process.ts';
-import { referenceProfile } from '../../reference/profile.ts';
+import { resolveTarget } from '../run/target.ts';
 import { runEngine } from '../../load/engine/engine.ts';
 import { printLine, progressPrinter } from '../../load/engine/progress.ts';
 import { judgeBodySize, type BodySizeJudgement } from '../../load/probes/body-size/analysis.ts';
@@ -57,14 +56,6 @@ export function listScenarios(): string {
   return SCENARIOS.map((s) => `${s.name.padEnd(width)}  ${s.kind.padEnd(15)}  ${s.description}`).join('\n') + '\n';
 }
 
-function resolved(profile: Profile): ResolvedProfile {
-  if (!profile.baseUrl) throw new ConfigError('no base URL');
-  if (!profile.credentials?.clientId || !profile.credentials.clientSecret) {
-    throw new ConfigError('missing credentials: pass --client-id and set PTAS_CLIENT_SECRET (or credentials in the config file)', '/credentials');
-  }
-  return profile as ResolvedProfile;
-}
-
 function thresholdVerdict(run: NormalizedRun): Verdict {
   const failed = run.thresholds.filter((t) => !t.ok);
   if (failed.length) return { verdict: 'FAIL', reason: `thresholds crossed: ${failed.map((t) => `${t.metric} ${t.expression}`).join(', ')}` };
@@ -84,22 +75,14 @@ function phaseTable(run: NormalizedRun): string {
 export async function ptasLoad(options: LoadCommandOptions): Promise<LoadCommandOutcome> {
   const entry = scenarioByName(options.scenario);
   if (!entry) throw new ConfigError(`unknown scenario "${options.scenario}"; the scenarios are:\n${listScenarios()}`);
-  if (options.faults?.length && options.profile.baseUrl) throw new ConfigError('--fault injects faults into the bundled reference; it cannot be combined with --base-url');
   if (options.engine === 'k6' && !findK6()) {
     throw new ConfigError('no k6 binary: install k6 ≥ 0.57 (https://grafana.com/docs/k6/latest/set-up/install-k6/) or set PTAS_K6=/path/to/k6; or use --engine embedded');
   }
-  let reference: ReferenceProcess | undefined;
   const out = options.output;
+  const target = await resolveTarget({ profile: options.profile, faults: options.faults });
   try {
-    let profile: ResolvedProfile;
-    if (!options.profile.baseUrl) {
-      reference = await spawnReference({ faults: options.faults ?? [] });
-      const { baseUrl: _b, credentials: _c, ...sections } = options.profile;
-      profile = { ...referenceProfile(reference.url, reference.options), ...sections };
-      out.write(`ptas load: started the reference implementation at ${reference.url}${options.faults?.length ? ` with fault(s) ${options.faults.join(', ')}` : ''}\n`);
-    } else {
-      profile = resolved(options.profile);
-    }
+    const { profile } = target;
+    if (target.embedded) out.write(`ptas load: started ${target.description}\n`);
     const explicitCaps = profile.load?.caps || (options.overrides.capRps && options.overrides.maxDurationSec);
     if (!isLoopback(profile.baseUrl) && !explicitCaps) {
       throw new ConfigError(`${profile.baseUrl} is not on this machine: load needs explicit limits (--max-rps and --duration, or load.caps in the profile)`, '/load/caps');
@@ -123,7 +106,7 @@ export async function ptasLoad(options: LoadCommandOptions): Promise<LoadCommand
     out.write(`ptas load: result written to ${file}\n`);
     return { ...verdict, file, exitCode: verdict.verdict === 'FAIL' ? EXIT.NOT_CONFORMANT : EXIT.CONFORMANT };
   } finally {
-    await reference?.stop();
+    await target.stop();
   }
 }
 

@@ -1,24 +1,19 @@
 // `ptas run`: resolve the target (the embedded reference when no base URL is
 // given), check it is reachable, run the conformance checks, then the load
 // stage, and write the report. The returned exit code follows the verdict.
-import { requireResolved } from '../../src/config/resolved.ts';
 import path from 'node:path';
-import { ConfigError } from '../../src/config/errors.ts';
 import type { Profile, ResolvedProfile } from '../../src/config/profile.ts';
 import { buildResults } from '../../src/results/build.ts';
 import { exitCodeFor } from '../../src/results/verdict.ts';
 import type { RunResults } from '../../src/results/model.ts';
 import { specVersion, suiteVersion } from '../../src/version.ts';
-import { referenceProfile } from '../../reference/profile.ts';
 import type { ReferenceOptions } from '../../reference/options.ts';
 import { writeReport, type WrittenReport } from '../../reports/write.ts';
 import { runConformance } from './conformance.ts';
 import { assertReachable } from './preflight.ts';
 import { profileHash } from './profile-hash.ts';
-import { spawnReference, type ReferenceProcess } from './reference-process.ts';
+import { resolveTarget } from './target.ts';
 import { runLoadStage, type LoadStageResult } from '../../load/stage.ts';
-import { FaultSet } from '../../reference/faults/index.ts';
-import { VariantSet } from '../../reference/variants/index.ts';
 
 export interface RunOptions {
   /** The profile from file, env and flags; without baseUrl the embedded reference is the target. */
@@ -49,11 +44,10 @@ export interface RunOutcome {
 export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
   const out = options.output ?? process.stdout;
   const startedAt = new Date();
-  let reference: ReferenceProcess | undefined;
-  checkReferenceOptions(options);
+  const target = await resolveTarget(options);
   try {
-    if (!options.profile.baseUrl) reference = await spawnReference({ ...options.reference, faults: options.faults ?? [], variants: options.variants ?? [] });
-    const profile = reference ? referenceTarget(options, reference, out) : requireResolved(options.profile);
+    const { profile } = target;
+    if (target.embedded) out.write(`ptas: started ${target.description}\n`);
     await assertReachable(profile.baseUrl, profile.http);
     out.write(`ptas: running conformance checks against ${profile.baseUrl}\n`);
     const checks = await runConformance({
@@ -67,41 +61,15 @@ export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
     const loadStage =
       options.load === false || options.signal?.aborted
         ? { checks: [] }
-        : await runLoadStage({ profile, embeddedReference: Boolean(reference), signal: options.signal, output: out });
+        : await runLoadStage({ profile, embeddedReference: Boolean(target.embedded), signal: options.signal, output: out });
     const interrupted = options.signal?.aborted || checks.status === 'interrupted' ? 'interrupted (SIGINT)' : undefined;
-    const results = runResults(options, profile, { startedAt, embeddedReference: Boolean(reference), interrupted, checks, loadStage });
+    const results = runResults(options, profile, { startedAt, embeddedReference: Boolean(target.embedded), interrupted, checks, loadStage });
     const report = writeReport(results, path.resolve(options.outDir));
     const exitCode = exitCodeFor(results.verdict, Boolean(interrupted));
     return { results, report, exitCode };
   } finally {
-    await reference?.stop();
+    await target.stop();
   }
-}
-
-/** Faults and variants change the embedded reference only, and must be known ones. */
-function checkReferenceOptions(options: RunOptions): void {
-  if (options.faults?.length && options.profile.baseUrl) {
-    throw new ConfigError('--fault injects faults into the embedded reference; it cannot be combined with --base-url');
-  }
-  if (options.variants?.length && options.profile.baseUrl) {
-    throw new ConfigError('--variant changes the embedded reference; it cannot be combined with --base-url');
-  }
-  try {
-    new FaultSet(options.faults ?? []);
-    new VariantSet(options.variants ?? []);
-  } catch (error) {
-    throw new ConfigError((error as Error).message);
-  }
-}
-
-/** The profile of the embedded reference, with the user's sections but its own address and credentials. */
-function referenceTarget(options: RunOptions, reference: ReferenceProcess, out: NodeJS.WritableStream): ResolvedProfile {
-  const { baseUrl: _ignored, credentials: _alsoIgnored, ...userSections } = options.profile;
-  const profile = { ...referenceProfile(reference.url, reference.options), ...userSections };
-  const faults = options.faults?.length ? ` with fault(s) ${options.faults.join(', ')}` : '';
-  const variants = options.variants?.length ? ` with variant(s) ${options.variants.join(', ')}` : '';
-  out.write(`ptas: started the reference implementation at ${reference.url}${faults}${variants}\n`);
-  return profile;
 }
 
 interface StageOutcomes {

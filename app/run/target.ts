@@ -1,0 +1,64 @@
+// One way from "what the user gave" (a profile built from the file, PTAS_*
+// environment and flags) to the target a command acts on, for `ptas run`,
+// `ptas load` and `ptas doctor` alike: with a base URL, the profile as given,
+// which must then name its credentials (src/config/resolved.ts); without one,
+// the bundled reference started in a child process with its own profile, the
+// user's sections replacing the reference's own (so a profile can be tried
+// against it), and faults and variants only ever applied to it.
+import { ConfigError } from '../../src/config/errors.ts';
+import type { Profile, ResolvedProfile } from '../../src/config/profile.ts';
+import { requireResolved } from '../../src/config/resolved.ts';
+import { FaultSet } from '../../reference/faults/index.ts';
+import type { ReferenceOptions } from '../../reference/options.ts';
+import { referenceProfile } from '../../reference/profile.ts';
+import { VariantSet } from '../../reference/variants/index.ts';
+import { spawnReference } from './reference-process.ts';
+
+export interface TargetRequest {
+  profile: Profile;
+  /** Faults and legitimate variants of the bundled reference; refused with a base URL. */
+  faults?: string[];
+  variants?: string[];
+  /** Options of the bundled reference (limits, seed). */
+  reference?: Partial<ReferenceOptions>;
+}
+
+export interface Target {
+  profile: ResolvedProfile;
+  /** Set when the target is the bundled reference this command started. */
+  embedded?: { url: string; faults: string[]; variants: string[] };
+  /** "the bundled reference at http://… with fault(s) …" or the base URL, for progress lines. */
+  description: string;
+  stop(): Promise<void>;
+}
+
+/** Faults and variants change the bundled reference only, and must be known ones. */
+function checkReferenceChoices({ profile, faults = [], variants = [] }: TargetRequest): void {
+  if (faults.length && profile.baseUrl) throw new ConfigError('--fault injects faults into the embedded reference; it cannot be combined with --base-url');
+  if (variants.length && profile.baseUrl) throw new ConfigError('--variant changes the embedded reference; it cannot be combined with --base-url');
+  try {
+    new FaultSet(faults);
+    new VariantSet(variants);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+}
+
+export async function resolveTarget(request: TargetRequest): Promise<Target> {
+  checkReferenceChoices(request);
+  if (request.profile.baseUrl) {
+    return { profile: requireResolved(request.profile), description: request.profile.baseUrl, stop: async () => undefined };
+  }
+  const faults = request.faults ?? [];
+  const variants = request.variants ?? [];
+  const reference = await spawnReference({ ...request.reference, faults, variants });
+  const { baseUrl: _ignored, credentials: _alsoIgnored, ...userSections } = request.profile;
+  const withFaults = faults.length ? ` with fault(s) ${faults.join(', ')}` : '';
+  const withVariants = variants.length ? ` with variant(s) ${variants.join(', ')}` : '';
+  return {
+    profile: { ...referenceProfile(reference.url, reference.options), ...userSections },
+    embedded: { url: reference.url, faults, variants },
+    description: `the reference implementation at ${reference.url}${withFaults}${withVariants}`,
+    stop: reference.stop,
+  };
+}
