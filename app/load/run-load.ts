@@ -23,7 +23,8 @@ import type { BodySizeScenario } from '../../load/scenarios/body-size.ts';
 import { scenarioByName, SCENARIOS, type ScenarioEntry } from '../../load/scenarios/index.ts';
 import { profileVariables, scenarioParams, type ParamOverrides } from '../../load/scenarios/params.ts';
 import type { LoadScenario } from '../../load/scenarios/types.ts';
-import { isLoopback, tlsFrom } from '../../load/stage/settings.ts';
+import { isLoopback } from '../../load/stage/settings.ts';
+import { tlsMaterial } from '../../src/http/tls.ts';
 import type { LoadSection, ProfileRun, RateLimitProbe, SizeProbeStep } from '../../src/results/load-model.ts';
 import { ACCEPT_RATE_LIMIT, TOKEN_BODY_SIZE_LIMIT, TOKEN_RATE_LIMIT } from '../../load/checks.ts';
 import { bodySizeRecord, profileRunRecord, rateLimitRecord } from '../../load/stage/records.ts';
@@ -129,7 +130,7 @@ async function onEmbedded(
   options: LoadCommandOptions,
 ): Promise<{ verdict: Verdict; data: Record<string, unknown> }> {
   const out = options.output;
-  const tls = tlsFrom(profile);
+  const tls = tlsMaterial(profile.http);
   const timeoutMs = profile.http?.timeoutMs ?? 10_000;
   const variables = { ...profileVariables(entry.operation, profile) };
   if (scenario.kind === 'body-size') {

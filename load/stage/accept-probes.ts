@@ -62,6 +62,15 @@ function notExecutedOutcome(captured: CapturedIteration[] | undefined, reads: Re
   };
 }
 
+/** The staircase's access token, and its user: one of its own (trading.createUser), else trading.userId. */
+async function staircaseUser(http: HttpClient, profile: StageContext['profile'], trading: TradingProfile): Promise<{ bearer: string; userId?: string }> {
+  const bearer = (await issuePair(http, profile, 'access token for the accept staircase')).accessToken;
+  if (!trading.createUser) return { bearer, userId: trading.userId };
+  // A user of its own: the staircase supersedes offers quickly and must not touch anyone else's.
+  const created = await callOperation(http, trading.createUser, {}, { bearer, label: 'a user for the accept staircase (trading.createUser)' });
+  return { bearer, userId: typeof created.extracted.userId === 'string' ? created.extracted.userId : trading.userId };
+}
+
 /** setUpDone: called once the probe holds its token and user, so the token staircase may start (stage.ts). */
 export async function acceptChecks(ctx: StageContext, setUpDone: () => void = () => undefined): Promise<{ checks: CheckResult[]; output?: RateProbeOutput }> {
   const gate = rateProbeGate(ctx.profile, 'acceptRateLimit');
@@ -73,13 +82,7 @@ export async function acceptChecks(ctx: StageContext, setUpDone: () => void = ()
   if (!trading.userId && !trading.createUser) return { checks: skipBoth(ctx, 'no user who can receive offers', 'trading.createUser (or trading.userId)') };
 
   const http = new HttpClient({ baseUrl: ctx.profile.baseUrl, transport: ctx.transport, redactor: ctx.redactor, userIdHeader: ctx.profile.userIdHeader });
-  const bearer = (await issuePair(http, ctx.profile, 'access token for the accept staircase')).accessToken;
-  let userId = trading.userId;
-  if (trading.createUser) {
-    // A user of its own: the staircase supersedes offers quickly and must not touch anyone else's.
-    const created = await callOperation(http, trading.createUser, {}, { bearer, label: 'a user for the accept staircase (trading.createUser)' });
-    if (typeof created.extracted.userId === 'string') userId = created.extracted.userId;
-  }
+  const { bearer, userId } = await staircaseUser(http, ctx.profile, trading);
   if (!userId) return { checks: skipBoth(ctx, 'trading.createUser gave no userId and trading.userId is not set', 'trading.userId') };
 
   setUpDone();

@@ -13,7 +13,8 @@ import { runRateLimitProbe } from '../probes/rate-limit/run.ts';
 import type { Variables } from '../../src/template.ts';
 import type { LoadScenario } from '../scenarios/types.ts';
 import { checkResult, stepTimeline, type ProbeOutcome } from './results.ts';
-import type { RateProbeSettings, TlsMaterial } from './settings.ts';
+import type { TlsMaterial } from '../../src/http/tls.ts';
+import type { RateProbeSettings } from './settings.ts';
 
 export interface RateProbeInput {
   meta: CheckMeta;
@@ -41,6 +42,12 @@ export interface RateProbeOutput {
   headerSamples: HeaderSample[];
 }
 
+/** What the analysis holds the staircase to, from the probe's settings. */
+function criteriaOf(settings: RateProbeSettings) {
+  const { capRps, expectedRps, expectedRpsKey, burst, maxServerErrorShare } = settings;
+  return { capRps, expectedRps, expectedRpsKey, burst, maxServerErrorShare };
+}
+
 export async function runRateProbe(input: RateProbeInput): Promise<RateProbeOutput> {
   const started = performance.now();
   const { settings } = input;
@@ -50,13 +57,7 @@ export async function runRateProbe(input: RateProbeInput): Promise<RateProbeOutp
     baseUrl: input.baseUrl,
     scenario: input.scenario,
     variables: input.variables,
-    criteria: {
-      capRps: settings.capRps,
-      expectedRps: settings.expectedRps,
-      expectedRpsKey: settings.expectedRpsKey,
-      burst: settings.burst,
-      maxServerErrorShare: settings.maxServerErrorShare,
-    },
+    criteria: criteriaOf(settings),
     maxInFlight: settings.maxInFlight,
     timeoutMs: input.timeoutMs,
     tls: input.tls,

@@ -1,6 +1,5 @@
 // What the load stage may do against a target: the caps (explicit, or safe
 // defaults on loopback only), each probe's expectations, and TLS material.
-import { readFileSync } from 'node:fs';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import type { LoadProfile, RateLimitExpectation } from '../../src/config/sections/load.ts';
 
@@ -59,16 +58,3 @@ export function rateProbeSettings(profile: ResolvedProfile, probe: 'tokenRateLim
   };
 }
 
-export interface TlsMaterial {
-  ca?: Buffer;
-  cert?: Buffer;
-  key?: Buffer;
-  rejectUnauthorized?: boolean;
-}
-
-export function tlsFrom(profile: ResolvedProfile): TlsMaterial | undefined {
-  const http = profile.http;
-  if (!http || (!http.ca && !http.cert && !http.key && !http.insecure)) return undefined;
-  const read = (file?: string) => (file ? readFileSync(file) : undefined);
-  return { ca: read(http.ca), cert: read(http.cert), key: read(http.key), rejectUnauthorized: !http.insecure };
-}

@@ -16,7 +16,8 @@ import { TOKEN_PATH, tokenRequest } from '../scenarios/operations.ts';
 import { bodySizeRecord } from './records.ts';
 import { runRateProbe, sampleExchange, type RateProbeInput, type RateProbeOutput } from './rate-probe.ts';
 import { checkResult } from './results.ts';
-import { rateProbeGate, rateProbeSettings, tlsFrom } from './settings.ts';
+import { rateProbeGate, rateProbeSettings } from './settings.ts';
+import { tlsMaterial } from '../../src/http/tls.ts';
 
 export interface StageContext {
   profile: ResolvedProfile;
@@ -31,7 +32,7 @@ export function probeTarget(ctx: StageContext): Pick<RateProbeInput, 'baseUrl' |
   return {
     baseUrl: ctx.profile.baseUrl,
     timeoutMs: ctx.transport.timeoutMs,
-    tls: tlsFrom(ctx.profile),
+    tls: tlsMaterial(ctx.profile.http),
     redactor: ctx.redactor,
     output: ctx.output,
     signal: ctx.signal,
@@ -84,7 +85,7 @@ export async function tokenBodySizeCheck(ctx: StageContext): Promise<{ check: Ch
     maxBytes,
     expectedLimitBytes: section.tokenBodyLimit?.expectedBytes,
     timeoutMs: ctx.transport.timeoutMs,
-    tls: tlsFrom(ctx.profile),
+    tls: tlsMaterial(ctx.profile.http),
     signal: ctx.signal,
   });
   const j = run.judgement;

@@ -5,7 +5,7 @@
 // conformance suite must cap what a hostile server sends and see raw framing.
 // The parts of an exchange: outgoing.ts builds the request, send.ts sends it
 // within the bounds, json-body.ts reads the answer, evidence.ts records both.
-import { readFileSync } from 'node:fs';
+import { tlsMaterial } from './tls.ts';
 import { Agent } from 'undici';
 import type { HttpProfile } from '../config/profile.ts';
 import { HTTP_DEFAULTS, SPEC_USER_ID_HEADER } from '../config/profile.ts';
@@ -76,14 +76,8 @@ export interface TransportSettings {
 
 /** Connection pool and limits, shared by every client of one worker. */
 export function createTransport(http: HttpProfile = {}): TransportSettings {
-  const readPem = (file: string | undefined) => (file ? readFileSync(file) : undefined);
   const dispatcher = new Agent({
-    connect: {
-      ca: readPem(http.ca),
-      cert: readPem(http.cert),
-      key: readPem(http.key),
-      rejectUnauthorized: !http.insecure,
-    },
+    connect: { rejectUnauthorized: !http.insecure, ...tlsMaterial(http) },
     keepAliveTimeout: 4_000,
   });
   return {
