@@ -1,5 +1,7 @@
 // Everything about the reference implementation that can be configured, with
 // defaults that make `ptas run` pass quickly and the limits findable by probes.
+import { SPEC_USER_ID_HEADER } from '../src/config/profile.ts';
+
 export interface ReferenceOptions {
   host: string;
   /** 0 picks a free port. */
@@ -54,8 +56,8 @@ export interface ReferenceOptions {
   userIdHeader: string;
 }
 
-/** The spec's user-id header (5 rule 4). */
-export const SPEC_USER_ID_HEADER = 'svc-user-id';
+// The spec's user-id header (5 rule 4), as the core names it.
+export { SPEC_USER_ID_HEADER };
 
 /**
  * The demo webhook shared secret (base64 of 32 bytes): like the demo client

@@ -3,7 +3,7 @@
 // routes/trading.ts, which registers it.
 import type { ServerResponse } from 'node:http';
 import type { ReferenceContext } from '../context.ts';
-import { authenticate } from '../context.ts';
+import { authenticateUnless } from '../context.ts';
 import { sendError } from '../http-util.ts';
 import { rateLimiterFor, type RateLimiter } from '../limits/rate-limiter.ts';
 import type { Router, RouteRequest } from '../router.ts';
@@ -67,8 +67,7 @@ class AcceptRoute {
   }
 
   async handle(req: RouteRequest, res: ServerResponse): Promise<void> {
-    const anonymousAllowed = this.fault('accept-bearer-not-required') && !req.raw.headers.authorization;
-    if (!anonymousAllowed && !(await authenticate(this.ctx, req, res))) return;
+    if (!(await authenticateUnless('accept-bearer-not-required', this.ctx, req, res))) return;
     const rateLimited = !this.bucket.take() && !this.fault('no-accept-rate-limit');
     if (rateLimited && !this.fault('rate-limited-accept-executes')) return this.sendRateLimited(res);
     if (this.refusesBody(req, res)) return;

@@ -32,7 +32,7 @@
 // book (the spec's "List external addresses" is not shown).
 import type { ServerResponse } from 'node:http';
 import type { ReferenceContext } from '../context.ts';
-import { authenticate } from '../context.ts';
+import { authenticate, authenticateUnless } from '../context.ts';
 import { AddressBook } from '../crypto-transfers/address-book.ts';
 import { validateAddressRequest, type AddressRequest } from '../crypto-transfers/address-request.ts';
 import { seedDirectory, type Directory } from '../crypto-transfers/directory.ts';
@@ -78,8 +78,7 @@ class WithdrawalAddresses {
   }
 
   async create(req: RouteRequest, res: ServerResponse): Promise<void> {
-    const anonymousAllowed = this.fault('wda-bearer-not-required') && !req.raw.headers.authorization;
-    if (!anonymousAllowed && !(await authenticate(this.ctx, req, res))) return;
+    if (!(await authenticateUnless('wda-bearer-not-required', this.ctx, req, res))) return;
     const userId = this.userOf(req, res);
     if (!userId) return;
 

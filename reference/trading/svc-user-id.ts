@@ -9,7 +9,6 @@ import type { ReferenceContext } from '../context.ts';
 import { UUID_SHAPE } from '../fixtures/ids.ts';
 import { SPEC_USER_ID_HEADER, type ReferenceOptions } from '../options.ts';
 
-export const USER_HEADER = SPEC_USER_ID_HEADER;
 /** The name the user-id-header-renamed variant reads when options.userIdHeader is left at the spec's. */
 export const RENAMED_USER_HEADER = 'x-partner-user-id';
 
@@ -28,7 +27,7 @@ export function userIdHeaderName(ctx: Pick<ReferenceContext, 'options' | 'varian
 
 export type UserHeader = { kind: 'missing' } | { kind: 'malformed' } | { kind: 'present'; userId: string };
 
-export function readUserHeader(req: IncomingMessage, name: string = USER_HEADER): UserHeader {
+export function readUserHeader(req: IncomingMessage, name: string = SPEC_USER_ID_HEADER): UserHeader {
   const raw = req.headers[name.toLowerCase()];
   // Node joins repeated headers with ", "; two user ids are no user id.
   const value = Array.isArray(raw) ? raw.join(', ') : raw?.trim();
