@@ -7,7 +7,7 @@
 import type { ResolvedProfile } from '../src/config/profile.ts';
 import type { CheckResult } from '../src/check/model.ts';
 import { createTransport } from '../src/http/client.ts';
-import { Redactor } from '../src/http/redact.ts';
+import { connectionOf, secretRedactor } from '../src/http/connection.ts';
 import type { LoadSection } from '../src/results/load-model.ts';
 import { ACCEPT_RATE_LIMIT, RATE_LIMITED_ACCEPT_NOT_EXECUTED, TOKEN_BODY_SIZE_LIMIT, TOKEN_RATE_LIMIT } from './checks.ts';
 import type { CheckMeta } from '../src/check/model.ts';
@@ -41,9 +41,10 @@ async function guarded<T>(what: string, run: () => Promise<T>, onError: (reason:
 export async function runLoadStage(options: LoadStageOptions): Promise<LoadStageResult> {
   const { profile, output } = options;
   const startedAt = new Date();
-  const redactor = new Redactor([[profile.credentials.clientSecret, 'client_secret']]);
-  const transport = createTransport(profile.http);
-  const ctx: StageContext = { profile, transport, redactor, output, signal: options.signal };
+  const connection = connectionOf(profile);
+  const redactor = secretRedactor(connection);
+  const transport = createTransport(connection);
+  const ctx: StageContext = { profile, connection, transport, redactor, output, signal: options.signal };
   output.write(`ptas: load stage against ${options.embeddedReference ? 'the bundled reference at ' : ''}${profile.baseUrl}\n`);
   const errorChecks = (metas: CheckMeta[], reason: string) => metas.map((meta) => checkResult(meta, { verdict: 'ERROR', reason }, 0, redactor));
   try {

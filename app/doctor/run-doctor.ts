@@ -5,7 +5,7 @@
 // bounded; no conformance verdicts. Exit 0 when everything configured works,
 // 2 naming each broken key, 3 when the target is unreachable (preflight).
 import { createTransport, HttpClient, TransportError } from '../../src/http/client.ts';
-import { Redactor } from '../../src/http/redact.ts';
+import { secretRedactor } from '../../src/http/connection.ts';
 import type { Profile } from '../../src/config/profile.ts';
 import { EXIT } from '../../src/exit-codes.ts';
 import { assertReachable } from '../run/preflight.ts';
@@ -76,12 +76,11 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorOutcome> 
   const started = performance.now();
   const target = await doctorTarget(options.profile, options.profileFile);
   try {
-    const { profile } = target;
-    await assertReachable(profile.baseUrl, profile.http);
-    const transport = createTransport(profile.http);
-    const exchanges = new ExchangeLog(profile.baseUrl);
-    const redactor = new Redactor([[profile.credentials.clientSecret, 'client_secret']]);
-    const http = new HttpClient({ baseUrl: profile.baseUrl, transport, redactor, recorder: exchanges, userIdHeader: profile.userIdHeader });
+    const { profile, connection } = target;
+    await assertReachable(connection);
+    const transport = createTransport(connection);
+    const exchanges = new ExchangeLog(connection.baseUrl);
+    const http = HttpClient.to(connection, { transport, redactor: secretRedactor(connection), recorder: exchanges });
     const rows: DoctorRow[] = [];
     if (!options.json) out.write(heading(target.description, target.profileSource));
     const ctx: DoctorContext = {

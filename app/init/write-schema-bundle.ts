@@ -1,6 +1,6 @@
 // `npm run schema:bundle`: regenerates schemas/ptas-profile.bundle.json after
 // a change to schemas/config.schema.json or schemas/profile/*.schema.json
-// (test/unit/init-schema-bundle.test.ts fails until it is rerun).
+// (test/unit/init.test.ts fails until it is rerun).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../../src/paths.ts';

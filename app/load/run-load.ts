@@ -8,9 +8,10 @@ import { ConfigError } from '../../src/config/errors.ts';
 import type { Profile, ResolvedProfile } from '../../src/config/profile.ts';
 import { EXIT } from '../../src/exit-codes.ts';
 import { createTransport, HttpClient } from '../../src/http/client.ts';
+import { secretRedactor, socketTarget, type Connection } from '../../src/http/connection.ts';
 import { Redactor } from '../../src/http/redact.ts';
 import { assertReachable } from '../run/preflight.ts';
-import { resolveTarget } from '../run/target.ts';
+import { resolveTarget, type Target } from '../run/target.ts';
 import { runEngine } from '../../load/engine/engine.ts';
 import { printLine, progressPrinter } from '../../load/engine/progress.ts';
 import { judgeBodySize, type BodySizeJudgement } from '../../load/probes/body-size/analysis.ts';
@@ -24,7 +25,6 @@ import { scenarioByName, SCENARIOS, type ScenarioEntry } from '../../load/scenar
 import { profileVariables, scenarioParams, type ParamOverrides } from '../../load/scenarios/params.ts';
 import type { LoadScenario } from '../../load/scenarios/types.ts';
 import { isLoopback } from '../../load/stage/settings.ts';
-import { tlsMaterial } from '../../src/http/tls.ts';
 import type { LoadSection, ProfileRun, RateLimitProbe, SizeProbeStep } from '../../src/results/load-model.ts';
 import { ACCEPT_RATE_LIMIT, TOKEN_BODY_SIZE_LIMIT, TOKEN_RATE_LIMIT } from '../../load/checks.ts';
 import { bodySizeRecord, profileRunRecord, rateLimitRecord } from '../../load/stage/records.ts';
@@ -82,13 +82,13 @@ export async function ptasLoad(options: LoadCommandOptions): Promise<LoadCommand
   const out = options.output;
   const target = await resolveTarget({ profile: options.profile, faults: options.faults });
   try {
-    const { profile } = target;
+    const { profile, connection } = target;
     if (target.embedded) out.write(`ptas load: started ${target.description}\n`);
     const explicitCaps = profile.load?.caps || (options.overrides.capRps && options.overrides.maxDurationSec);
     if (!isLoopback(profile.baseUrl) && !explicitCaps) {
       throw new ConfigError(`${profile.baseUrl} is not on this machine: load needs explicit limits (--max-rps and --duration, or load.caps in the profile)`, '/load/caps');
     }
-    await assertReachable(profile.baseUrl, profile.http);
+    await assertReachable(connection);
     const params = scenarioParams(entry.operation, profile, options.overrides, entry.kind === 'profile' ? Infinity : undefined);
     const scenario = entry.build(params, {
       maxInFlight: options.maxInFlight ?? profile.load?.caps?.inFlight,
@@ -98,11 +98,11 @@ export async function ptasLoad(options: LoadCommandOptions): Promise<LoadCommand
     out.write(`ptas load: ${scenario.name} on ${options.engine === 'k6' ? 'k6' : 'the embedded engine'} against ${profile.baseUrl} (cap ${params.capRps} req/s, ${params.maxDurationSec === Infinity ? 'full length' : `at most ${params.maxDurationSec} s`})\n`);
     const started = new Date().toISOString();
     const { verdict, data } =
-      options.engine === 'k6' ? await onK6(entry, scenario, profile, options) : await onEmbedded(entry, scenario, profile, params.capRps, params.expectedRps, options);
+      options.engine === 'k6' ? await onK6(entry, scenario, target, options) : await onEmbedded(entry, scenario, target, params.capRps, params.expectedRps, options);
     out.write(`ptas load: ${verdict.verdict} ${verdict.reason}\n`);
     const file = path.resolve(options.out ?? path.join('ptas-load', `${scenario.name}.json`));
     mkdirSync(path.dirname(file), { recursive: true });
-    const redactor = new Redactor([[profile.credentials.clientSecret, 'client_secret']]);
+    const redactor = secretRedactor(connection);
     writeFileSync(file, JSON.stringify(redactor.redactJson({ scenario: scenario.name, engine: options.engine, target: profile.baseUrl, startedAt: started, params, ...verdict, ...data }), null, 2) + '\n');
     out.write(`ptas load: result written to ${file}\n`);
     return { ...verdict, file, exitCode: verdict.verdict === 'FAIL' ? EXIT.NOT_CONFORMANT : EXIT.CONFORMANT };
@@ -111,10 +111,10 @@ export async function ptasLoad(options: LoadCommandOptions): Promise<LoadCommand
   }
 }
 
-async function accessTokenFor(profile: ResolvedProfile): Promise<string> {
-  const transport = createTransport(profile.http);
+async function accessTokenFor(profile: ResolvedProfile, connection: Connection): Promise<string> {
+  const transport = createTransport(connection);
   try {
-    const http = new HttpClient({ baseUrl: profile.baseUrl, transport, redactor: new Redactor() });
+    const http = HttpClient.to(connection, { transport, redactor: new Redactor() });
     return (await issuePair(http, profile, 'access token for the load run')).accessToken;
   } finally {
     await transport.dispatcher.close();
@@ -124,33 +124,30 @@ async function accessTokenFor(profile: ResolvedProfile): Promise<string> {
 async function onEmbedded(
   entry: ScenarioEntry,
   scenario: LoadScenario | BodySizeScenario,
-  profile: ResolvedProfile,
+  { profile, connection }: Pick<Target, 'profile' | 'connection'>,
   capRps: number,
   expectedRps: number | undefined,
   options: LoadCommandOptions,
 ): Promise<{ verdict: Verdict; data: Record<string, unknown> }> {
   const out = options.output;
-  const tls = tlsMaterial(profile.http);
-  const timeoutMs = profile.http?.timeoutMs ?? 10_000;
+  const sendTo = socketTarget(connection);
   const variables = { ...profileVariables(entry.operation, profile) };
   if (scenario.kind === 'body-size') {
     const startedAt = new Date();
-    const run = await runBodySizeProbe({ baseUrl: profile.baseUrl, request: scenario.request, variables, maxBytes: scenario.maxBytes, expectedLimitBytes: scenario.expectedLimitBytes, timeoutMs, tls, signal: options.signal, log: (l) => out.write(`  ${l}\n`) });
+    const run = await runBodySizeProbe({ ...sendTo, request: scenario.request, variables, maxBytes: scenario.maxBytes, expectedLimitBytes: scenario.expectedLimitBytes, signal: options.signal, log: (l) => out.write(`  ${l}\n`) });
     out.write(`  ${run.requests} requests (budget ${run.requestBudget})\n`);
     const record = bodySizeRecord({ checkId: TOKEN_BODY_SIZE_LIMIT.id, steps: run.steps, judgement: run.judgement, requests: run.requests, requestBudget: run.requestBudget, redact: (t) => t });
     return { verdict: run.judgement, data: { judgement: run.judgement, load: { engine: 'embedded', startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), probes: [record], profiles: [] } } };
   }
-  if (scenario.needs.accessToken) Object.assign(variables, { accessToken: await accessTokenFor(profile) });
+  if (scenario.needs.accessToken) Object.assign(variables, { accessToken: await accessTokenFor(profile, connection) });
   const progress = progressPrinter(out, `ptas load: ${scenario.name}`);
   if (scenario.kind === 'rate-breakpoint') {
     const { run, analysis } = await runRateLimitProbe({
-      baseUrl: profile.baseUrl,
+      ...sendTo,
       scenario,
       variables,
       criteria: { capRps, ...documentedLimit(entry, profile, options.overrides, expectedRps), maxServerErrorShare: profile.load?.[probeKey(entry)]?.maxServerErrorShare },
       maxInFlight: options.maxInFlight,
-      timeoutMs,
-      tls,
       signal: options.signal,
       onProgress: progress.onProgress,
       log: (line) => {
@@ -163,7 +160,7 @@ async function onEmbedded(
     const record = rateLimitRecord({ checkId: checkIdOf(entry), operation: entry.operation as 'token' | 'accept', run, analysis, capRps, expectedRps, redact: (t) => t });
     return { verdict: analysis, data: { result: run, analysis, load: loadSection(run, [record], []) } };
   }
-  const run = await runEngine({ baseUrl: profile.baseUrl, scenario, variables, maxInFlight: options.maxInFlight, timeoutMs, tls, signal: options.signal, onProgress: progress.onProgress });
+  const run = await runEngine({ ...sendTo, scenario, variables, maxInFlight: options.maxInFlight, signal: options.signal, onProgress: progress.onProgress });
   progress.done();
   out.write(`${phaseTable(run)}\n`);
   return { verdict: thresholdVerdict(run), data: { result: run, load: loadSection(run, [], [profileRunRecord(run, entry.operation)]) } };
@@ -193,7 +190,7 @@ function findingLines(analysis: RateLimitAnalysis): string {
   return analysis.findings.map((f) => `  ${f.level}: ${f.message}\n`).join('');
 }
 
-async function onK6(entry: ScenarioEntry, scenario: LoadScenario | BodySizeScenario, profile: ResolvedProfile, options: LoadCommandOptions): Promise<{ verdict: Verdict; data: Record<string, unknown> }> {
+async function onK6(entry: ScenarioEntry, scenario: LoadScenario | BodySizeScenario, { profile, connection }: Pick<Target, 'profile' | 'connection'>, options: LoadCommandOptions): Promise<{ verdict: Verdict; data: Record<string, unknown> }> {
   const binary = findK6()!;
   const startedAt = new Date();
   const k6 = await runK6({
@@ -203,7 +200,7 @@ async function onK6(entry: ScenarioEntry, scenario: LoadScenario | BodySizeScena
     profile,
     overrides: options.overrides,
     maxInFlight: options.maxInFlight,
-    timeoutMs: profile.http?.timeoutMs,
+    connection,
     output: options.output,
     signal: options.signal,
   });

@@ -1,8 +1,8 @@
 // Before any check runs: is anything answering HTTP at the base URL? An
 // unreachable target is exit code 3 within seconds, naming the address tried.
 import { createTransport, HttpClient, TransportError } from '../../src/http/client.ts';
+import type { Connection } from '../../src/http/connection.ts';
 import { Redactor } from '../../src/http/redact.ts';
-import type { HttpProfile } from '../../src/config/profile.ts';
 import { PtasError } from '../../src/errors.ts';
 
 /** Nothing answers HTTP at the base URL: exit 3 (src/errors.ts). */
@@ -18,9 +18,10 @@ const HINTS: Partial<Record<TransportError['kind'], string>> = {
   TLS: 'the TLS handshake failed: pass --ca with the issuing CA, or --insecure to skip verification',
 };
 
-export async function assertReachable(baseUrl: string, http: HttpProfile = {}, timeoutMs = 5_000): Promise<void> {
-  const transport = createTransport({ ...http, timeoutMs });
-  const client = new HttpClient({ baseUrl, transport, redactor: new Redactor() });
+export async function assertReachable(connection: Connection, timeoutMs = 5_000): Promise<void> {
+  const { baseUrl } = connection;
+  const transport = createTransport({ ...connection, timeoutMs });
+  const client = HttpClient.to(connection, { transport, redactor: new Redactor() });
   try {
     await client.get('/', { timeoutMs });
   } catch (error) {

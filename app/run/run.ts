@@ -2,7 +2,7 @@
 // given), check it is reachable, run the conformance checks, then the load
 // stage, and write the report. The returned exit code follows the verdict.
 import path from 'node:path';
-import type { Profile, ResolvedProfile } from '../../src/config/profile.ts';
+import type { Profile } from '../../src/config/profile.ts';
 import { buildResults } from '../../src/results/build.ts';
 import { exitCodeFor } from '../../src/results/verdict.ts';
 import type { RunResults } from '../../src/results/model.ts';
@@ -12,7 +12,7 @@ import { writeReport, type WrittenReport } from '../../reports/write.ts';
 import { runConformance } from './conformance.ts';
 import { assertReachable } from './preflight.ts';
 import { profileHash } from './profile-hash.ts';
-import { resolveTarget } from './target.ts';
+import { resolveTarget, type Target } from './target.ts';
 import { runLoadStage, type LoadStageResult } from '../../load/stage.ts';
 
 export interface RunOptions {
@@ -48,7 +48,7 @@ export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
   try {
     const { profile } = target;
     if (target.embedded) out.write(`ptas: started ${target.description}\n`);
-    await assertReachable(profile.baseUrl, profile.http);
+    await assertReachable(target.connection);
     out.write(`ptas: running conformance checks against ${profile.baseUrl}\n`);
     const checks = await runConformance({
       targets: [{ name: 'target', profile }],
@@ -63,7 +63,7 @@ export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
         ? { checks: [] }
         : await runLoadStage({ profile, embeddedReference: Boolean(target.embedded), signal: options.signal, output: out });
     const interrupted = options.signal?.aborted || checks.status === 'interrupted' ? 'interrupted (SIGINT)' : undefined;
-    const results = runResults(options, profile, { startedAt, embeddedReference: Boolean(target.embedded), interrupted, checks, loadStage });
+    const results = runResults(options, target, { startedAt, embeddedReference: Boolean(target.embedded), interrupted, checks, loadStage });
     const report = writeReport(results, path.resolve(options.outDir));
     const exitCode = exitCodeFor(results.verdict, Boolean(interrupted));
     return { results, report, exitCode };
@@ -80,7 +80,7 @@ interface StageOutcomes {
   loadStage: LoadStageResult;
 }
 
-function runResults(options: RunOptions, profile: ResolvedProfile, { startedAt, embeddedReference, interrupted, checks, loadStage }: StageOutcomes): RunResults {
+function runResults(options: RunOptions, { profile, connection }: Pick<Target, 'profile' | 'connection'>, { startedAt, embeddedReference, interrupted, checks, loadStage }: StageOutcomes): RunResults {
   const finishedAt = new Date();
   return buildResults({
     run: {
@@ -93,7 +93,7 @@ function runResults(options: RunOptions, profile: ResolvedProfile, { startedAt, 
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt.getTime() - startedAt.getTime(),
       reference: embeddedReference ? { faults: options.faults ?? [], variants: options.variants ?? [] } : undefined,
-      insecureTls: profile.http?.insecure ?? false,
+      insecureTls: connection.insecure,
       interrupted,
     },
     checks: [...checks.checks, ...loadStage.checks],

@@ -4,10 +4,13 @@
 // which must then name its credentials (src/config/resolved.ts); without one,
 // the bundled reference started in a child process with its own profile, the
 // user's sections replacing the reference's own (so a profile can be tried
-// against it), and faults and variants only ever applied to it.
+// against it), and faults and variants only ever applied to it. The target
+// carries its connection (src/http/connection.ts): base URL, credentials,
+// timeouts and TLS, decided once for everything the command sends.
 import { ConfigError } from '../../src/config/errors.ts';
 import type { Profile, ResolvedProfile } from '../../src/config/profile.ts';
 import { requireResolved } from '../../src/config/resolved.ts';
+import { connectionOf, type Connection } from '../../src/http/connection.ts';
 import { FaultSet } from '../../reference/faults/index.ts';
 import type { ReferenceOptions } from '../../reference/options.ts';
 import { referenceProfile } from '../../reference/profile.ts';
@@ -25,6 +28,8 @@ export interface TargetRequest {
 
 export interface Target {
   profile: ResolvedProfile;
+  /** How every request of the command reaches the target (from the profile). */
+  connection: Connection;
   /** Set when the target is the bundled reference this command started. */
   embedded?: { url: string; faults: string[]; variants: string[] };
   /** "the bundled reference at http://… with fault(s) …" or the base URL, for progress lines. */
@@ -47,7 +52,8 @@ function checkReferenceChoices({ profile, faults = [], variants = [] }: TargetRe
 export async function resolveTarget(request: TargetRequest): Promise<Target> {
   checkReferenceChoices(request);
   if (request.profile.baseUrl) {
-    return { profile: requireResolved(request.profile), description: request.profile.baseUrl, stop: async () => undefined };
+    const profile = requireResolved(request.profile);
+    return { profile, connection: connectionOf(profile), description: profile.baseUrl, stop: async () => undefined };
   }
   const faults = request.faults ?? [];
   const variants = request.variants ?? [];
@@ -55,8 +61,10 @@ export async function resolveTarget(request: TargetRequest): Promise<Target> {
   const { baseUrl: _ignored, credentials: _alsoIgnored, ...userSections } = request.profile;
   const withFaults = faults.length ? ` with fault(s) ${faults.join(', ')}` : '';
   const withVariants = variants.length ? ` with variant(s) ${variants.join(', ')}` : '';
+  const profile: ResolvedProfile = { ...referenceProfile(reference.url, reference.options), ...userSections };
   return {
-    profile: { ...referenceProfile(reference.url, reference.options), ...userSections },
+    profile,
+    connection: connectionOf(profile),
     embedded: { url: reference.url, faults, variants },
     description: `the reference implementation at ${reference.url}${withFaults}${withVariants}`,
     stop: reference.stop,

@@ -10,6 +10,7 @@
 // (what each answer adds to the result), ticker.ts (progress snapshots),
 // summary.ts (the normalized result).
 import { Pool } from 'undici';
+import { HTTP_DEFAULTS } from '../../src/config/profile.ts';
 import type { NormalizedRun } from '../result/normalized.ts';
 import { iterationRunner } from './iteration.ts';
 import type { EngineOptions } from './options.ts';
@@ -40,7 +41,7 @@ export async function runEngine(options: EngineOptions): Promise<NormalizedRun> 
     basePath: origin.pathname.replace(/\/+$/, ''),
     iteration: options.scenario.iteration,
     variables: options.variables,
-    timeoutMs: options.timeoutMs ?? 10_000,
+    timeoutMs: options.timeoutMs ?? HTTP_DEFAULTS.timeoutMs,
     record: (phase, answer, startMs, endMs, values) => recording.record(phase, answer, startMs, endMs, values),
   });
   const scheduler = new Scheduler(phases, now, { maxInFlight, maxLagMs: options.maxLagMs ?? 50 }, recording.series, iterate);

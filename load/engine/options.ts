@@ -1,5 +1,6 @@
 // What a caller of the embedded engine can ask of it (EngineOptions) and what
 // it hears back while the run is under way (ProgressSnapshot, PhaseDecision).
+import type { SocketTarget } from '../../src/http/connection.ts';
 import type { Variables } from '../../src/template.ts';
 import type { ArrivalExecutor, LoadScenario } from '../scenarios/types.ts';
 import type { PhaseResult } from '../result/normalized.ts';
@@ -18,8 +19,8 @@ export interface ProgressSnapshot {
   dropped: number;
 }
 
-export interface EngineOptions {
-  baseUrl: string;
+/** Where it sends: a connection's socket target (src/http/connection.ts); the time limit defaults to the client's. */
+export interface EngineOptions extends Pick<SocketTarget, 'baseUrl'>, Partial<Omit<SocketTarget, 'baseUrl'>> {
   scenario: Pick<LoadScenario, 'name' | 'iteration' | 'scenarios' | 'thresholds'>;
   /** Values for the templates' {placeholders}: clientId, clientSecret, accessToken, userId, offerId. */
   variables: Variables;
@@ -27,8 +28,6 @@ export interface EngineOptions {
   rateLimitExpected?: boolean;
   /** Bound on requests in flight across all phases (default: the largest maxVUs). */
   maxInFlight?: number;
-  /** Per-request limit on waiting for headers and for the body. */
-  timeoutMs?: number;
   /**
    * An arrival the engine could not start within this many ms of its due
    * time (a starved event loop) is dropped and counted as late rather than
@@ -36,7 +35,6 @@ export interface EngineOptions {
    * limit is measured with (default 50 ms; Infinity always catches up).
    */
   maxLagMs?: number;
-  tls?: { ca?: Buffer; cert?: Buffer; key?: Buffer; rejectUnauthorized?: boolean };
   headerSamplesPerPhase?: number;
   /** Count admitted and 429 answers per slot of this many ms of completion time (NormalizedRun.completionTimeline). */
   timelineResolutionMs?: number;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Profile } from '../../src/config/profile.ts';
+import type { Connection } from '../../src/http/connection.ts';
 import type { CompletionTimeline, NormalizedRun, TimeBucket } from '../result/normalized.ts';
 import { ANSWERS, LATENCY } from '../scenarios/metrics.ts';
 import type { ParamOverrides } from '../scenarios/params.ts';
@@ -37,7 +38,8 @@ export interface K6RunOptions {
   profile: Profile;
   overrides: ParamOverrides;
   maxInFlight?: number;
-  timeoutMs?: number;
+  /** The time limit and TLS verification every request of the script keeps (src/http/connection.ts). */
+  connection: Pick<Connection, 'timeoutMs' | 'insecure'>;
   output: NodeJS.WritableStream;
   signal?: AbortSignal;
   /** Extra -e variables (PTAS_MAX_BYTES for the body-size script). */
@@ -118,8 +120,8 @@ export async function runK6(options: K6RunOptions): Promise<K6RunResult> {
       PTAS_EXPECTED_RPS: options.overrides.expectedRps,
       PTAS_BURST: options.overrides.burst,
       PTAS_MAX_IN_FLIGHT: options.maxInFlight,
-      PTAS_TIMEOUT: options.timeoutMs ? `${options.timeoutMs}ms` : undefined,
-      PTAS_INSECURE: options.profile.http?.insecure ? '1' : undefined,
+      PTAS_TIMEOUT: `${options.connection.timeoutMs}ms`,
+      PTAS_INSECURE: options.connection.insecure ? '1' : undefined,
       ...options.extraEnv,
     };
     const args = ['run', '--quiet', '--out', `json=${pointsPath}`];

@@ -81,7 +81,7 @@ export async function acceptChecks(ctx: StageContext, setUpDone: () => void = ()
   const recipe = offerRecipes(trading)!.standard;
   if (!trading.userId && !trading.createUser) return { checks: skipBoth(ctx, 'no user who can receive offers', 'trading.createUser (or trading.userId)') };
 
-  const http = new HttpClient({ baseUrl: ctx.profile.baseUrl, transport: ctx.transport, redactor: ctx.redactor, userIdHeader: ctx.profile.userIdHeader });
+  const http = HttpClient.to(ctx.connection, { transport: ctx.transport, redactor: ctx.redactor });
   const { bearer, userId } = await staircaseUser(http, ctx.profile, trading);
   if (!userId) return { checks: skipBoth(ctx, 'trading.createUser gave no userId and trading.userId is not set', 'trading.userId') };
 

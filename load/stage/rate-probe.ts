@@ -13,18 +13,15 @@ import { runRateLimitProbe } from '../probes/rate-limit/run.ts';
 import type { Variables } from '../../src/template.ts';
 import type { LoadScenario } from '../scenarios/types.ts';
 import { checkResult, stepTimeline, type ProbeOutcome } from './results.ts';
-import type { TlsMaterial } from '../../src/http/tls.ts';
+import type { SocketTarget } from '../../src/http/connection.ts';
 import type { RateProbeSettings } from './settings.ts';
 
-export interface RateProbeInput {
+export interface RateProbeInput extends SocketTarget {
   meta: CheckMeta;
   operation: 'token' | 'accept';
-  baseUrl: string;
   scenario: LoadScenario;
   variables: Variables;
   settings: RateProbeSettings;
-  timeoutMs: number;
-  tls?: TlsMaterial;
   redactor: Redactor;
   output: NodeJS.WritableStream;
   signal?: AbortSignal;

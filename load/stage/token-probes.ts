@@ -4,12 +4,14 @@ import type { CheckResult } from '../../src/check/model.ts';
 import { clientCredentialsBody } from '../../src/auth/tokens.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import { HttpClient, type TransportSettings } from '../../src/http/client.ts';
-import { curlLine, type RecordedExchange } from '../../src/http/exchange.ts';
+import type { RecordedExchange } from '../../src/http/exchange.ts';
 import type { Redactor } from '../../src/http/redact.ts';
+import { socketTarget, type Connection } from '../../src/http/connection.ts';
 import type { BodySizeProbe } from '../../src/results/load-model.ts';
 import { TOKEN_BODY_SIZE_LIMIT, TOKEN_RATE_LIMIT } from '../checks.ts';
 import { printLine } from '../engine/progress.ts';
-import { runBodySizeProbe, type SizedExchange } from '../probes/body-size/run.ts';
+import { sizedEvidence } from '../probes/body-size/evidence.ts';
+import { runBodySizeProbe } from '../probes/body-size/run.ts';
 import { DEFAULT_MAX_PROBE_BYTES } from '../scenarios/body-size.ts';
 import { tokenRateBreakpoint } from '../scenarios/breakpoints.ts';
 import { TOKEN_PATH, tokenRequest } from '../scenarios/operations.ts';
@@ -17,10 +19,11 @@ import { bodySizeRecord } from './records.ts';
 import { runRateProbe, sampleExchange, type RateProbeInput, type RateProbeOutput } from './rate-probe.ts';
 import { checkResult } from './results.ts';
 import { rateProbeGate, rateProbeSettings } from './settings.ts';
-import { tlsMaterial } from '../../src/http/tls.ts';
 
 export interface StageContext {
   profile: ResolvedProfile;
+  /** How every probe reaches the target (src/http/connection.ts). */
+  connection: Connection;
   transport: TransportSettings;
   redactor: Redactor;
   output: NodeJS.WritableStream;
@@ -30,43 +33,10 @@ export interface StageContext {
 /** Where and how a rate probe reaches the target: the same for every probe of the stage. */
 export function probeTarget(ctx: StageContext): Pick<RateProbeInput, 'baseUrl' | 'timeoutMs' | 'tls' | 'redactor' | 'output' | 'signal'> {
   return {
-    baseUrl: ctx.profile.baseUrl,
-    timeoutMs: ctx.transport.timeoutMs,
-    tls: tlsMaterial(ctx.profile.http),
+    ...socketTarget(ctx.connection),
     redactor: ctx.redactor,
     output: ctx.output,
     signal: ctx.signal,
-  };
-}
-
-/** Raw sized exchanges do not pass the HTTP client, whose counter numbers the others: ids from here on cannot collide. */
-const SIZED_EXCHANGE_IDS = 900_000_000;
-
-const credentials = (profile: ResolvedProfile) => ({ clientId: profile.credentials.clientId, clientSecret: profile.credentials.clientSecret });
-
-/** A raw sized exchange as evidence: redacted, the body clipped, with a curl line. */
-function sizedEvidence(exchange: SizedExchange, redactor: Redactor, id: number): RecordedExchange {
-  const { step, response } = exchange;
-  const body = redactor.redactBody(exchange.requestBody);
-  const headers: Record<string, string> = { ...exchange.requestHeaders, ...(step.framing === 'chunked' ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(step.sizeBytes) }) };
-  if (step.framing === 'expect-100-continue') headers['expect'] = '100-continue';
-  return {
-    id,
-    label: `${step.purpose}: ${step.sizeBytes}-byte body, ${step.framing}`,
-    startedAt: new Date().toISOString(),
-    durationMs: step.durationMs,
-    request: {
-      method: exchange.method,
-      url: redactor.redactString(exchange.url),
-      headers: redactor.redactHeaders(headers),
-      body: body.length > 2048 ? `${body.slice(0, 2048)}… [${body.length - 2048} more characters of padding not kept]` : body,
-      bodyBytes: step.sizeBytes,
-    },
-    ...(response.status !== undefined
-      ? { response: { status: response.status, headers: redactor.redactHeaders(response.headers ?? {}), body: response.body && redactor.redactBody(response.body), bodyBytes: Buffer.byteLength(response.body ?? ''), truncated: false } }
-      : {}),
-    ...(response.errorCode ? { error: { code: response.outcome === 'timeout' ? 'TIMEOUT' : 'CONNECTION_RESET', message: response.errorCode } } : {}),
-    curl: curlLine(exchange.method, redactor.redactString(exchange.url, 'shell'), redactor.redactHeaders(headers, 'shell'), redactor.redactBody(exchange.requestBody, 'shell').replace(/\n\s*/g, '')),
   };
 }
 
@@ -79,13 +49,11 @@ export async function tokenBodySizeCheck(ctx: StageContext): Promise<{ check: Ch
   const maxBytes = section.tokenBodyLimit?.maxProbeBytes ?? DEFAULT_MAX_PROBE_BYTES;
   const label = 'ptas load: token 413';
   const run = await runBodySizeProbe({
-    baseUrl: ctx.profile.baseUrl,
+    ...socketTarget(ctx.connection),
     request: tokenRequest(),
-    variables: credentials(ctx.profile),
+    variables: ctx.connection.credentials,
     maxBytes,
     expectedLimitBytes: section.tokenBodyLimit?.expectedBytes,
-    timeoutMs: ctx.transport.timeoutMs,
-    tls: tlsMaterial(ctx.profile.http),
     signal: ctx.signal,
   });
   const j = run.judgement;
@@ -105,7 +73,7 @@ export async function tokenBodySizeCheck(ctx: StageContext): Promise<{ check: Ch
       declaredBy: j.declaredBy,
       details: j.details,
       findings,
-      evidence: boundary.map((e, i) => sizedEvidence(e, ctx.redactor, SIZED_EXCHANGE_IDS + i)),
+      evidence: sizedEvidence(boundary, ctx.redactor),
       timeline: run.steps.map((s, i) => ({ atMs: i, event: `${s.framing} ${s.sizeBytes} bytes (${s.purpose})`, detail: `${s.status ?? s.outcome}${s.errorCode ? ` ${s.errorCode}` : ''} in ${s.durationMs} ms` })),
     },
     performance.now() - started,
@@ -119,7 +87,7 @@ export async function tokenRateCheck(ctx: StageContext): Promise<{ check: CheckR
   const gate = rateProbeGate(ctx.profile, 'tokenRateLimit');
   if (!gate.run) return { check: checkResult(TOKEN_RATE_LIMIT, { verdict: 'SKIP', reason: gate.reason, configKey: gate.configKey }, 0, ctx.redactor) };
   const settings = rateProbeSettings(ctx.profile, 'tokenRateLimit');
-  const http = new HttpClient({ baseUrl: ctx.profile.baseUrl, transport: ctx.transport, redactor: ctx.redactor });
+  const http = HttpClient.to(ctx.connection, { transport: ctx.transport, redactor: ctx.redactor });
   const evidence: RecordedExchange[] = [];
   const recording = http.withRecorder({ record: (e) => evidence.push(e) });
   const output = await runRateProbe({
@@ -127,7 +95,7 @@ export async function tokenRateCheck(ctx: StageContext): Promise<{ check: CheckR
     operation: 'token',
     ...probeTarget(ctx),
     scenario: tokenRateBreakpoint({ ...settings, stepSec: settings.stepSec }, settings.maxInFlight),
-    variables: credentials(ctx.profile),
+    variables: ctx.connection.credentials,
     settings,
     afterClimb: () =>
       sampleExchange(recording, (client) =>

@@ -39,9 +39,9 @@ function declareTest(meta: CheckMeta, body: CheckBody): void {
   test(
     meta.title,
     { tag: checkTags(meta), annotation: { type: META_ANNOTATION, description: JSON.stringify(meta) } },
-    async ({ check, http, profile, transport, redactor, tokens }, testInfo) => {
+    async ({ check, http, profile, connection, transport, redactor, tokens }, testInfo) => {
       try {
-        await body({ check, http, profile, transport, redactor, tokens }, testInfo);
+        await body({ check, http, profile, connection, transport, redactor, tokens }, testInfo);
       } catch (error) {
         if (error instanceof CheckSkip) testInfo.skip(true, error.message);
         // A violated SHOULD or REVIEW expectation is a WARN, not a test failure.

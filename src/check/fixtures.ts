@@ -4,7 +4,8 @@
 import { test as base, type TestInfo } from '@playwright/test';
 import type { ResolvedProfile } from '../config/profile.ts';
 import { createTransport, HttpClient, type TransportSettings } from '../http/client.ts';
-import { Redactor } from '../http/redact.ts';
+import { connectionOf, secretRedactor, type Connection } from '../http/connection.ts';
+import type { Redactor } from '../http/redact.ts';
 import { AccessTokenCache } from '../auth/tokens.ts';
 import { PtasError } from '../errors.ts';
 import { CheckContext } from './context.ts';
@@ -15,6 +16,8 @@ export interface WorkerFixtures {
   /** Set per Playwright project by playwright.config.ts from PTAS_TARGETS_FILE. */
   ptasProfile: ResolvedProfile | undefined;
   profile: ResolvedProfile;
+  /** How the worker's requests reach the target, from the profile (src/http/connection.ts). */
+  connection: Connection;
   transport: TransportSettings;
   redactor: Redactor;
   tokens: AccessTokenCache;
@@ -77,9 +80,16 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
-  transport: [
+  connection: [
     async ({ profile }, use) => {
-      const transport = createTransport(profile.http);
+      await use(connectionOf(profile));
+    },
+    { scope: 'worker' },
+  ],
+
+  transport: [
+    async ({ connection }, use) => {
+      const transport = createTransport(connection);
       await use(transport);
       await transport.dispatcher.close();
     },
@@ -87,15 +97,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   redactor: [
-    async ({ profile }, use) => {
-      await use(new Redactor([[profile.credentials.clientSecret, 'client_secret']]));
+    async ({ connection }, use) => {
+      await use(secretRedactor(connection));
     },
     { scope: 'worker' },
   ],
 
   tokens: [
-    async ({ profile, transport, redactor }, use) => {
-      await use(new AccessTokenCache(new HttpClient({ baseUrl: profile.baseUrl, transport, redactor }), profile));
+    async ({ profile, connection, transport, redactor }, use) => {
+      await use(new AccessTokenCache(HttpClient.to(connection, { transport, redactor }), profile));
     },
     { scope: 'worker' },
   ],
@@ -109,8 +119,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     }
   },
 
-  http: async ({ profile, transport, redactor, check }, use) => {
-    await use(new HttpClient({ baseUrl: profile.baseUrl, transport, redactor, recorder: check, userIdHeader: profile.userIdHeader }));
+  http: async ({ connection, transport, redactor, check }, use) => {
+    await use(HttpClient.to(connection, { transport, redactor, recorder: check }));
   },
 
   checkOutcome: [

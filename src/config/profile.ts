@@ -1,6 +1,10 @@
 // The implementation profile: a typed view of schemas/config.schema.json.
-// The schema is the source of truth; tests validate the reference's own
-// profile against it so the two cannot drift apart unnoticed.
+// The schema is the source of truth (the contract users write against);
+// test/unit/profile-types.test.ts walks the Profile type below and the
+// section types in src/config/sections/ alongside it and fails on any key,
+// requirement or leaf kind the two do not share, so a key added to the schema
+// needs its type here (and the reverse); test/unit/config.test.ts validates
+// the reference's own profile against the schema.
 import type { UsersProfile } from './sections/users.ts';
 import type { CryptoTransfersProfile } from './sections/crypto-transfers.ts';
 import type { TradingProfile } from './sections/trading.ts';
@@ -32,6 +36,8 @@ export interface AuthProfile {
 }
 
 export interface Profile {
+  /** The schema an editor completes and checks the file against (written by `ptas init`); the suite ignores it. */
+  $schema?: string;
   name?: string;
   baseUrl?: string;
   credentials?: { clientId?: string; clientSecret?: string };

@@ -5,14 +5,13 @@
 // conformance suite must cap what a hostile server sends and see raw framing.
 // The parts of an exchange: outgoing.ts builds the request, send.ts sends it
 // within the bounds, json-body.ts reads the answer, evidence.ts records both.
-import { tlsMaterial } from './tls.ts';
 import { Agent } from 'undici';
-import type { HttpProfile } from '../config/profile.ts';
 import { HTTP_DEFAULTS, SPEC_USER_ID_HEADER } from '../config/profile.ts';
-import { exchangeEvidence } from './evidence.ts';
+import type { Connection } from './connection.ts';
+import { buildEvidence } from './evidence.ts';
 import { clipForEvidence, type ExchangeRecorder, type RecordedExchange } from './exchange.ts';
 import { readJsonBody } from './json-body.ts';
-import { buildOutgoing, type HttpRequest } from './outgoing.ts';
+import { buildOutgoing, type HttpRequest, type OutgoingRequest } from './outgoing.ts';
 import { Redactor } from './redact.ts';
 import { sendCapped, type ReceivedResponse } from './send.ts';
 import { PtasError } from '../errors.ts';
@@ -70,20 +69,18 @@ export class TransportError extends PtasError {
 export interface TransportSettings {
   timeoutMs: number;
   maxResponseBytes: number;
-  insecure: boolean;
   dispatcher: Agent;
 }
 
-/** Connection pool and limits, shared by every client of one worker. */
-export function createTransport(http: HttpProfile = {}): TransportSettings {
+/** Connection pool and limits, shared by every client of one worker: a connection's (connection.ts), or defaults. */
+export function createTransport(connection: Partial<Pick<Connection, 'timeoutMs' | 'maxResponseBytes' | 'tls' | 'insecure'>> = {}): TransportSettings {
   const dispatcher = new Agent({
-    connect: { rejectUnauthorized: !http.insecure, ...tlsMaterial(http) },
+    connect: { rejectUnauthorized: !connection.insecure, ...connection.tls },
     keepAliveTimeout: 4_000,
   });
   return {
-    timeoutMs: http.timeoutMs ?? HTTP_DEFAULTS.timeoutMs,
-    maxResponseBytes: http.maxResponseBytes ?? HTTP_DEFAULTS.maxResponseBytes,
-    insecure: http.insecure ?? false,
+    timeoutMs: connection.timeoutMs ?? HTTP_DEFAULTS.timeoutMs,
+    maxResponseBytes: connection.maxResponseBytes ?? HTTP_DEFAULTS.maxResponseBytes,
     dispatcher,
   };
 }
@@ -117,6 +114,11 @@ export interface HttpClientOptions {
 
 export class HttpClient {
   constructor(private readonly options: HttpClientOptions) {}
+
+  /** A client of the connection's target (its base URL and user-id header). */
+  static to(connection: Pick<Connection, 'baseUrl' | 'userIdHeader'>, parts: Pick<HttpClientOptions, 'transport' | 'redactor' | 'recorder'>): HttpClient {
+    return new HttpClient({ baseUrl: connection.baseUrl, userIdHeader: connection.userIdHeader, ...parts });
+  }
 
   get baseUrl(): string {
     return this.options.baseUrl;
@@ -156,7 +158,7 @@ export class HttpClient {
     const t0 = performance.now();
     const timeoutMs = req.timeoutMs ?? transport.timeoutMs;
     const record = (outcome: Pick<RecordedExchange, 'response' | 'error'>): void =>
-      this.options.recorder?.record(exchangeEvidence(redactor, outgoing, { id, label: req.label, startedAt, t0 }, outcome));
+      this.options.recorder?.record(outgoingEvidence(redactor, outgoing, { id, label: req.label, startedAt, t0 }, outcome));
 
     let received: ReceivedResponse;
     try {
@@ -198,4 +200,28 @@ export class HttpClient {
       startedAt,
     };
   }
+}
+
+/** The client's exchange as evidence: its outgoing request mapped onto the one evidence builder. */
+function outgoingEvidence(
+  redactor: Redactor,
+  outgoing: OutgoingRequest,
+  meta: { id: number; label?: string; startedAt: Date; t0: number },
+  outcome: Pick<RecordedExchange, 'response' | 'error'>,
+): RecordedExchange {
+  const { method, url, headers, body } = outgoing;
+  return buildEvidence(redactor, {
+    id: meta.id,
+    label: meta.label,
+    startedAt: meta.startedAt,
+    // To the moment of recording: a timeout's evidence shows how long the client waited.
+    durationMs: Math.round((performance.now() - meta.t0) * 10) / 10,
+    method,
+    url: url.toString(),
+    headers,
+    body: body === undefined ? undefined : Buffer.isBuffer(body) ? body.toString('utf8') : body,
+    bodyBytes: body === undefined ? 0 : Buffer.byteLength(body),
+    bodyKind: 'structured',
+    ...outcome,
+  });
 }

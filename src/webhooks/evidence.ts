@@ -1,7 +1,8 @@
 // A received delivery as check evidence: the same redacted exchange shape as
 // the HTTP client records, with a curl line that replays the delivery
 // against a receiver (the signature as a shell placeholder).
-import { clipForEvidence, curlLine, type RecordedExchange } from '../http/exchange.ts';
+import type { RecordedExchange } from '../http/exchange.ts';
+import { buildEvidence } from '../http/evidence.ts';
 import type { Redactor } from '../http/redact.ts';
 import { idempotencyKey, type ReceivedDelivery } from './delivery.ts';
 
@@ -14,21 +15,19 @@ export function deliveryExchange(delivery: ReceivedDelivery, redactor: Redactor,
   const text = delivery.body.toString('utf8');
   const key = idempotencyKey(delivery);
   const answer = delivery.answer;
-  return {
+  return buildEvidence(redactor, {
     id: DELIVERY_ID_BASE + delivery.seq,
     label: `delivery #${delivery.seq} to ${receiverName}${key ? ` (key ${redactor.redactString(key)})` : ''}`,
-    startedAt: delivery.receivedAt.toISOString(),
+    startedAt: delivery.receivedAt,
     durationMs: answer?.delayMs ?? 0,
-    request: {
-      method: delivery.method,
-      url: redactor.redactString(delivery.targetUri),
-      headers: redactor.redactHeaders(headers),
-      // Kept byte for byte (known secrets aside): a reader recomputes the digest and signature over it.
-      body: text ? clipForEvidence(redactor.redactString(text)) : undefined,
-      bodyBytes: delivery.body.length,
-    },
+    method: delivery.method,
+    url: delivery.targetUri,
+    headers,
+    // Kept byte for byte (known secrets aside): a reader recomputes the digest and signature over it.
+    body: text || undefined,
+    bodyBytes: delivery.body.length,
+    bodyKind: 'verbatim',
     response: answer?.written ? { status: answer.status, headers: {}, bodyBytes: 0, truncated: false } : undefined,
     error: answer && !answer.written ? { code: 'TIMEOUT', message: `the sender hung up before the receiver's ${answer.status} after ${answer.delayMs} ms` } : undefined,
-    curl: curlLine(delivery.method, redactor.redactString(delivery.targetUri, 'shell'), redactor.redactHeaders(headers, 'shell'), text ? redactor.redactString(text, 'shell') : undefined),
-  };
+  });
 }

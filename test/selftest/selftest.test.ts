@@ -6,6 +6,7 @@
 // (specificity).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { VARIANTS } from '../../reference/variants/index.ts';
 import { conformanceFaults, runSelfTest } from '../support/selftest.ts';
 
@@ -14,10 +15,15 @@ const only = process.env.PTAS_SELFTEST_ONLY?.split(',').filter(Boolean);
 const faults = (await conformanceFaults()).filter((f) => !only || only.some((o) => f.name === o || f.requirement.startsWith(o)));
 const variants = VARIANTS.filter((v) => !only || only.includes(v.name));
 
+// PTAS_SELFTEST_VERDICTS=file writes every target's check verdicts (target → check id → verdict):
+// diff two such files to prove a refactoring changed no verdict.
+const verdictsFile = process.env.PTAS_SELFTEST_VERDICTS;
+
 const percent = (part: number, whole: number) => (whole ? (100 * part) / whole : 100).toFixed(1);
 
 test('self-test: clean reference passes, every fault is caught, every legitimate variant is conformant', { timeout: 12 * 60_000 }, async (t) => {
   const result = await runSelfTest({ faults, variants });
+  if (verdictsFile) writeFileSync(verdictsFile, JSON.stringify(verdictsByTarget(result), null, 2) + '\n');
   assert.deepEqual(result.errors, [], 'the check runner reported errors');
 
   const falseFailures = result.clean.filter((c) => c.verdict === 'FAIL' || c.verdict === 'WARN' || c.verdict === 'ERROR');
@@ -55,3 +61,12 @@ test('self-test: clean reference passes, every fault is caught, every legitimate
     'legitimate variants the suite does not find CONFORMANT (false verdicts)',
   );
 });
+
+function verdictsByTarget(result: Awaited<ReturnType<typeof runSelfTest>>): Record<string, Record<string, string>> {
+  const byId = (checks: { id: string; verdict: string }[]) => Object.fromEntries(checks.map((c) => [c.id, c.verdict]).sort(([a], [b]) => a.localeCompare(b)));
+  return {
+    clean: byId(result.clean),
+    ...Object.fromEntries(result.faults.map((f) => [`fault:${f.fault.name}`, byId(f.checks)])),
+    ...Object.fromEntries(result.variants.map((v) => [v.target, byId(v.checks)])),
+  };
+}

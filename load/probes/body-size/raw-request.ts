@@ -5,6 +5,7 @@
 // of its own: RFC 9110 lets a server close instead of, or after, a 413.
 import http from 'node:http';
 import https from 'node:https';
+import type { TlsMaterial } from '../../../src/http/connection.ts';
 import type { SizeOutcome } from '../../../src/results/load-model.ts';
 import type { Framing } from '../../scenarios/body-size.ts';
 
@@ -17,7 +18,7 @@ export interface SizedRequest {
   timeoutMs: number;
   /** Write only this many bytes of the body, then wait for an answer (a declared size the body never reaches). */
   sendBytes?: number;
-  tls?: { ca?: Buffer; cert?: Buffer; key?: Buffer; rejectUnauthorized?: boolean };
+  tls?: TlsMaterial;
 }
 
 export interface SizedResponse {

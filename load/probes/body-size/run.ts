@@ -9,16 +9,16 @@ import { fillRequest, type FilledRequest } from '../../scenarios/request.ts';
 import type { RequestTemplate } from '../../scenarios/types.ts';
 import { advisedWaitSec } from '../rate-limit/headers.ts';
 import { judgeBodySize, type BodySizeJudgement } from './analysis.ts';
-import { sendSized, type SizedRequest, type SizedResponse } from './raw-request.ts';
+import { sendSized, type SizedResponse } from './raw-request.ts';
+import { HTTP_DEFAULTS } from '../../../src/config/profile.ts';
+import type { SocketTarget } from '../../../src/http/connection.ts';
 
-export interface BodySizeProbeOptions {
-  baseUrl: string;
+/** Where it sends (a connection's socket target: src/http/connection.ts; the time limit defaults to the client's). */
+export interface BodySizeProbeOptions extends Pick<SocketTarget, 'baseUrl'>, Partial<Omit<SocketTarget, 'baseUrl'>> {
   request: RequestTemplate;
   variables: Variables;
   maxBytes: number;
   expectedLimitBytes?: number;
-  timeoutMs?: number;
-  tls?: SizedRequest['tls'];
   /** How long a declared-only request waits for an early answer. */
   declaredWaitMs?: number;
   log?: (line: string) => void;
@@ -139,7 +139,7 @@ class BodySizeProber {
         headers: this.headers,
         body,
         framing,
-        timeoutMs: sendBytes === undefined ? (options.timeoutMs ?? 10_000) : (options.declaredWaitMs ?? 2_000),
+        timeoutMs: sendBytes === undefined ? (options.timeoutMs ?? HTTP_DEFAULTS.timeoutMs) : (options.declaredWaitMs ?? 2_000),
         sendBytes,
         tls: options.tls,
       });

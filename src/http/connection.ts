@@ -1,0 +1,62 @@
+// How to reach the implementation under test: where it answers, who we are
+// to it, and the bounds and TLS every exchange is held to. Decided once, from
+// the resolved profile (file, PTAS_* environment and flags: src/config/load.ts),
+// by connectionOf; the HTTP client's pool (client.ts), the load engines'
+// sockets (load/engine, load/probes), ptas doctor and the load stage all take
+// it from here, so no two of them can disagree on a default or on what the
+// profile asked for. The CA bundle and client certificate are read here, once.
+import { readFileSync } from 'node:fs';
+import { HTTP_DEFAULTS, userIdHeaderOf, type HttpProfile, type ResolvedProfile } from '../config/profile.ts';
+import { Redactor } from './redact.ts';
+
+export interface TlsMaterial {
+  ca?: Buffer;
+  cert?: Buffer;
+  key?: Buffer;
+  rejectUnauthorized?: boolean;
+}
+
+export interface Connection {
+  baseUrl: string;
+  credentials: { clientId: string; clientSecret: string };
+  /** The header naming the user an operation acts for, lower-case (spec 5 rule 4, or the profile's userIdHeader). */
+  userIdHeader: string;
+  /** Per-request time limit. */
+  timeoutMs: number;
+  /** Cap on a response body the client reads. */
+  maxResponseBytes: number;
+  /** The TLS material the profile names; undefined when it names none (the platform's defaults apply). */
+  tls?: TlsMaterial;
+  /** Certificate verification switched off (--insecure): recorded in the report. */
+  insecure: boolean;
+}
+
+/** What a sender of raw requests (the load engines, the size probe) needs of a connection. */
+export type SocketTarget = Pick<Connection, 'baseUrl' | 'timeoutMs' | 'tls'>;
+
+export function connectionOf(profile: ResolvedProfile): Connection {
+  return {
+    baseUrl: profile.baseUrl,
+    credentials: profile.credentials,
+    userIdHeader: userIdHeaderOf(profile),
+    timeoutMs: profile.http?.timeoutMs ?? HTTP_DEFAULTS.timeoutMs,
+    maxResponseBytes: profile.http?.maxResponseBytes ?? HTTP_DEFAULTS.maxResponseBytes,
+    tls: tlsMaterial(profile.http),
+    insecure: profile.http?.insecure ?? false,
+  };
+}
+
+export function socketTarget({ baseUrl, timeoutMs, tls }: Connection): SocketTarget {
+  return { baseUrl, timeoutMs, tls };
+}
+
+/** Redacts the connection's client secret wherever it would be shown (evidence, reports, result files). */
+export function secretRedactor(connection: Pick<Connection, 'credentials'>): Redactor {
+  return new Redactor([[connection.credentials.clientSecret, 'client_secret']]);
+}
+
+function tlsMaterial(http: HttpProfile | undefined): TlsMaterial | undefined {
+  if (!http || (!http.ca && !http.cert && !http.key && !http.insecure)) return undefined;
+  const read = (file?: string) => (file ? readFileSync(file) : undefined);
+  return { ca: read(http.ca), cert: read(http.cert), key: read(http.key), rejectUnauthorized: !http.insecure };
+}
