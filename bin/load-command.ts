@@ -2,6 +2,7 @@
 // a load profile) on the embedded engine or on k6.
 import type { Argv, CommandModule } from 'yargs';
 import { connectionOptions, fail, profileFrom, type ConnectionArgs } from './connection.ts';
+import { ConfigError } from '../src/config/errors.ts';
 import { listScenarios, ptasLoad } from '../app/load/run-load.ts';
 
 interface LoadArgs extends ConnectionArgs {
@@ -33,7 +34,7 @@ export const loadCommand: CommandModule<object, LoadArgs> = {
       .option('in-flight', { type: 'number', describe: 'Most requests in flight at once (k6: maxVUs)' })
       .option('out', { alias: 'o', type: 'string', describe: 'JSON file for the result (default ptas-load/<scenario>.json)' })
       .check((args) => {
-        if (!args.list && !args.scenario) throw new Error('name a scenario with --scenario (or --list them)');
+        if (!args.list && !args.scenario) throw new ConfigError('name a scenario with --scenario (or --list them)');
         return true;
       })
       .example('$0 load --scenario token-rate-breakpoint', "Find the token endpoint's rate limit on the bundled reference")

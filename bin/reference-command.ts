@@ -34,6 +34,8 @@ export interface ReferenceArgs extends ReferenceModeArgs {
 
 const splitNames = (values: string[] | undefined) => values?.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
 const d = REFERENCE_DEFAULTS;
+const camel = (option: string) => option.replace(/-(.)/g, (_, c: string) => c.toUpperCase());
+const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /** Every option of `ptas reference`; each is also read from PTAS_REF_<OPTION> (bin/reference-env.ts). */
 export const REFERENCE_CLI_OPTIONS = {
@@ -95,9 +97,6 @@ function argumentProblems(args: Record<string, unknown>): string[] {
   }
   return problems;
 }
-
-const camel = (option: string) => option.replace(/-(.)/g, (_, c: string) => c.toUpperCase());
-const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 export function referenceOptionsBuilder<T>(y: Argv<T>, env: NodeJS.ProcessEnv = process.env) {
   const fromEnv = withEnvironmentDefaults(REFERENCE_CLI_OPTIONS, env);

@@ -36,6 +36,13 @@ test('ptas load --engine k6 without a k6 binary is a usage error naming the fix'
   assert.match(run.stderr, /no k6 binary: install k6 .* or set PTAS_K6/);
 });
 
+test('ptas load without --scenario is a usage error (exit 2) naming --scenario and --list, not an internal error', () => {
+  const run = ptas([]);
+  assert.equal(run.status, 2, run.stdout + run.stderr);
+  assert.match(run.stderr, /name a scenario with --scenario \(or --list them\)/);
+  assert.doesNotMatch(run.stderr, /internal error|at .*\.ts:/);
+});
+
 test('ptas load refuses a remote target without explicit caps', () => {
   const run = ptas(['-s', 'token-rate-breakpoint', '--base-url', 'https://partner-sandbox.invalid', '--client-id', 'c'], { PTAS_CLIENT_SECRET: 'not-used-secret' });
   assert.equal(run.status, 2, run.stdout + run.stderr);
