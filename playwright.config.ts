@@ -1,16 +1,14 @@
 // Playwright runs the conformance checks (suites/**/*.check.ts) against the
-// targets `ptas run` hands over in PTAS_TARGETS_FILE, one project per target.
-// Run checks through `ptas run`, not `playwright test` directly.
+// targets `ptas run` hands over in PTAS_TARGETS_FILE: one project, each check
+// declared once per target that selects it (src/check/define.ts), so that
+// every worker serves every target. Run checks through `ptas run`, not
+// `playwright test` directly.
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { targetsFromEnv } from './app/run/targets.ts';
 import { CHECK_FILE_SUFFIX, CHECKS_DIR } from './app/run/check-files.ts';
-import type { WorkerFixtures } from './src/check/fixtures.ts';
 
-const targets = targetsFromEnv();
-
-export default defineConfig<object, Pick<WorkerFixtures, 'ptasProfile'>>({
+export default defineConfig({
   testDir: CHECKS_DIR,
   testMatch: `**/*${CHECK_FILE_SUFFIX}`,
   fullyParallel: true,
@@ -20,9 +18,4 @@ export default defineConfig<object, Pick<WorkerFixtures, 'ptasProfile'>>({
   timeout: Number(process.env.PTAS_CHECK_TIMEOUT_MS ?? 60_000),
   reporter: [['./reports/playwright-reporter.ts']],
   outputDir: process.env.PTAS_PLAYWRIGHT_OUTPUT ?? path.join(os.tmpdir(), 'ptas-playwright'),
-  projects: targets.map((target) => ({
-    name: target.name,
-    grep: target.grep ? new RegExp(target.grep) : undefined,
-    use: { ptasProfile: target.profile },
-  })),
 });

@@ -12,6 +12,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, Test
 import { META_ANNOTATION, OUTCOME_ATTACHMENT, type CheckMeta, type CheckOutcome, type CheckResult, type Verdict } from '../src/check/model.ts';
 import { Redactor } from '../src/http/redact.ts';
 import { CROSSCUT_CHECKS, crossCuttingResults } from '../src/crosscut/index.ts';
+import { TARGET_ANNOTATION, targetsFromEnv } from '../src/check/run-targets.ts';
 
 export interface CheckRunOutput {
   checks: CheckResult[];
@@ -35,6 +36,10 @@ function fallbackOutcome(result: TestResult): CheckOutcome {
   return { verdict, reason, findings: [], evidence: [], timeline: [] };
 }
 
+function targetOf(test: TestCase): string {
+  return test.annotations.find((a) => a.type === TARGET_ANNOTATION)?.description ?? 'default';
+}
+
 function outcomeOf(result: TestResult): CheckOutcome {
   const attachment = result.attachments.find((a) => a.name === OUTCOME_ATTACHMENT && a.body);
   return attachment?.body ? (JSON.parse(attachment.body.toString('utf8')) as CheckOutcome) : fallbackOutcome(result);
@@ -52,12 +57,10 @@ export default class PtasReporter implements Reporter {
     return true;
   }
 
-  onBegin(config: FullConfig, suite: Suite): void {
+  onBegin(_config: FullConfig, suite: Suite): void {
     this.startedAt = new Date();
-    for (const project of config.projects) {
-      this.baseUrls.set(project.name, (project.use as { ptasProfile?: { baseUrl?: string } }).ptasProfile?.baseUrl);
-    }
-    const targetsWithChecks = suite.suites.filter((projectSuite) => projectSuite.allTests().length > 0).length;
+    for (const target of targetsFromEnv()) this.baseUrls.set(target.name, target.profile.baseUrl);
+    const targetsWithChecks = new Set(suite.allTests().map(targetOf)).size;
     this.total = suite.allTests().length + targetsWithChecks * CROSSCUT_CHECKS.length;
   }
 
@@ -69,7 +72,7 @@ export default class PtasReporter implements Reporter {
     const check: CheckResult = {
       ...meta,
       ...outcome,
-      target: test.parent.project()?.name ?? 'default',
+      target: targetOf(test),
       durationMs: Math.round(result.duration),
     };
     this.add(check);

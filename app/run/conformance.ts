@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fromRoot } from '../../src/paths.ts';
 import { LOCK_DIR_ENV } from '../../src/check/exclusive.ts';
-import { TARGETS_FILE_ENV, writeTargetsFile, type RunTarget } from './targets.ts';
+import { TARGETS_FILE_ENV, writeTargetsFile, type RunTarget } from '../../src/check/run-targets.ts';
 import { CHECK_RESULTS_ENV, type CheckRunOutput } from '../../reports/playwright-reporter.ts';
 
 export interface ConformanceOptions {

@@ -1,15 +1,17 @@
-// defineCheck: one conformance check = one Playwright test, tagged with its
-// requirement ids (so `--grep @TOKEN-REFRESH-SINGLE-USE` selects it), its area
-// and its id. The check is registered first (src/check/registry.ts derives its
+// defineCheck: one conformance check = one Playwright test per target that
+// selects it (src/check/run-targets.ts), tagged with its requirement ids (so
+// `--grep @TOKEN-REFRESH-SINGLE-USE` selects it), its area and its id, and
+// annotated with its target. The check is registered first (src/check/registry.ts derives its
 // area and severity from the catalogue); the test carries that metadata as an
 // annotation, because the reporter runs in another process than the test files.
 import type { TestInfo } from '@playwright/test';
 import { CheckFailure, CheckSkip, type CheckContext } from './context.ts';
-import { test, thrownByTest, type TestFixtures, type WorkerFixtures } from './fixtures.ts';
+import { test, thrownByTest, type TestFixtures } from './fixtures.ts';
 import { META_ANNOTATION, type CheckMeta } from './model.ts';
 import { registerCheck, type CheckDeclaration } from './registry.ts';
+import { TARGET_ANNOTATION, targetSelects, targetsFromEnv, type RunTarget } from './run-targets.ts';
 
-export type CheckFixtures = Omit<TestFixtures, 'checkOutcome'> & Omit<WorkerFixtures, 'ptasProfile'>;
+export type CheckFixtures = Omit<TestFixtures, 'checkOutcome'>;
 export type CheckBody = (fixtures: CheckFixtures & { check: CheckContext }, testInfo: TestInfo) => Promise<void>;
 
 export function checkTags(meta: CheckMeta): string[] {
@@ -18,6 +20,15 @@ export function checkTags(meta: CheckMeta): string[] {
 
 /** Off while `ptas list` and the coverage test import the check files: outside Playwright's runner test() must not be called. */
 let declaringTests = true;
+
+let runTargets: RunTarget[] | undefined;
+/** The run's targets, read once per process from the file `ptas run` names. */
+function targets(): RunTarget[] {
+  return (runTargets ??= targetsFromEnv());
+}
+
+/** Set while a check group's declarations run: its checks, declared per target once they are all known. */
+let groupChecks: Array<{ meta: CheckMeta; body: CheckBody }> | undefined;
 
 /** Imports check files (inside `load`) so that they only register their checks, declaring no Playwright test. */
 export async function registeringOnly<T>(load: () => Promise<T>): Promise<T> {
@@ -32,25 +43,34 @@ export async function registeringOnly<T>(load: () => Promise<T>): Promise<T> {
 /** Declares one check: its id, title and requirement ids, and the body that exercises the implementation. */
 export function defineCheck(declaration: CheckDeclaration, body: CheckBody): void {
   const meta = registerCheck(declaration, 'conformance');
-  if (declaringTests) declareTest(meta, body);
+  if (!declaringTests) return;
+  if (groupChecks) groupChecks.push({ meta, body });
+  else for (const target of targets()) declareTest(target, meta, body);
 }
 
-function declareTest(meta: CheckMeta, body: CheckBody): void {
-  test(
-    meta.title,
-    { tag: checkTags(meta), annotation: { type: META_ANNOTATION, description: JSON.stringify(meta) } },
-    async ({ check, http, profile, connection, transport, redactor, tokens }, testInfo) => {
-      try {
-        await body({ check, http, profile, connection, transport, redactor, tokens }, testInfo);
-      } catch (error) {
-        if (error instanceof CheckSkip) testInfo.skip(true, error.message);
-        // A violated SHOULD or REVIEW expectation is a WARN, not a test failure.
-        if (error instanceof CheckFailure && meta.severity !== 'MUST') return;
-        thrownByTest.set(testInfo, error);
-        throw error;
-      }
-    },
-  );
+/** The check's test against one target, if the target's grep selects it. */
+function declareTest(target: RunTarget, meta: CheckMeta, body: CheckBody): void {
+  const tags = checkTags(meta);
+  if (!targetSelects(target, meta.title, tags)) return;
+  // The target's name keeps the titles of the same check for two targets apart.
+  test.describe(target.name, () => declareTargetTest(target, meta, tags, body));
+}
+
+function declareTargetTest(target: RunTarget, meta: CheckMeta, tags: string[], body: CheckBody): void {
+  const annotation = [
+    { type: META_ANNOTATION, description: JSON.stringify(meta) },
+    { type: TARGET_ANNOTATION, description: target.name },
+  ];
+  test(meta.title, { tag: tags, annotation }, async ({ check, http, profile, connection, transport, redactor, tokens }, testInfo) => {
+    try {
+      await body({ check, http, profile, connection, transport, redactor, tokens }, testInfo);
+    } catch (error) {
+      if (error instanceof CheckSkip) testInfo.skip(true, error.message);
+      // The verdict is the outcome's (src/check/fixtures.ts: a violation is FAIL or WARN by severity, anything
+      // else thrown is ERROR), never the test status: a failed test makes Playwright replace its worker.
+      if (!(error instanceof CheckFailure)) thrownByTest.set(testInfo, error);
+    }
+  });
 }
 
 /**
@@ -62,9 +82,20 @@ function declareTest(meta: CheckMeta, body: CheckBody): void {
  */
 export function defineCheckGroup(title: string, declare: () => void, hooks: { afterAll?: () => Promise<void> } = {}): void {
   if (!declaringTests) return declare();
-  test.describe(title, () => {
-    test.describe.configure({ mode: 'default' });
-    if (hooks.afterAll) test.afterAll(hooks.afterAll);
+  groupChecks = [];
+  let checks: NonNullable<typeof groupChecks>;
+  try {
     declare();
-  });
+  } finally {
+    checks = groupChecks;
+    groupChecks = undefined;
+  }
+  // One group per target: what is held once per client is held once per target, and two targets' groups run side by side.
+  for (const target of targets()) {
+    test.describe(`${title} (${target.name})`, () => {
+      test.describe.configure({ mode: 'default' });
+      if (hooks.afterAll) test.afterAll(hooks.afterAll);
+      for (const { meta, body } of checks) declareTest(target, meta, body);
+    });
+  }
 }

@@ -2,28 +2,21 @@
 // client, the verdict API and a shared access token, and that turn what the
 // check did into one CheckOutcome attached to the test for the reporter.
 import { test as base, type TestInfo } from '@playwright/test';
-import type { ResolvedProfile } from '../config/profile.ts';
-import { createTransport, HttpClient, type TransportSettings } from '../http/client.ts';
-import { connectionOf, secretRedactor, type Connection } from '../http/connection.ts';
-import type { Redactor } from '../http/redact.ts';
-import { AccessTokenCache } from '../auth/tokens.ts';
+import { HttpClient } from '../http/client.ts';
 import { PtasError } from '../errors.ts';
 import { CheckContext } from './context.ts';
 import { META_ANNOTATION, OUTCOME_ATTACHMENT, violationVerdict, worstVerdict, type CheckMeta, type CheckOutcome, type Verdict } from './model.ts';
 import { verdictBasis } from './basis.ts';
+import { TARGET_ANNOTATION } from './run-targets.ts';
+import { TargetResourcePool, type TargetResources } from './target-resources.ts';
 
 export interface WorkerFixtures {
-  /** Set per Playwright project by playwright.config.ts from PTAS_TARGETS_FILE. */
-  ptasProfile: ResolvedProfile | undefined;
-  profile: ResolvedProfile;
-  /** How the worker's requests reach the target, from the profile (src/http/connection.ts). */
-  connection: Connection;
-  transport: TransportSettings;
-  redactor: Redactor;
-  tokens: AccessTokenCache;
+  /** Each target's profile, connection, pool, redactor and token cache, made for the first check of the target this worker runs. */
+  targetResources: TargetResourcePool;
 }
 
-export interface TestFixtures {
+/** What a check is given for the target its test runs against (the test's TARGET_ANNOTATION). */
+export interface TestFixtures extends TargetResources {
   check: CheckContext;
   http: HttpClient;
   checkOutcome: void;
@@ -32,6 +25,12 @@ export interface TestFixtures {
 function metaOf(testInfo: TestInfo): CheckMeta | undefined {
   const annotation = testInfo.annotations.find((a) => a.type === META_ANNOTATION);
   return annotation?.description ? (JSON.parse(annotation.description) as CheckMeta) : undefined;
+}
+
+function targetOf(testInfo: TestInfo): string {
+  const target = testInfo.annotations.find((a) => a.type === TARGET_ANNOTATION)?.description;
+  if (!target) throw new Error('the test names no target: declare checks with defineCheck (src/check/define.ts)');
+  return target;
 }
 
 function firstLine(text: string | undefined): string {
@@ -70,45 +69,20 @@ export function outcomeOf(check: CheckContext, testInfo: TestInfo, meta: Pick<Ch
 export const thrownByTest = new WeakMap<TestInfo, unknown>();
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
-  ptasProfile: [undefined, { option: true, scope: 'worker' }],
-
-  profile: [
-    async ({ ptasProfile }, use) => {
-      if (!ptasProfile) throw new Error('no target profile: run the checks through `ptas run` (PTAS_TARGETS_FILE is not set)');
-      await use(ptasProfile);
+  targetResources: [
+    async ({}, use) => {
+      const pool = new TargetResourcePool();
+      await use(pool);
+      await pool.close();
     },
     { scope: 'worker' },
   ],
 
-  connection: [
-    async ({ profile }, use) => {
-      await use(connectionOf(profile));
-    },
-    { scope: 'worker' },
-  ],
-
-  transport: [
-    async ({ connection }, use) => {
-      const transport = createTransport(connection);
-      await use(transport);
-      await transport.dispatcher.close();
-    },
-    { scope: 'worker' },
-  ],
-
-  redactor: [
-    async ({ connection }, use) => {
-      await use(secretRedactor(connection));
-    },
-    { scope: 'worker' },
-  ],
-
-  tokens: [
-    async ({ profile, connection, transport, redactor }, use) => {
-      await use(new AccessTokenCache(HttpClient.to(connection, { transport, redactor }), profile));
-    },
-    { scope: 'worker' },
-  ],
+  profile: async ({ targetResources }, use, testInfo) => use(targetResources.of(targetOf(testInfo)).profile),
+  connection: async ({ targetResources }, use, testInfo) => use(targetResources.of(targetOf(testInfo)).connection),
+  transport: async ({ targetResources }, use, testInfo) => use(targetResources.of(targetOf(testInfo)).transport),
+  redactor: async ({ targetResources }, use, testInfo) => use(targetResources.of(targetOf(testInfo)).redactor),
+  tokens: async ({ targetResources }, use, testInfo) => use(targetResources.of(targetOf(testInfo)).tokens),
 
   check: async ({ redactor }, use) => {
     const check = new CheckContext(redactor);

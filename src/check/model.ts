@@ -78,7 +78,7 @@ export interface CheckOutcome {
 }
 
 export interface CheckResult extends CheckMeta, CheckOutcome {
-  /** Which target (Playwright project) the check ran against. */
+  /** Which target the check ran against (its test's target annotation: src/check/run-targets.ts). */
   target: string;
   durationMs: number;
 }

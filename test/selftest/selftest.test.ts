@@ -12,6 +12,7 @@ import { conformanceFaults, runSelfTest } from '../support/selftest.ts';
 
 // PTAS_SELFTEST_ONLY=name,name (fault or variant names, or requirement-id prefixes) narrows the run while developing.
 const only = process.env.PTAS_SELFTEST_ONLY?.split(',').filter(Boolean);
+// PTAS_SELFTEST_WORKERS=N sets the number of Playwright workers (default: test/support/selftest.ts).
 const faults = (await conformanceFaults()).filter((f) => !only || only.some((o) => f.name === o || f.requirement.startsWith(o)));
 const variants = VARIANTS.filter((v) => !only || only.includes(v.name));
 
@@ -22,7 +23,7 @@ const verdictsFile = process.env.PTAS_SELFTEST_VERDICTS;
 const percent = (part: number, whole: number) => (whole ? (100 * part) / whole : 100).toFixed(1);
 
 test('self-test: clean reference passes, every fault is caught, every legitimate variant is conformant', { timeout: 12 * 60_000 }, async (t) => {
-  const result = await runSelfTest({ faults, variants });
+  const result = await runSelfTest({ faults, variants }, { workers: Number(process.env.PTAS_SELFTEST_WORKERS) || undefined });
   if (verdictsFile) writeFileSync(verdictsFile, JSON.stringify(verdictsByTarget(result), null, 2) + '\n');
   assert.deepEqual(result.errors, [], 'the check runner reported errors');
 

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { listAllChecks } from '../../app/run/list.ts';
-import { TARGETS_FILE_ENV, writeTargetsFile } from '../../app/run/targets.ts';
+import { TARGETS_FILE_ENV, writeTargetsFile } from '../../src/check/run-targets.ts';
 import { checkTags } from '../../src/check/define.ts';
 import { AREAS, META_ANNOTATION, type CheckMeta } from '../../src/check/model.ts';
 import { deriveMeta, registerCheck, registeredChecks } from '../../src/check/registry.ts';

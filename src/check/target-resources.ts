@@ -1,0 +1,46 @@
+// What the checks of one target share inside a worker: its profile and
+// connection, one connection pool, the redactor of its secret and its access
+// token cache. A worker serves every target of the run (src/check/run-targets.ts),
+// so these are made when a check of the target first needs them and closed
+// when the worker ends.
+import type { ResolvedProfile } from '../config/profile.ts';
+import { createTransport, HttpClient, type TransportSettings } from '../http/client.ts';
+import { connectionOf, secretRedactor, type Connection } from '../http/connection.ts';
+import type { Redactor } from '../http/redact.ts';
+import { AccessTokenCache } from '../auth/tokens.ts';
+import { targetsFromEnv, type RunTarget } from './run-targets.ts';
+
+export interface TargetResources {
+  profile: ResolvedProfile;
+  connection: Connection;
+  transport: TransportSettings;
+  redactor: Redactor;
+  tokens: AccessTokenCache;
+}
+
+export class TargetResourcePool {
+  private readonly made = new Map<string, TargetResources>();
+  private targets?: Map<string, RunTarget>;
+
+  constructor(private readonly readTargets: () => RunTarget[] = targetsFromEnv) {}
+
+  of(name: string): TargetResources {
+    const existing = this.made.get(name);
+    if (existing) return existing;
+    this.targets ??= new Map(this.readTargets().map((t) => [t.name, t]));
+    const target = this.targets.get(name);
+    if (!target) throw new Error(`no target named ${name}: run the checks through \`ptas run\` (PTAS_TARGETS_FILE names the targets)`);
+    const connection = connectionOf(target.profile);
+    const transport = createTransport(connection);
+    const redactor = secretRedactor(connection);
+    const tokens = new AccessTokenCache(HttpClient.to(connection, { transport, redactor }), target.profile);
+    const resources = { profile: target.profile, connection, transport, redactor, tokens };
+    this.made.set(name, resources);
+    return resources;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.made.values()].map((r) => r.transport.dispatcher.close()));
+    this.made.clear();
+  }
+}
