@@ -86,7 +86,7 @@ export const REFERENCE_DEFAULTS: ReferenceOptions = {
   acceptPredefinedTimeMs: 300,
   offerProcessingMs: 20,
   webhookMaxAttempts: 4,
-  webhookRetryBaseMs: 200,
+  webhookRetryBaseMs: 100,
   webhookTimeoutMs: 1_000,
   ownLicenceClientId: 'ptas-own-licence-client',
   webhookSharedSecret: DEMO_WEBHOOK_SHARED_SECRET,

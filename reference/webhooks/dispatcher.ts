@@ -14,7 +14,7 @@ import type { WebhookSigner } from './signer.ts';
 
 const ACKNOWLEDGEMENTS = new Set([200, 201, 202, 204]);
 /** webhook-retry-slower: the first retry comes this many times later than the base (2 s by default, after the suite's window). */
-const SLOWER_RETRY_FACTOR = 10;
+const SLOWER_RETRY_FACTOR = 20;
 
 /** The delays between attempts (ms): the schedule the reference's profile declares as webhooks.retryDelaysMs. */
 export function retryDelaysMs(options: { webhookRetryBaseMs: number; webhookMaxAttempts: number }, slower = false): number[] {

@@ -125,9 +125,9 @@ test('delivery variants: sha-512 digest, charset, more covered components with e
   assert.equal(verdict.verified, true, verdict.reason);
 });
 
-test('webhook-retry-slower retries ten times later; the profile then declares no schedule', async () => {
+test('webhook-retry-slower retries twenty times later; the profile then declares no schedule', async () => {
   assert.deepEqual(retryDelaysMs({ webhookRetryBaseMs: 50, webhookMaxAttempts: 3 }), [50, 100]);
-  assert.deepEqual(retryDelaysMs({ webhookRetryBaseMs: 50, webhookMaxAttempts: 3 }, true), [500, 1_000]);
+  assert.deepEqual(retryDelaysMs({ webhookRetryBaseMs: 50, webhookMaxAttempts: 3 }, true), [1_000, 2_000]);
   const { deliveries } = await deliverOne([{ status: 500 }], 300, { variants: ['webhook-retry-slower'], webhookRetryBaseMs: 50 });
   assert.equal(deliveries.length, 1, 'no retry within 300 ms');
 });
