@@ -50,6 +50,9 @@ export interface SelfTestResult {
   variants: VariantVerdict[];
   errors: string[];
   durationMs: number;
+  /** Of which the checks (one Playwright run over every target) and the load stages after them. */
+  checksMs: number;
+  loadStagesMs: number;
 }
 
 /** Playwright --grep for one requirement tag (not its longer siblings: -SINGLE-USE vs -SINGLE-USE-ATOMIC). */
@@ -162,8 +165,10 @@ export async function runSelfTest(
     }));
     const quiet = new Writable({ write: (_chunk, _enc, done) => done() });
     const output = await runConformance({ targets, progress: false, output: quiet, workers: options.workers ?? SELFTEST_WORKERS });
+    const checksDone = performance.now();
     // After the checks, not beside them: the probes measure rates, and a busy CPU moved a 429 onset enough to turn a PASS into a WARN.
     const loadChecks = await loadStageChecks(plans.filter((plan) => plan.variants.some((name) => variantByName(name)?.observedByLoad)));
+    const loadStagesMs = performance.now() - checksDone;
     const byTarget = (name: string) => output.checks.filter((c) => c.target === name);
 
     const variants: VariantVerdict[] = [];
@@ -188,6 +193,8 @@ export async function runSelfTest(
       variants,
       errors: output.errors,
       durationMs: performance.now() - started,
+      checksMs: checksDone - started,
+      loadStagesMs,
     };
   } finally {
     await farm.stop();
