@@ -1,50 +1,75 @@
 // One iteration of the scenario, as the engine dispatches it on an arrival:
 // its requests in order, values extracted from one answer filled into the
 // next, setup requests (token fetches) unmeasured, every other answer
-// handed to the recorder.
-import type { Pool } from 'undici';
+// handed to the recorder. Requests are prepared for the wire once per
+// distinct set of values: every request that only uses the run's variables
+// is prepared before the first arrival; one that uses extracted values, per
+// iteration.
+//
+// The first request's latency counts from the arrival's due time, not from
+// when the engine got round to sending it (scheduler.ts): a stalled
+// generator, or a request waiting for a free connection, shows up in the
+// latencies instead of hiding them (coordinated omission).
 import type { Variables } from '../../src/template.ts';
-import { extractVariables, fillRequest, type FilledRequest } from '../scenarios/request.ts';
+import { extractVariables, fillRequest } from '../scenarios/request.ts';
 import type { RequestTemplate } from '../scenarios/types.ts';
-import { exchange, type Answer } from './exchange.ts';
+import type { Answer } from './answer.ts';
 import type { Phase } from './phases.ts';
+import type { Send, Transport } from './transport.ts';
 
 export type RecordAnswer = (phase: Phase, answer: Answer, startMs: number, endMs: number, values: Variables) => void;
 
+/** Runs one iteration for a phase; fromMs: what its latency counts from, on the run clock; done is called once, whatever happens. */
+export type RunIteration = (phase: Phase, fromMs: number, done: (phase: Phase) => void) => void;
+
 export interface IterationContext {
-  pool: Pool;
-  /** The base URL's path, no trailing slash: every request path is appended to it. */
-  basePath: string;
+  transport: Transport;
+  /** The run clock's origin on performance.now(), which answers are timed on. */
+  t0: number;
   iteration: RequestTemplate[];
   variables: Variables;
-  timeoutMs: number;
   record: RecordAnswer;
 }
 
-/** A function that runs one iteration for a phase; it never rejects on an HTTP failure (that is an answer with status 0). */
-export function iterationRunner(ctx: IterationContext): (phase: Phase) => Promise<void> {
-  // Without values extracted on the way, every iteration sends the same requests: fill them once.
-  const prefilled = ctx.iteration.some((t) => t.extract) ? undefined : ctx.iteration.map((t) => fillRequest(t, ctx.variables));
-  // The common case — one measured request, nothing extracted — skips the async loop: the hot path stays short.
-  if (prefilled && ctx.iteration.length === 1 && !ctx.iteration[0]!.setup) return singleRequest(ctx, prefilled[0]!);
-  return (phase) => iterate(ctx, prefilled, phase);
-}
-
-function singleRequest(ctx: IterationContext, request: FilledRequest): (phase: Phase) => Promise<void> {
-  const path = ctx.basePath + request.pathAndQuery;
-  return (phase) => {
-    const start = performance.now();
-    return exchange(ctx.pool, path, request, ctx.timeoutMs, false).then((answer) => ctx.record(phase, answer, start, performance.now(), ctx.variables));
+export function iterationRunner(ctx: IterationContext): RunIteration {
+  const prepared = ctx.iteration.map((t) => ctx.transport.prepare(fillRequest(t, ctx.variables), Boolean(t.extract)));
+  // The common case — one measured request — skips the async loop: the hot path stays short.
+  if (ctx.iteration.length === 1 && !ctx.iteration[0]!.setup) return singleRequest(ctx, prepared[0]!);
+  return (phase, fromMs, done) => {
+    iterate(ctx, prepared, phase, ctx.t0 + fromMs).then(
+      () => done(phase),
+      () => done(phase),
+    );
   };
 }
 
-async function iterate(ctx: IterationContext, prefilled: FilledRequest[] | undefined, phase: Phase): Promise<void> {
+function singleRequest(ctx: IterationContext, send: Send): RunIteration {
+  return (phase, fromMs, done) => {
+    const start = ctx.t0 + fromMs;
+    send((answer) => {
+      try {
+        ctx.record(phase, answer, start, performance.now(), ctx.variables);
+      } catch {
+        // As on the multi-request path: an iteration ends, whatever recording it did.
+      } finally {
+        done(phase);
+      }
+    });
+  };
+}
+
+const sendAsync = (send: Send) => new Promise<Answer>((resolve) => send(resolve));
+
+/** firstStartMs: what the first request's latency counts from, on performance.now(). */
+async function iterate(ctx: IterationContext, prepared: Send[], phase: Phase, firstStartMs: number): Promise<void> {
   let values = ctx.variables;
+  let start = firstStartMs;
   for (let i = 0; i < ctx.iteration.length; i++) {
     const template = ctx.iteration[i]!;
-    const request = prefilled ? prefilled[i]! : fillRequest(template, values);
-    const start = performance.now();
-    const answer = await exchange(ctx.pool, ctx.basePath + request.pathAndQuery, request, ctx.timeoutMs, Boolean(template.extract));
+    // Values extracted on the way make a new request; otherwise the one prepared up front is sent.
+    const send = values === ctx.variables ? prepared[i]! : ctx.transport.prepare(fillRequest(template, values), Boolean(template.extract));
+    if (i > 0) start = performance.now();
+    const answer = await sendAsync(send);
     const end = performance.now();
     if (template.setup) {
       if (answer.status < 200 || answer.status >= 300) return;

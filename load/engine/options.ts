@@ -29,6 +29,12 @@ export interface EngineOptions extends Pick<SocketTarget, 'baseUrl'>, Partial<Om
   /** Bound on requests in flight across all phases (default: the largest maxVUs). */
   maxInFlight?: number;
   /**
+   * Connections at most (default: the in-flight bound — one per request in
+   * flight, as k6's VUs each have their own). Fewer: a request finding them
+   * all busy waits for one, and its latency still counts from its due time.
+   */
+  maxConnections?: number;
+  /**
    * An arrival the engine could not start within this many ms of its due
    * time (a starved event loop) is dropped and counted as late rather than
    * fired in a catch-up burst: a burst would break the even spacing a rate
@@ -49,6 +55,12 @@ export interface EngineOptions extends Pick<SocketTarget, 'baseUrl'>, Partial<Om
   onProgress?: (snapshot: ProgressSnapshot) => void;
   progressIntervalMs?: number;
   signal?: AbortSignal;
+  /**
+   * 'auto' (default): raw HTTP/1.1 on keep-alive sockets for an http:// target
+   * without TLS material, undici otherwise (transport.ts); 'undici' always
+   * takes undici (comparisons, tests of the fallback).
+   */
+  transport?: 'auto' | 'undici';
 }
 
 export type PhaseDecision = 'continue' | 'stop' | { replaceRest: Record<string, ArrivalExecutor> } | void;

@@ -23,7 +23,10 @@ export function buildPhases(executors: Record<string, ArrivalExecutor>, offsetSe
       const startSec = offsetSec + durationSec(executor.startTime ?? '0s');
       const sec = executorDurationSec(executor);
       const unit = durationSec(executor.timeUnit ?? '1s');
-      const offered = sec > 0 ? plannedArrivals(executor) / sec : 0;
+      const planned = plannedArrivals(executor);
+      // An infinite or undefined rate would be an endless stream of arrivals, not a plan.
+      if (!Number.isFinite(planned) || planned < 0) throw new Error(`scenario ${name}: no finite number of arrivals (rate or stages not finite numbers ≥ 0)`);
+      const offered = sec > 0 ? planned / sec : 0;
       return {
         name,
         executor,

@@ -122,10 +122,19 @@ export class HeaderSampler {
 
   constructor(private readonly perPhase: number) {}
 
+  /** The statuses whose headers are sampled: refused answers (429, 5xx). Transports keep the headers of no others. */
+  static samples(status: number): boolean {
+    return status === 429 || status >= 500;
+  }
+
+  /** Would an answer with this status be kept? Asked before the headers are parsed: most refused answers are not sampled. */
+  wants(phase: PhaseRecorder, status: number): boolean {
+    return HeaderSampler.samples(status) && phase.headerSamples < this.perPhase;
+  }
+
   /** Keeps the headers of the first refused (429/5xx) answers of each phase. */
   offer(phase: PhaseRecorder, status: number, headers: Record<string, string | string[] | undefined>): void {
-    if (status !== 429 && status < 500) return;
-    if (phase.headerSamples >= this.perPhase) return;
+    if (!this.wants(phase, status)) return;
     phase.headerSamples++;
     const flat: Record<string, string> = {};
     for (const [k, v] of Object.entries(headers)) if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;

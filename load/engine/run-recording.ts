@@ -5,7 +5,7 @@
 import { expectedOutcomes, outcomeOf, type Outcome } from '../scenarios/metrics.ts';
 import type { Variables } from '../../src/template.ts';
 import type { CapturedIteration, CompletionTimeline } from '../result/normalized.ts';
-import { headersOf, type Answer } from './exchange.ts';
+import { headersOf, type Answer } from './answer.ts';
 import { newHistogram, recordMs } from './histogram.ts';
 import type { EngineOptions } from './options.ts';
 import type { Phase } from './phases.ts';
@@ -47,7 +47,7 @@ export class RunRecording {
     recordMs(h, endMs - startMs);
     this.series.answer(endMs - this.t0, outcome, endMs - startMs);
     if (this.timeline && (outcome === '429' || (outcome !== '5xx' && outcome !== 'transport'))) this.countInTimeline(this.timeline, outcome, endMs);
-    if (answer.status === 429 || answer.status >= 500) this.sampler.offer(r, answer.status, headersOf(answer));
+    if (this.sampler.wants(r, answer.status)) this.sampler.offer(r, answer.status, headersOf(answer));
     this.measured++;
     if (!this.expected.has(outcome)) this.failedMeasured++;
     if (this.capture && answer.status === this.capture.status && this.captured.length < this.capture.limit) {

@@ -5,6 +5,7 @@
 // once; a phase that ends alone may stop the run or replace the rest of it.
 import type { TimeSeries } from './recorder.ts';
 import { newHistogram, recordMs } from './histogram.ts';
+import type { RunIteration } from './iteration.ts';
 import type { EngineOptions } from './options.ts';
 import { buildPhases, type Phase } from './phases.ts';
 import { arrivalOffsets } from './schedule.ts';
@@ -34,7 +35,7 @@ export class Scheduler {
     private readonly now: () => number,
     private readonly limits: SchedulerLimits,
     private readonly series: TimeSeries,
-    private readonly iterate: (phase: Phase) => Promise<void>,
+    private readonly iterate: RunIteration,
   ) {
     this.currentPhase = phases[0]?.name ?? '';
   }
@@ -105,15 +106,14 @@ export class Scheduler {
     this.series.arrival(dueMs, true);
     this.inFlight++;
     phase.inFlight++;
-    this.iterate(phase).then(
-      () => this.finished(phase),
-      () => this.finished(phase),
-    );
+    // Latency counts from the due time (coordinated omission), or from the start if the arrival fired a little early.
+    this.iterate(phase, Math.min(dueMs, startMs), this.finished);
   }
 
-  private finished(phase: Phase): void {
+  /** One function for every iteration's end, so an arrival allocates no callback of its own. */
+  private readonly finished = (phase: Phase): void => {
     this.inFlight--;
     phase.inFlight--;
     if (this.inFlight === 0 && this.drained) this.drained();
-  }
+  };
 }

@@ -133,3 +133,10 @@ test('an abort (SIGINT) stops arrivals and cuts what is in flight', async () => 
     await server.stop();
   }
 });
+
+test('a plan with no finite number of arrivals is refused before anything is sent', async () => {
+  await assert.rejects(
+    runEngine({ baseUrl: 'http://127.0.0.1:9', variables: {}, scenario: scenario({ main: { executor: 'constant-arrival-rate', rate: Infinity, duration: '1s', preAllocatedVUs: 1 } }) }),
+    /no finite number of arrivals/,
+  );
+});

@@ -1,0 +1,62 @@
+// How the engine's requests reach the target. The fast path writes
+// pre-serialised HTTP/1.1 requests on a pool of keep-alive sockets and reads
+// the answers with a minimal reader (socket-transport.ts): the per-request
+// cost of a general client (header objects, streams, a parser for features
+// nobody asked for) is what kept the engine far below wrk (issue 14). What it
+// does not do — https and TLS material, requests that set their own framing
+// or connection handling — goes to undici (undici-transport.ts), which is
+// slower but complete.
+import type { SocketTarget } from '../../src/http/connection.ts';
+import type { FilledRequest } from '../scenarios/request.ts';
+import type { RequestTemplate } from '../scenarios/types.ts';
+import type { Answer } from './answer.ts';
+import { SocketTransport } from './socket-transport.ts';
+import { UndiciTransport } from './undici-transport.ts';
+
+export type AnswerCallback = (answer: Answer) => void;
+
+/** Sends one prepared request and calls back with its answer, exactly once; never throws (a failure is an answer with status 0). */
+export type Send = (done: AnswerCallback) => void;
+
+export type TransportKind = 'socket' | 'undici';
+
+export interface Transport {
+  readonly kind: TransportKind;
+  /** A filled request made ready for the wire once (for the socket transport: its bytes), sent as often as asked. */
+  prepare(request: FilledRequest, keepBody: boolean): Send;
+  /** The end of a run, nothing in flight any more: closes the connections. */
+  close(): Promise<void>;
+  /** An interrupt: cuts what is in flight (those answers are failures). */
+  destroy(): void;
+}
+
+export interface TransportOptions extends Pick<SocketTarget, 'baseUrl' | 'tls'> {
+  timeoutMs: number;
+  /** Connections at most; a request finding them all busy waits for one. */
+  maxConnections: number;
+  /** Statuses whose header fields are kept on the answer (for header samples). */
+  keepHeadersOf: (status: number) => boolean;
+  /** 'undici' forces the general path (for comparisons and tests). */
+  prefer?: 'auto' | 'undici';
+}
+
+/** Header fields that change framing or connection handling: the socket transport writes its own, so requests setting them go to undici. */
+const FRAMING_FIELDS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'expect', 'upgrade', 'te', 'trailer']);
+
+/** Which transport a run takes, and why not the fast one. */
+export function transportKindFor(target: Pick<SocketTarget, 'baseUrl' | 'tls'>, iteration: RequestTemplate[], prefer: 'auto' | 'undici' = 'auto'): { kind: TransportKind; reason?: string } {
+  const url = new URL(target.baseUrl);
+  if (prefer === 'undici') return { kind: 'undici', reason: 'asked for' };
+  if (url.protocol !== 'http:') return { kind: 'undici', reason: `${url.protocol} target` };
+  if (target.tls) return { kind: 'undici', reason: 'TLS material given' };
+  if (url.username || url.password) return { kind: 'undici', reason: 'credentials in the URL' };
+  const framing = iteration.flatMap((t) => Object.keys(t.headers ?? {})).find((name) => FRAMING_FIELDS.has(name.toLowerCase()));
+  if (framing) return { kind: 'undici', reason: `a request sets ${framing}` };
+  return { kind: 'socket' };
+}
+
+export function openTransport(options: TransportOptions, iteration: RequestTemplate[]): Transport {
+  const url = new URL(options.baseUrl);
+  const { kind } = transportKindFor(options, iteration, options.prefer);
+  return kind === 'socket' ? new SocketTransport(url, options.timeoutMs, options.maxConnections, options.keepHeadersOf) : new UndiciTransport(url, options);
+}
