@@ -22,6 +22,8 @@ export interface ConformanceOptions {
   /** Receives the child's terminal output (default: ours). */
   output?: NodeJS.WritableStream;
   signal?: AbortSignal;
+  /** Run Playwright and its workers at this nice value (0-19): lower priority than a measurement running beside them. */
+  niceness?: number;
 }
 
 const playwrightCli = createRequire(import.meta.url).resolve('@playwright/test/cli');
@@ -50,6 +52,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Check
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
+      if (options.niceness) os.setPriority(child.pid!, options.niceness);
       // Interrupt, don't kill: on SIGINT Playwright stops the checks in flight
       // and its reporter still writes what finished, for a partial report.
       const interrupt = () => child.kill('SIGINT');

@@ -18,6 +18,8 @@ export interface ReferenceProcess {
 export interface ReferenceFarm {
   /** One server per options entry, in order. */
   servers: Array<{ url: string; options: SpawnedReferenceOptions }>;
+  /** The child process serving them (to lower its scheduling priority, say). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export async function spawnReferences(optionsList: Array<Partial<ReferenceOption
   });
   return {
     servers: urls.map((url, i) => ({ url, options: { ...optionsList[i], clientSecret } })),
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

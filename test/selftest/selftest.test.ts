@@ -50,7 +50,7 @@ test('self-test: clean reference passes, every fault is caught, every legitimate
   );
   t.diagnostic(`clean reference: ${result.clean.length} checks, ${result.clean.filter((c) => c.verdict === 'PASS').length} PASS`);
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  t.diagnostic(`self-test time: ${seconds(result.durationMs)} in all (checks ${seconds(result.checksMs)}, load stages ${seconds(result.loadStagesMs)})`);
+  t.diagnostic(`self-test time: ${seconds(result.durationMs)} in all (side by side: checks ${seconds(result.checksMs)}, load stages ${seconds(result.loadStagesMs)})`);
 
   assert.deepEqual(
     missed.map((f) => `${f.fault.name} (${f.fault.requirement}): ${f.checks.map((c) => `${c.id}=${c.verdict}`).join(', ') || 'no covering check ran'}`),
