@@ -80,7 +80,10 @@ export function overridesFromEnv(env: NodeJS.ProcessEnv): ProfileOverrides {
       }
       overrides.timeoutMs = value;
     } else if (key === 'insecure') {
-      overrides.insecure = raw === '1' || raw.toLowerCase() === 'true';
+      // A switch that turns certificate verification off must not be read as "off" from a typo ("yes", "on").
+      const text = raw.toLowerCase();
+      if (!['1', 'true', '0', 'false'].includes(text)) throw new ConfigError(`${name}=${raw}: expected 1 or true, 0 or false`);
+      overrides.insecure = text === '1' || text === 'true';
     } else {
       overrides[key] = raw;
     }

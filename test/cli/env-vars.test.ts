@@ -68,6 +68,9 @@ test('run, load, doctor: each PTAS_* profile variable sets its profile key, and 
     if (sample.flag) assert.deepEqual(at(profileWith(sample.flag, { [name]: sample.raw }), sample.key), sample.flagValue, `${sample.flag[0]} beats ${name}`);
   }
   assert.throws(() => profileWith([], { PTAS_TIMEOUT_MS: 'soon' }), (e: unknown) => e instanceof ConfigError && /PTAS_TIMEOUT_MS=soon: expected an integer/.test(e.message));
+  // Verification off is never read from a typo: "yes" is refused, not taken as false.
+  assert.throws(() => profileWith([], { PTAS_INSECURE: 'yes' }), (e: unknown) => e instanceof ConfigError && /PTAS_INSECURE=yes: expected 1 or true, 0 or false/.test(e.message));
+  assert.equal(at(profileWith([], { PTAS_INSECURE: 'FALSE' }), 'http.insecure'), false);
 });
 
 test('run, load and doctor each read them: a bad PTAS_TIMEOUT_MS is a usage error naming it (exit 2)', async () => {
