@@ -1,9 +1,10 @@
 // defineCheck: one conformance check = one Playwright test per target that
 // selects it (src/check/run-targets.ts), tagged with its requirement ids (so
 // `--grep @TOKEN-REFRESH-SINGLE-USE` selects it), its area and its id, and
-// annotated with its target. The check is registered first (src/check/registry.ts derives its
-// area and severity from the catalogue); the test carries that metadata as an
-// annotation, because the reporter runs in another process than the test files.
+// annotated with its target. The check is registered first, once
+// (src/check/registry.ts derives its area and severity from the catalogue);
+// the test carries that metadata as an annotation, because the reporter runs
+// in another process than the test files.
 import type { TestInfo } from '@playwright/test';
 import { CheckFailure, CheckSkip, type CheckContext } from './context.ts';
 import { test, thrownByTest, type TestFixtures } from './fixtures.ts';
