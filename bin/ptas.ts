@@ -45,7 +45,7 @@ await yargs(hideBin(process.argv))
           describe: 'Run the embedded reference with legitimate variants: behaviours the spec allows that it does not show by default (NAME[,NAME]; see `ptas reference --list-variants`)',
         })
         .option('grep', { type: 'string', describe: 'Run only checks whose title or tags match, e.g. @TOKEN-REFRESH-SINGLE-USE or @area:auth' })
-        .option('workers', { type: 'number', describe: 'Parallel check workers (default: 2 to 4 by CPU count)' })
+        .option('workers', { type: 'number', describe: 'Parallel check workers (default: twice the CPU count, 4 to 8: checks mostly wait)' })
         .option('check-timeout-ms', { type: 'number', default: 60_000, describe: 'Time limit for one check' })
         .option('load', { type: 'boolean', default: true, describe: 'Run the load stage (429 and 413 probes); --no-load skips it' })
         .example('$0 run', 'Test the bundled reference implementation (starts and stops it)')

@@ -11,8 +11,12 @@ import { WEBHOOK_JWKS_PATH, WEBHOOK_REGISTER_PATH, WEBHOOK_TRIGGER_PATH } from '
 import { retryDelaysMs } from '../webhooks/dispatcher.ts';
 import { RISK_EVALUATION_ACTION } from '../webhooks/events.ts';
 
+/** How many of the seed users the webhook checks may cause events for. */
+const WEBHOOK_USERS = 5;
+
 export function webhooksSection(_baseUrl: string, options: ReferenceOptions): WebhooksProfile {
   const retries = retryDelaysMs(options);
+  const users = seedUsers(options.seed);
   return {
     register: { method: 'PUT', path: WEBHOOK_REGISTER_PATH, body: { url: '{receiverUrl}' }, expectStatus: [200] },
     trigger: {
@@ -21,7 +25,9 @@ export function webhooksSection(_baseUrl: string, options: ReferenceOptions): We
       body: { action: '{action}', success: '{success}', status: '{status}' },
       expectStatus: [202],
     },
-    userId: seedUsers(options.seed)[0]!.id,
+    userId: users[0]!.id,
+    // Each webhook check holds a user; with five, the checks of a run wait side by side.
+    additionalUsers: users.slice(1, WEBHOOK_USERS).map((user) => ({ userId: user.id })),
     riskEvaluationAction: RISK_EVALUATION_ACTION,
     signature: {
       scheme: 'rfc9421',

@@ -28,9 +28,6 @@ function targets(): RunTarget[] {
   return (runTargets ??= targetsFromEnv());
 }
 
-/** Set while a check group's declarations run: its checks, declared per target once they are all known. */
-let groupChecks: Array<{ meta: CheckMeta; body: CheckBody }> | undefined;
-
 /** Imports check files (inside `load`) so that they only register their checks, declaring no Playwright test. */
 export async function registeringOnly<T>(load: () => Promise<T>): Promise<T> {
   declaringTests = false;
@@ -45,8 +42,7 @@ export async function registeringOnly<T>(load: () => Promise<T>): Promise<T> {
 export function defineCheck(declaration: CheckDeclaration, body: CheckBody): void {
   const meta = registerCheck(declaration, 'conformance');
   if (!declaringTests) return;
-  if (groupChecks) groupChecks.push({ meta, body });
-  else for (const target of targets()) declareTest(target, meta, body);
+  for (const target of targets()) declareTest(target, meta, body);
 }
 
 /** The check's test against one target, if the target's grep selects it. */
@@ -62,9 +58,9 @@ function declareTargetTest(target: RunTarget, meta: CheckMeta, tags: string[], b
     { type: META_ANNOTATION, description: JSON.stringify(meta) },
     { type: TARGET_ANNOTATION, description: target.name },
   ];
-  test(meta.title, { tag: tags, annotation }, async ({ check, http, profile, connection, transport, redactor, tokens }, testInfo) => {
+  test(meta.title, { tag: tags, annotation }, async ({ check, http, targetName, profile, connection, transport, redactor, tokens }, testInfo) => {
     try {
-      await body({ check, http, profile, connection, transport, redactor, tokens }, testInfo);
+      await body({ check, http, targetName, profile, connection, transport, redactor, tokens }, testInfo);
     } catch (error) {
       if (error instanceof CheckSkip) testInfo.skip(true, error.message);
       // The verdict is the outcome's (src/check/fixtures.ts: a violation is FAIL or WARN by severity, anything
@@ -72,31 +68,4 @@ function declareTargetTest(target: RunTarget, meta: CheckMeta, tags: string[], b
       if (!(error instanceof CheckFailure)) thrownByTest.set(testInfo, error);
     }
   });
-}
-
-/**
- * Declares checks that run one after another in one worker, in the order
- * declared, because they share something the implementation holds once per
- * client (the webhook receiving address): in parallel workers they would
- * take each other's deliveries. Unlike Playwright's serial mode, a failing
- * check does not skip the rest. `afterAll` releases what the group shared.
- */
-export function defineCheckGroup(title: string, declare: () => void, hooks: { afterAll?: () => Promise<void> } = {}): void {
-  if (!declaringTests) return declare();
-  groupChecks = [];
-  let checks: NonNullable<typeof groupChecks>;
-  try {
-    declare();
-  } finally {
-    checks = groupChecks;
-    groupChecks = undefined;
-  }
-  // One group per target: what is held once per client is held once per target, and two targets' groups run side by side.
-  for (const target of targets()) {
-    test.describe(`${title} (${target.name})`, () => {
-      test.describe.configure({ mode: 'default' });
-      if (hooks.afterAll) test.afterAll(hooks.afterAll);
-      for (const { meta, body } of checks) declareTest(target, meta, body);
-    });
-  }
 }

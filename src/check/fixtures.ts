@@ -11,7 +11,7 @@ import { TARGET_ANNOTATION } from './run-targets.ts';
 import { TargetResourcePool, type TargetResources } from './target-resources.ts';
 
 export interface WorkerFixtures {
-  /** Each target's profile, connection, pool, redactor and token cache, made for the first check of the target this worker runs. */
+  /** Each target's name, profile, connection, pool, redactor and token cache, made for the first check of the target this worker runs. */
   targetResources: TargetResourcePool;
 }
 
@@ -78,6 +78,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
+  targetName: async ({ targetResources }, use, testInfo) => use(targetResources.of(targetOf(testInfo)).targetName),
   profile: async ({ targetResources }, use, testInfo) => use(targetResources.of(targetOf(testInfo)).profile),
   connection: async ({ targetResources }, use, testInfo) => use(targetResources.of(targetOf(testInfo)).connection),
   transport: async ({ targetResources }, use, testInfo) => use(targetResources.of(targetOf(testInfo)).transport),

@@ -11,6 +11,8 @@ import { AccessTokenCache } from '../auth/tokens.ts';
 import { targetsFromEnv, type RunTarget } from './run-targets.ts';
 
 export interface TargetResources {
+  /** The target's name in this run (unique; profiles of two targets may share a name). */
+  targetName: string;
   profile: ResolvedProfile;
   connection: Connection;
   transport: TransportSettings;
@@ -34,7 +36,7 @@ export class TargetResourcePool {
     const transport = createTransport(connection);
     const redactor = secretRedactor(connection);
     const tokens = new AccessTokenCache(HttpClient.to(connection, { transport, redactor }), target.profile);
-    const resources = { profile: target.profile, connection, transport, redactor, tokens };
+    const resources = { targetName: name, profile: target.profile, connection, transport, redactor, tokens };
     this.made.set(name, resources);
     return resources;
   }

@@ -128,7 +128,12 @@ export function carriesEvent(delivery: ReceivedDelivery, event: EventSignature, 
   const layers = eventLayers(delivery);
   const has = (name: keyof EventSignature) => event[name] === undefined || layers.some((layer) => layer[name] === event[name]);
   if (!has('action') || (exactly && !(has('success') && has('status')))) return false;
-  return layers.some((layer) => userIds.some((id) => mentionsUser(layer, id)));
+  return namesUser(delivery, userIds);
+}
+
+/** The delivery's JSON names the user (any of the identifiers given), in params or at the top level. */
+export function namesUser(delivery: ReceivedDelivery, userIds: readonly string[]): boolean {
+  return eventLayers(delivery).some((layer) => userIds.some((id) => mentionsUser(layer, id)));
 }
 
 /** What tells two events of one kind apart (action, success, status), wherever they sit. */

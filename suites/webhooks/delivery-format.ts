@@ -146,8 +146,8 @@ export function declareDeliveryFormatChecks(): void {
         }
         const params = (body as { params: { timestamp: number; user_pid: string } }).params;
         judgeTimestamp(check, params.timestamp, caused, delivery, session.settings);
-        if (params.user_pid.toLowerCase() !== session.settings.userId.toLowerCase()) {
-          check.warn(`params.user_pid ${params.user_pid} is not the user the event was caused for (${session.settings.userId})`);
+        if (params.user_pid.toLowerCase() !== session.userId.toLowerCase()) {
+          check.warn(`params.user_pid ${params.user_pid} is not the user the event was caused for (${session.userId})`);
         }
       });
     },

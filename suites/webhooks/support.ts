@@ -1,29 +1,33 @@
 // Shared steps of the webhook checks: the profile's settings (SKIP naming the
-// key when one is missing), one receiver per worker, and a session per check
+// key when one is missing), and a session per check on the target's receiver
 // that registers the receiver, causes events and collects the deliveries.
+// The receiver lives in the run's webhook hub (src/webhooks/hub.ts), where
+// each session holds one of the profile's users: checks run side by side,
+// as many at once as there are users, and one at a time with one user.
 //
 // The event under test is told from everything else by its content: the
 // first delivery after the cause, not taken before, whose JSON carries the
 // caused action and names the user, in params or at the top level (6.2 lists
 // many other notification kinds and does not show which operation emits
 // which). Every other delivery is kept as evidence and never judged as the event.
-import type { CheckContext, CheckFixtures } from '../../src/check/index.ts';
+import { waitingOnOtherChecks, type CheckContext, type CheckFixtures } from '../../src/check/index.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import type { OperationTemplate } from '../../src/config/sections/operation.ts';
 import { observationWindowMs, WEBHOOK_DEFAULTS, type DigestAlgorithmName, type WebhookSignatureProfile } from '../../src/config/sections/webhooks.ts';
 import { callOperation, type OperationResult } from '../../src/operations.ts';
 import { carriesEvent, eventLayers, idempotencyKey, isRepeatOf, parsedBody, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
 import { deliveryExchange } from '../../src/webhooks/evidence.ts';
-import { WebhookReceiver, type ReceiverOptions, type ReceiverSession, type ResponseStep } from '../../src/webhooks/receiver.ts';
+import { HubClient, type RemoteSession } from '../../src/webhooks/hub-client.ts';
+import type { ReceiverOptions } from '../../src/webhooks/receiver.ts';
+import type { ResponseStep } from '../../src/webhooks/routing.ts';
 
 export interface WebhookSettings {
   receiver: ReceiverOptions;
   /** Absent when the address is set up out of band. */
   register?: OperationTemplate;
   trigger: OperationTemplate;
-  userId: string;
-  /** The identifiers a delivery of the user's events may name the user by: userId, and userPid when declared. */
-  eventUserIds: string[];
+  /** The users events may be caused for, each as the identifiers its events may name it by: its id, and its pid when declared. */
+  users: string[][];
   riskEvaluationAction?: string;
   signature?: WebhookSignatureProfile;
   /** The Content-Digest algorithms the profile declares; undefined: any RFC 9530 algorithm. */
@@ -47,6 +51,7 @@ export function webhookSettings(profile: ResolvedProfile, check: CheckContext): 
   if (outOfBand && !w.receiver?.publicUrl) return check.skip('the receiving address is set up out of band but not named', 'webhooks.receiver.publicUrl');
   const userId = w.userId ?? profile.users?.existingUserId;
   if (!userId) return check.skip('no user to cause user-update events for', 'webhooks.userId');
+  const users = [{ userId, userPid: w.userPid }, ...(w.additionalUsers ?? [])].map((u) => (u.userPid ? [u.userId, u.userPid] : [u.userId]));
   return {
     receiver: {
       listenHost: w.receiver?.listenHost ?? WEBHOOK_DEFAULTS.listenHost,
@@ -56,8 +61,7 @@ export function webhookSettings(profile: ResolvedProfile, check: CheckContext): 
     },
     register: outOfBand ? undefined : w.register,
     trigger,
-    userId,
-    eventUserIds: w.userPid ? [userId, w.userPid] : [userId],
+    users,
     riskEvaluationAction: w.riskEvaluationAction,
     signature: w.signature,
     digestAlgorithms: w.digestAlgorithms,
@@ -68,23 +72,6 @@ export function webhookSettings(profile: ResolvedProfile, check: CheckContext): 
     retryDelaysMs: w.retryDelaysMs?.length ? w.retryDelaysMs : undefined,
     slowResponseMs: w.slowResponseMs,
   };
-}
-
-// One receiver per worker process: the webhook checks run in one ordered
-// group (defineCheckGroup), so they share it and its memory of past events.
-let workerReceiver: { options: string; receiver: Promise<WebhookReceiver> } | undefined;
-
-function receiverFor(options: ReceiverOptions): Promise<WebhookReceiver> {
-  const key = JSON.stringify(options);
-  if (workerReceiver && workerReceiver.options !== key) throw new Error('the webhook receiver settings changed within one worker');
-  workerReceiver ??= { options: key, receiver: WebhookReceiver.start(options) };
-  return workerReceiver.receiver;
-}
-
-export async function closeWorkerReceiver(): Promise<void> {
-  const current = workerReceiver;
-  workerReceiver = undefined;
-  if (current) await (await current.receiver).close();
 }
 
 /** A user-update event the suite asks the implementation for (placeholders of webhooks.trigger). */
@@ -108,7 +95,7 @@ export const ACKNOWLEDGE: ResponseStep[] = [{ status: 204 }];
 /** An event the suite asked for, and when: its delivery cannot arrive before. */
 export interface CausedEvent {
   event: UserUpdateEvent;
-  /** performance.now() when the trigger was called. */
+  /** Just before the trigger was called: when the receiver granted the cause lock, on this process's performance.now() clock. */
   atMs: number;
   /** Date.now() when the trigger was called. */
   atEpochMs: number;
@@ -121,8 +108,18 @@ export class WebhookSession {
   constructor(
     private readonly fixtures: CheckFixtures,
     readonly settings: WebhookSettings,
-    private readonly session: ReceiverSession,
+    private readonly session: RemoteSession,
   ) {}
+
+  /** The id of the user this session holds: its events are caused for this user. */
+  get userId(): string {
+    return this.session.userIds[0]!;
+  }
+
+  /** The identifiers this session's events may name the user by (id, and pid when declared). */
+  get eventUserIds(): readonly string[] {
+    return this.session.userIds;
+  }
 
   /** This check's deliveries, in order of arrival. */
   get deliveries(): readonly ReceivedDelivery[] {
@@ -134,13 +131,25 @@ export class WebhookSession {
     return this.taken;
   }
 
-  /** Asks the implementation for an event; the caller decides what a refusal means. */
+  /**
+   * Asks the implementation for an event; the caller decides what a refusal
+   * means. An event that was caused holds the target's cause lock until
+   * findDeliveryOf has taken its delivery: meanwhile a delivery that names no
+   * user (a body that is not JSON) is this session's to judge.
+   */
   async cause(event: UserUpdateEvent): Promise<{ result: OperationResult; caused: CausedEvent }> {
     const { http, tokens, check } = this.fixtures;
     const bearer = await tokens.get();
-    const caused: CausedEvent = { event, atMs: performance.now(), atEpochMs: Date.now() };
-    const values = { userId: this.settings.userId, action: event.action, success: event.success, status: event.status };
-    const result = await callOperation(http, this.settings.trigger, values, { bearer, label: `cause a ${describeEvent(event)} event` });
+    const grantedAtMs = await waitingOnOtherChecks(this.session.lockCause());
+    // Deliveries of this event come after the lock was granted, on the receiver's clock.
+    const caused: CausedEvent = { event, atMs: grantedAtMs, atEpochMs: Date.now() };
+    const values = { userId: this.userId, action: event.action, success: event.success, status: event.status };
+    let result: OperationResult | undefined;
+    try {
+      result = await callOperation(http, this.settings.trigger, values, { bearer, label: `cause a ${describeEvent(event)} event` });
+    } finally {
+      if (!result?.ok) await this.session.unlockCause();
+    }
     check.event('event caused', `${describeEvent(event)}: ${result.response.status}`);
     return { result, caused };
   }
@@ -163,7 +172,7 @@ export class WebhookSession {
    */
   private couldBe(delivery: ReceivedDelivery, caused: CausedEvent, exactly: boolean): boolean {
     if (delivery.receivedAtMs < caused.atMs || this.taken.some((t) => isRepeatOf(delivery, t))) return false;
-    return carriesEvent(delivery, caused.event, this.settings.eventUserIds, exactly);
+    return carriesEvent(delivery, caused.event, this.eventUserIds, exactly);
   }
 
   /**
@@ -175,10 +184,15 @@ export class WebhookSession {
    * body JSON, so judging it as the event is no false verdict.
    */
   async findDeliveryOf(caused: CausedEvent): Promise<ReceivedDelivery | undefined> {
-    const delivery =
-      (await this.waitFor((d) => this.couldBe(d, caused, true))) ??
-      this.deliveries.find((d) => this.couldBe(d, caused, false)) ??
-      this.deliveries.find((d) => d.receivedAtMs >= caused.atMs && parsedBody(d) === undefined && !this.taken.some((t) => isRepeatOf(d, t)));
+    let delivery: ReceivedDelivery | undefined;
+    try {
+      delivery =
+        (await this.waitFor((d) => this.couldBe(d, caused, true))) ??
+        this.deliveries.find((d) => this.couldBe(d, caused, false)) ??
+        this.deliveries.find((d) => d.receivedAtMs >= caused.atMs && parsedBody(d) === undefined && !this.taken.some((t) => isRepeatOf(d, t)));
+    } finally {
+      await this.session.unlockCause();
+    }
     if (delivery) {
       this.taken.push(delivery);
       this.fixtures.check.event(`delivery #${delivery.seq} is the ${describeEvent(caused.event)} event`);
@@ -197,13 +211,13 @@ export class WebhookSession {
     const after = this.deliveries.filter((d) => d.receivedAtMs >= caused.atMs);
     const withAction = after.filter((d) => eventLayers(d).some((layer) => layer.action === caused.event.action));
     const hint = withAction.length
-      ? `; ${withAction.length} deliver${withAction.length === 1 ? 'y' : 'ies'} (#${withAction.map((d) => d.seq).join(', #')}) carried action ${caused.event.action} but named no ${this.settings.eventUserIds.join(' or ')}: set webhooks.userPid if the events name the user by another identifier`
+      ? `; ${withAction.length} deliver${withAction.length === 1 ? 'y' : 'ies'} (#${withAction.map((d) => d.seq).join(', #')}) carried action ${caused.event.action} but named no ${this.eventUserIds.join(' or ')}: set webhooks.userPid if the events name the user by another identifier`
       : after.length
         ? `; ${after.length} other deliveries arrived, none carrying action ${caused.event.action}`
         : '';
     return this.fixtures.check.failDeclared(
       'webhooks.trigger',
-      `no delivery of the ${describeEvent(caused.event)} event for user ${this.settings.userId} reached the receiver within ${this.settings.deliveryTimeoutMs} ms${hint}`,
+      `no delivery of the ${describeEvent(caused.event)} event for user ${this.userId} reached the receiver within ${this.settings.deliveryTimeoutMs} ms${hint}`,
       { deliveryTimeoutMs: this.settings.deliveryTimeoutMs, others: after.map((d) => ({ delivery: d.seq, body: d.body.toString('utf8').slice(0, 200) })) },
     );
   }
@@ -228,30 +242,42 @@ export function offset(delivery: ReceivedDelivery, from: ReceivedDelivery): stri
 }
 
 /**
- * Runs a check body in a receiver session whose answers follow `script`:
+ * Runs a check body in a session on the target's receiver whose answers
+ * follow `script`: waits for a free user (outside the check's time limit),
  * registers the receiver as the client's user-update address, and afterwards
  * keeps every delivery of the session as evidence.
  */
 export async function withWebhookSession(fixtures: CheckFixtures, script: ResponseStep[], body: (session: WebhookSession) => Promise<void>): Promise<void> {
-  const { check, http, profile, tokens } = fixtures;
+  const { check, http, profile, tokens, targetName } = fixtures;
   const settings = webhookSettings(profile, check);
-  const receiver = await receiverFor(settings.receiver);
-  if (settings.register) {
-    const registered = await callOperation(http, settings.register, { receiverUrl: receiver.url, userId: settings.userId }, { bearer: await tokens.get(), label: 'set the suite receiver as the user-update address' });
-    if (!registered.ok) throw new Error(`setting ${receiver.url} as the user-update address failed: ${registered.response.status} (webhooks.register)`);
-  }
-  const session = receiver.beginSession(script, (d, step) => {
+  const session = await waitingOnOtherChecks(
+    HubClient.fromEnv().openSession({
+      receiverKey: targetName,
+      receiver: settings.receiver,
+      users: settings.users,
+      script,
+      // A retry of an event the session leaves unacknowledged is expected within the window.
+      holdMs: settings.observationWindowMs,
+    }),
+  );
+  check.onEnd(() => session.end());
+  session.onDelivery = (d, step) => {
     const key = idempotencyKey(d);
     check.event(`delivery #${d.seq} received`, `${d.method}, key ${key ?? '(none)'}; answered ${step.status}${step.delayMs ? ` after ${step.delayMs} ms` : ''}`);
-  });
+  };
   const webhookSession = new WebhookSession(fixtures, settings, session);
   try {
+    if (settings.register) {
+      const values = { receiverUrl: session.url, userId: webhookSession.userId };
+      const registered = await callOperation(http, settings.register, values, { bearer: await tokens.get(), label: 'set the suite receiver as the user-update address' });
+      if (!registered.ok) throw new Error(`setting ${session.url} as the user-update address failed: ${registered.response.status} (webhooks.register)`);
+    }
     await body(webhookSession);
   } finally {
-    session.end();
+    await session.end();
     for (const delivery of session.deliveries) check.record(deliveryExchange(delivery, http.redactor));
     noteOtherDeliveries(check, webhookSession);
-    if (receiver.dropped) check.warn(`the receiver refused ${receiver.dropped} deliveries unrecorded after keeping a flood of them`);
+    if (session.dropped) check.warn(`the receiver refused ${session.dropped} deliveries unrecorded after keeping a flood of them`);
     if (session.earlier.length) {
       check.note(`${session.earlier.length} late attempt(s) of events from earlier checks arrived meanwhile; they were acknowledged and left out`);
     }

@@ -123,7 +123,7 @@ async function oneDelivery(options: Partial<ReferenceOptions>): Promise<{ delive
   const receiver = await WebhookReceiver.start({ listenHost: '127.0.0.1', listenPort: 0, path: '/hook' });
   started.push(receiver);
   await r.call('PUT', WEBHOOK_REGISTER_PATH, { body: { url: receiver.url } });
-  const session = receiver.beginSession([{ status: 204 }]);
+  const session = await receiver.router.openSession({ users: [['suite-user']], script: [{ status: 204 }], holdMs: 0 });
   assert.equal((await r.call('POST', `/reference/v1/users/${USER}/events`, { body: { action: 'risk_evaluation', status: 'finished' } })).status, 202);
   const delivery = await session.waitFor(() => true, 2_000);
   session.end();

@@ -1,7 +1,8 @@
-// The suite's webhook receiver: records deliveries byte for byte, answers as
-// scripted (statuses, held-back answers, per event), keeps late retries of
-// earlier events out of a session, and caps bodies; and how a delivery is
-// recognised as the event a check caused.
+// The suite's webhook receiver with one session at a time: records
+// deliveries byte for byte, answers as scripted (statuses, held-back answers,
+// per event), keeps late retries of earlier events out of a session, and caps
+// bodies; and how a delivery is recognised as the event a check caused.
+// Sessions side by side: test/unit/webhooks-routing.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request } from 'undici';
@@ -33,7 +34,7 @@ async function withReceiver(fn: (receiver: WebhookReceiver) => Promise<void>, ma
 test('records method, field lines in order, raw body and answers per the script', async () => {
   await withReceiver(async (receiver) => {
     assert.match(receiver.url, /^http:\/\/127\.0\.0\.1:\d+\/hook$/);
-    const session = receiver.beginSession([{ status: 500 }, { status: 204 }]);
+    const session = await receiver.router.openSession({ users: [['suite-user']], script: [{ status: 500 }, { status: 204 }], holdMs: 0 });
     const body = '{"params": {"a": 1}}';
     assert.equal(await post(receiver.url, body, { 'x-bts-idempotency-key': 'k1' }), 500);
     assert.equal(await post(receiver.url, body, { 'x-bts-idempotency-key': 'k1' }), 204);
@@ -56,7 +57,7 @@ test('records method, field lines in order, raw body and answers per the script'
 
 test('a held-back answer makes the sender time out, and the receiver notes it was not written', async () => {
   await withReceiver(async (receiver) => {
-    const session = receiver.beginSession([{ status: 204, delayMs: 400 }]);
+    const session = await receiver.router.openSession({ users: [['suite-user']], script: [{ status: 204, delayMs: 400 }], holdMs: 0 });
     assert.equal(await post(receiver.url, '{}', {}, 100), 'timeout');
     await new Promise((resolve) => setTimeout(resolve, 500));
     session.end();
@@ -66,11 +67,11 @@ test('a held-back answer makes the sender time out, and the receiver notes it wa
 
 test('late attempts of an event seen before the session are acknowledged and left out of it', async () => {
   await withReceiver(async (receiver) => {
-    const earlier = receiver.beginSession([{ status: 500 }]);
+    const earlier = await receiver.router.openSession({ users: [['suite-user']], script: [{ status: 500 }], holdMs: 0 });
     assert.equal(await post(receiver.url, '{"params":{"n":1}}', { 'x-bts-idempotency-key': 'old' }), 500);
     earlier.end();
 
-    const session = receiver.beginSession([{ status: 503 }]);
+    const session = await receiver.router.openSession({ users: [['suite-user']], script: [{ status: 503 }], holdMs: 0 });
     // A retry of the old event (same key and content, other formatting) is not this session's.
     assert.equal(await post(receiver.url, '{"params": {"n": 1}}', { 'x-bts-idempotency-key': 'old' }), 204);
     // The same key with other content is a new event (a key reused for distinct events shows up this way).
@@ -84,11 +85,11 @@ test('late attempts of an event seen before the session are acknowledged and lef
 
 test('a delivery identical to an event the receiver acknowledged is a new event of the next session', async () => {
   await withReceiver(async (receiver) => {
-    const earlier = receiver.beginSession([{ status: 204 }]);
+    const earlier = await receiver.router.openSession({ users: [['suite-user']], script: [{ status: 204 }], holdMs: 0 });
     // An implementation that reuses keys sends two events of one second byte for byte alike.
     assert.equal(await post(receiver.url, '{"params":{"n":1}}', { 'x-bts-idempotency-key': 'same' }), 204);
     earlier.end();
-    const session = receiver.beginSession([{ status: 503 }]);
+    const session = await receiver.router.openSession({ users: [['suite-user']], script: [{ status: 503 }], holdMs: 0 });
     assert.equal(await post(receiver.url, '{"params":{"n":1}}', { 'x-bts-idempotency-key': 'same' }), 503);
     session.end();
     assert.equal(session.deliveries.length, 1);
@@ -98,7 +99,7 @@ test('a delivery identical to an event the receiver acknowledged is a new event 
 
 test('waitFor resolves on a matching delivery, or undefined when time is up', async () => {
   await withReceiver(async (receiver) => {
-    const session = receiver.beginSession([{ status: 204 }]);
+    const session = await receiver.router.openSession({ users: [['suite-user']], script: [{ status: 204 }], holdMs: 0 });
     const waiting = session.waitFor((d) => idempotencyKey(d) === 'b', 2_000);
     await post(receiver.url, '{}', { 'x-bts-idempotency-key': 'a' });
     await post(receiver.url, '{}', { 'x-bts-idempotency-key': 'b' });
@@ -110,10 +111,9 @@ test('waitFor resolves on a matching delivery, or undefined when time is up', as
   });
 });
 
-test('one session at a time; bodies beyond the cap are cut and answered 413', async () => {
+test('bodies beyond the cap are cut and answered 413', async () => {
   await withReceiver(async (receiver) => {
-    const session = receiver.beginSession([{ status: 204 }]);
-    assert.throws(() => receiver.beginSession([{ status: 204 }]), /already open/);
+    const session = await receiver.router.openSession({ users: [['suite-user']], script: [{ status: 204 }], holdMs: 0 });
     const status = await post(receiver.url, 'x'.repeat(5_000)).catch(() => 'reset');
     assert.ok(status === 413 || status === 'reset', String(status));
     session.end();
@@ -124,7 +124,7 @@ test('one session at a time; bodies beyond the cap are cut and answered 413', as
 
 test('the script applies per event: other deliveries do not use up the steps of an event', async () => {
   await withReceiver(async (receiver) => {
-    const session = receiver.beginSession([{ status: 500 }, { status: 204 }]);
+    const session = await receiver.router.openSession({ users: [['suite-user']], script: [{ status: 500 }, { status: 204 }], holdMs: 0 });
     const event = '{"params":{"action":"verification"}}';
     const other = '{"event":"offer_status","params":{"status":"expired"}}';
     assert.equal(await post(receiver.url, other, { 'x-bts-idempotency-key': 'o1' }), 500, 'first attempt of another notification');

@@ -12,7 +12,8 @@ import { carriesEvent, idempotencyKey, paramsOf } from '../../src/webhooks/deliv
 import { retryDelaysMs } from '../../reference/webhooks/dispatcher.ts';
 import { verifyContentDigest } from '../../src/webhooks/digest.ts';
 import { checkHttpDate } from '../../src/webhooks/http-date.ts';
-import { WebhookReceiver, type ResponseStep } from '../../src/webhooks/receiver.ts';
+import { WebhookReceiver } from '../../src/webhooks/receiver.ts';
+import type { ResponseStep } from '../../src/webhooks/routing.ts';
 import { verifyRfc9421 } from '../../src/webhooks/signature/rfc9421.ts';
 import { WEBHOOK_DEFAULTS } from '../../src/config/sections/webhooks.ts';
 
@@ -63,7 +64,7 @@ test('register and trigger validate their input and need a bearer', async () => 
 async function deliverOne(script: ResponseStep[], waitMs: number, options: Parameters<typeof startReference>[0] = {}) {
   const { reference, receiver, token } = await setUp(options);
   await call(reference.url, 'PUT', WEBHOOK_REGISTER_PATH, { url: receiver.url }, token);
-  const session = receiver.beginSession(script);
+  const session = await receiver.router.openSession({ users: [['suite-user']], script, holdMs: 0 });
   const triggered = await call(reference.url, 'POST', eventsPath(USER), { action: 'risk_evaluation', status: 'finished' }, token);
   assert.equal(triggered.status, 202);
   await session.waitFor(() => true, 2_000);

@@ -50,7 +50,9 @@ test('a declared retry schedule sizes the observation window; an explicit longer
   assert.equal(webhookSettings({ ...base, webhooks: { ...webhooks, retryDelaysMs: [200, 400, 800], observationWindowMs: 3_000 } }, ctx()).observationWindowMs, 3_000);
   assert.equal(webhookSettings({ ...base, webhooks: { ...webhooks, retryDelaysMs: [60_000] } }, ctx()).observationWindowMs, 75_300);
   assert.equal(webhookSettings({ ...base, webhooks: { ...webhooks, dateSkewSeconds: 30 } }, ctx()).dateSkewDeclared, true);
-  assert.deepEqual(webhookSettings({ ...base, webhooks: { ...webhooks, userPid: 'pid-1' } }, ctx()).eventUserIds, ['u', 'pid-1']);
+  assert.deepEqual(webhookSettings({ ...base, webhooks: { ...webhooks, userPid: 'pid-1' } }, ctx()).users, [['u', 'pid-1']]);
+  const more = { ...webhooks, additionalUsers: [{ userId: 'v' }, { userId: 'w', userPid: 'pid-w' }] };
+  assert.deepEqual(webhookSettings({ ...base, webhooks: more }, ctx()).users, [['u'], ['v'], ['w', 'pid-w']], 'userId first, then the additional users');
 });
 
 test("the reference's section declares its retry schedule, signed components and timeout", () => {

@@ -78,7 +78,7 @@ async function triggerStep(ctx: DoctorContext, w: WebhooksProfile, receiver: Web
     return undefined;
   }
   const userIds = w.userPid ? [userId, w.userPid] : [userId];
-  const session = receiver.beginSession([{ status: 204 }]);
+  const session = await receiver.router.openSession({ users: [userIds], script: [{ status: 204 }], holdMs: 0 });
   try {
     const causedAt = performance.now();
     const values = { userId, action: EVENT.action, success: EVENT.success, status: undefined };

@@ -37,6 +37,11 @@ export interface HmacSignatureProfile {
 
 export type WebhookSignatureProfile = Rfc9421SignatureProfile | HmacSignatureProfile;
 
+export interface WebhookUser {
+  userId: string;
+  userPid?: string;
+}
+
 export interface WebhooksProfile {
   receiver?: WebhookReceiverProfile;
   register?: OperationTemplate;
@@ -44,6 +49,8 @@ export interface WebhooksProfile {
   userId?: string;
   /** The identifier events carry for that user (user_pid), when it is not userId. */
   userPid?: string;
+  /** More users events may be caused for: each webhook check holds one user, so with more users they run side by side. */
+  additionalUsers?: WebhookUser[];
   riskEvaluationAction?: string;
   signature?: WebhookSignatureProfile;
   digestAlgorithms?: DigestAlgorithmName[];

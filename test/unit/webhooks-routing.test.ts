@@ -1,0 +1,169 @@
+// Several webhook sessions on one receiver (src/webhooks/routing.ts): each
+// holds a user, deliveries go to the session holding the user they name,
+// attempts follow their first attempt, deliveries naming no user go to the
+// session causing an event, and a user whose event was left unacknowledged
+// is held until its retry is acknowledged. Then the same over the hub's
+// control address (src/webhooks/hub-server.ts, hub-client.ts).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Agent, request } from 'undici';
+import { IDEMPOTENCY_HEADER, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
+import { HubClient } from '../../src/webhooks/hub-client.ts';
+import { WebhookHub } from '../../src/webhooks/hub.ts';
+import { serveHub } from '../../src/webhooks/hub-server.ts';
+import { DeliveryRouter, type ResponseStep } from '../../src/webhooks/routing.ts';
+
+let seq = 0;
+function delivery(body: unknown, key?: string): ReceivedDelivery {
+  return {
+    seq: ++seq,
+    method: 'POST',
+    requestTarget: '/hook',
+    targetUri: 'http://127.0.0.1/hook',
+    fieldLines: key ? [[IDEMPOTENCY_HEADER, key]] : [],
+    body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+    bodyTruncated: false,
+    receivedAt: new Date(),
+    receivedAtMs: performance.now(),
+  };
+}
+
+/** Routes a delivery and answers it as a receiver would (written at once). */
+function deliver(router: DeliveryRouter, d: ReceivedDelivery): ResponseStep {
+  const step = router.route(d);
+  d.answer = { status: step.status, delayMs: 0, written: true };
+  router.answered(d);
+  return step;
+}
+
+const event = (user: string, n = 1) => ({ params: { action: 'verification', success: true, user_pid: user, timestamp: n } });
+const session = (router: DeliveryRouter, users: string[][], script: ResponseStep[], holdMs = 0) => router.openSession({ users, script, holdMs });
+
+test('sessions side by side: each delivery goes to the session holding the user it names, answered by that script', async () => {
+  const router = new DeliveryRouter();
+  const a = await session(router, [['ua'], ['ub']], [{ status: 500 }, { status: 204 }]);
+  const b = await session(router, [['ua'], ['ub']], [{ status: 201 }]);
+  assert.deepEqual([a.userIds, b.userIds], [['ua'], ['ub']], 'the first free user is granted');
+  assert.equal(deliver(router, delivery(event('ub'), 'kb')).status, 201);
+  assert.equal(deliver(router, delivery(event('ua'), 'ka')).status, 500);
+  assert.equal(deliver(router, delivery(event('ua'), 'ka')).status, 204, "the second attempt of a's event gets a's second step");
+  assert.equal(deliver(router, delivery({ params: { action: 'inactivation', user: { id: 'UB' } } }, 'kc')).status, 201, 'named a level down, in another case');
+  assert.deepEqual(a.deliveries.map((d) => d.seq), [seq - 2, seq - 1]);
+  assert.equal(b.deliveries.length, 2);
+  // Named by no user: the session causing an event takes it; with none causing and two open, nobody does.
+  assert.equal(deliver(router, delivery('not json')).status, 204);
+  assert.equal(a.deliveries.length + b.deliveries.length, 4, 'taken by neither');
+  await b.lockCause();
+  assert.equal(deliver(router, delivery('not json')).status, 201);
+  assert.equal(b.deliveries.length, 3, 'taken by the session holding the cause lock');
+  a.end();
+  b.end();
+});
+
+test('a session for a busy user waits until it is free; the only open session takes what names no user', async () => {
+  const router = new DeliveryRouter();
+  const first = await session(router, [['u']], [{ status: 204 }]);
+  let second: Awaited<ReturnType<typeof session>> | undefined;
+  const waiting = session(router, [['u']], [{ status: 503 }]).then((s) => (second = s));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(second, undefined, 'the user is held by the first session');
+  assert.equal(deliver(router, delivery({ event: 'offer_status' }, 'o1')).status, 204, 'the only open session takes a notification naming nobody');
+  assert.equal(first.deliveries.length, 1);
+  first.end();
+  await waiting;
+  assert.equal(deliver(router, delivery(event('u'), 'k2')).status, 503);
+  assert.equal(second!.deliveries.length, 1);
+  second!.end();
+});
+
+test('the cause lock is taken in turn', async () => {
+  const router = new DeliveryRouter();
+  const a = await session(router, [['ua']], [{ status: 204 }]);
+  const b = await session(router, [['ub']], [{ status: 204 }]);
+  await a.lockCause();
+  let bHolds = false;
+  const bWaits = b.lockCause().then(() => (bHolds = true));
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(bHolds, false);
+  a.unlockCause();
+  await bWaits;
+  assert.equal(bHolds, true);
+  b.end();
+  // An ended session's lock is released: a waits no more.
+  await a.lockCause();
+  a.end();
+});
+
+test('late attempts of an ended session are acknowledged and left out; its user is held until they are', async () => {
+  const router = new DeliveryRouter();
+  const retrying = await session(router, [['u']], [{ status: 500 }], 60_000);
+  assert.equal(deliver(router, delivery(event('u', 1), 'k1')).status, 500);
+  retrying.end();
+  let next: Awaited<ReturnType<typeof session>> | undefined;
+  const waiting = session(router, [['u']], [{ status: 503 }]).then((s) => (next = s));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(next, undefined, 'held: a retry of the unacknowledged event may still come');
+  // The retry under a fresh key (the same content) is acknowledged, which ends the hold.
+  assert.equal(deliver(router, delivery(event('u', 1), 'k1-again')).status, 204);
+  await waiting;
+  // The same key and content once more: still a late attempt, not the new session's event.
+  const late = delivery(event('u', 1), 'k1');
+  router.route(late);
+  assert.equal(next!.earlier.length, 1);
+  assert.equal(next!.deliveries.length, 0);
+  // Once acknowledged, an identical delivery is a new event of the session holding the user.
+  late.answer = { status: 204, delayMs: 0, written: true };
+  router.answered(late);
+  assert.equal(deliver(router, delivery(event('u', 1), 'k1')).status, 503);
+  assert.equal(next!.deliveries.length, 1);
+  next!.end();
+});
+
+test('a hold ends after holdMs when no retry comes', async () => {
+  const router = new DeliveryRouter();
+  const retrying = await session(router, [['u']], [{ status: 500 }], 30);
+  deliver(router, delivery(event('u'), 'k'));
+  retrying.end();
+  const started = performance.now();
+  const next = await session(router, [['u']], [{ status: 204 }]);
+  assert.ok(performance.now() - started >= 25, 'waited out the hold');
+  next.end();
+});
+
+const agent = new Agent({ keepAliveTimeout: 100 });
+async function post(url: string, body: unknown, key: string): Promise<number> {
+  const res = await request(url, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', [IDEMPOTENCY_HEADER]: key }, dispatcher: agent });
+  await res.body.dump();
+  return res.statusCode;
+}
+
+test('over the hub: a worker mirrors its session (deliveries, answers written later, the end) on its own clock', async () => {
+  const hub = new WebhookHub();
+  const server = await serveHub(hub);
+  try {
+    const client = new HubClient(server.url);
+    const receiver = { listenHost: '127.0.0.1', listenPort: 0, path: '/hook' };
+    const base = { receiverKey: 'target', receiver, holdMs: 0 };
+    const slow = await client.openSession({ ...base, users: [['ua']], script: [{ status: 204, delayMs: 150 }] });
+    const fast = await client.openSession({ ...base, users: [['ua'], ['ub']], script: [{ status: 202 }] });
+    assert.equal(slow.url, fast.url, 'one receiver per target');
+    assert.deepEqual(fast.userIds, ['ub']);
+    const grantedAt = await fast.lockCause();
+    assert.equal(await post(fast.url, event('ub'), 'kb'), 202);
+    const taken = await fast.waitFor(() => true, 2_000);
+    assert.ok(taken && taken.receivedAtMs >= grantedAt, 'the delivery came after the lock, on one clock');
+    assert.ok(Math.abs(taken.receivedAtMs - performance.now()) < 1_000, 'times are on this process clock');
+    await fast.unlockCause();
+    assert.equal(await post(slow.url, event('ua'), 'ka'), 204);
+    const held = await slow.waitFor(() => true, 2_000);
+    // Ending waits for everything the session was told before its end.
+    await slow.end();
+    await fast.end();
+    assert.deepEqual(held?.answer, { status: 204, delayMs: 150, written: true }, 'the answer written later reached the mirror');
+    assert.equal(slow.isOpen, false);
+    await assert.rejects(new HubClient(`${server.url}x`).openSession({ ...base, users: [['ua']], script: [{ status: 204 }] }), /clock/);
+  } finally {
+    await server.close();
+    await hub.close();
+  }
+});
