@@ -1,10 +1,12 @@
 // The ptas command line. Thin: it parses and validates arguments, then calls
-// into src/. Exit codes: 0 conformant, 1 not conformant, 2 usage or config
-// error, 3 target unreachable, 4 internal error, 130 interrupted.
+// into app/. Exit codes: 0 conformant, 1 not conformant, 2 usage or config
+// error, 3 target unreachable, 4 internal error, 5 incomplete, 6 conformant
+// with waivers, 130 interrupted (src/exit-codes.ts).
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { ENVIRONMENT_VARIABLES } from '../src/config/load.ts';
 import { EXIT } from '../src/exit-codes.ts';
+import { ConfigError } from '../src/config/errors.ts';
 import { ptasRun } from '../app/run/run.ts';
 import { connectionOptions, fail, profileFrom } from './connection.ts';
 import { listAllChecks } from '../app/run/list.ts';
@@ -13,7 +15,11 @@ import { runReferenceCommand, referenceOptionsBuilder, type ReferenceArgs } from
 import { loadCommand } from './load-command.ts';
 import { initCommand } from './init-command.ts';
 import { doctorCommand } from './doctor-command.ts';
-import { reportCommand } from './report-command.ts';
+import { reportCommand, reporterOption } from './report-command.ts';
+import { emitGithubReport } from '../reports/github.ts';
+import { verifyCommand } from './verify-command.ts';
+import { mergeCommand } from './merge-command.ts';
+import { bundleLine, nonceArgument, shardArgument } from './bundle-args.ts';
 
 // `ptas list | head` closes our stdout early: that is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -48,12 +54,25 @@ await yargs(hideBin(process.argv))
         .option('workers', { type: 'number', describe: 'Parallel check workers (default: twice the CPU count, 4 to 8: checks mostly wait)' })
         .option('check-timeout-ms', { type: 'number', default: 60_000, describe: 'Time limit for one check' })
         .option('load', { type: 'boolean', default: true, describe: 'Run the load stage (429 and 413 probes); --no-load skips it' })
+        .option('sign-key', { type: 'string', describe: 'Ed25519 private key (PEM file, or env:NAME holding the PEM) that signs manifest.json (manifest.json.sig); without it the manifest says "unsigned"' })
+        .option('reporter', reporterOption)
+        .option('waivers', { type: 'string', describe: 'Waiver file (schemas/waivers.schema.json): known failures, each with a reason, owner, tracking link and expiry date, shown as WAIVED; with no other failure the run is CONFORMANT WITH WAIVERS (exit 6)' })
+        .option('strict-waivers', { type: 'boolean', default: false, describe: 'Make the run INCOMPLETE (exit 5) when a waiver is stale (its checks no longer fail as it says) or unmatched (it selects no check of the run)' })
+        .option('shard', { type: 'string', coerce: shardArgument, describe: 'Run part INDEX of TOTAL of the checks (e.g. 1/2), for one machine each; the load stage runs in part 1; join the parts with `ptas merge`' })
+        .option('nonce', { type: 'string', coerce: nonceArgument, describe: 'A value the certifier issued for this run: sent as the ptas-nonce header on every request and bound into manifest.json' })
+        .check((argv) => {
+          if (argv.strictWaivers && !argv.waivers) throw new ConfigError('--strict-waivers needs --waivers FILE: the waivers it holds to account');
+          return true;
+        })
         .example('$0 run', 'Test the bundled reference implementation (starts and stops it)')
         .example('$0 run --base-url https://sandbox.example.com -c profile.json', 'Test an implementation described by a profile')
         .example('$0 run --fault refresh-token-reusable', 'See a check fail against a deliberately broken reference')
         .example('$0 run --variant duplicate-address-refused,accept-replay-idempotent', 'See the checks hold on a reference that reads the spec\'s gaps differently')
         .example('$0 run --grep @area:auth', 'Run only the auth checks')
-        .epilog(`Environment variables:\n${ENV_HELP}\n\nExit codes: 0 conformant, 1 not conformant, 2 usage or config error, 3 target unreachable, 4 internal error, 5 incomplete (no contradiction found, but some checks could not run), 130 interrupted.`),
+        .example('$0 run --waivers waivers.json --strict-waivers', 'Accept known failures that have an owner and an expiry date; fail when a waiver is out of date')
+        .example('$0 run --out bundle --reporter github', 'In GitHub Actions: annotations and a job summary')
+        .example('$0 run --sign-key key.pem --nonce N --out bundle', 'A signed certification bundle bound to the certifier\'s nonce (check it with `ptas verify bundle --pubkey key.pub --nonce N`)')
+        .epilog(`Environment variables:\n${ENV_HELP}\n\nExit codes: 0 conformant, 1 not conformant, 2 usage or config error, 3 target unreachable, 4 internal error, 5 incomplete (no contradiction found, but some checks could not run, or --strict-waivers found a stale or unmatched waiver), 6 conformant with waivers (nothing failed except what unexpired waivers accept), 130 interrupted. A waiver file or signing key ptas cannot use is a usage error (2), found before the run.`),
     async (args) => {
       try {
         const profile = profileFrom(args);
@@ -74,8 +93,15 @@ await yargs(hideBin(process.argv))
           checkTimeoutMs: args.checkTimeoutMs,
           load: args.load,
           signal: abort.signal,
+          signKey: args.signKey,
+          nonce: args.nonce,
+          shard: args.shard,
+          waivers: args.waivers,
+          strictWaivers: args.strictWaivers,
         });
         process.stdout.write(terminalSummary(outcome.results, outcome.report));
+        process.stdout.write(bundleLine(outcome.bundle.manifest, outcome.bundle.manifestPath));
+        if (args.reporter === 'github') await emitGithubReport(outcome.results, { stdout: process.stdout, summaryFile: process.env.GITHUB_STEP_SUMMARY || undefined });
         process.exitCode = outcome.exitCode;
       } catch (error) {
         fail(error);
@@ -117,13 +143,16 @@ await yargs(hideBin(process.argv))
   .command(loadCommand)
   .command(doctorCommand)
   .command(reportCommand)
+  .command(verifyCommand)
+  .command(mergeCommand)
   .demandCommand(1, 'Name a command: init, run, reference, list, load, report or doctor (see --help).')
   .strict()
   .recommendCommands()
   .wrap(Math.min(110, process.stdout.columns || 110))
   .fail((message, error, y) => {
-    if (error) fail(error);
-    process.stderr.write(`${y.help()}\n\nptas: ${message}\n`);
+    // yargs wraps what an argument's coerce function throws in a YError: that is a usage error like any other.
+    if (error && error.name !== 'YError') fail(error);
+    process.stderr.write(`${y.help()}\n\nptas: ${message ?? error?.message}\n`);
     process.exit(EXIT.USAGE);
   })
   .help()

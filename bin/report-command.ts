@@ -1,43 +1,107 @@
-// `ptas report RESULTS.json`: re-renders index.html, results.json and
-// junit.xml from saved results, optionally compared with a baseline run
-// (nightly CI: `--baseline last-night/results.json --fail-on-regression`).
+// `ptas report`: two modes.
+//   ptas report RESULTS [--baseline PREV] [--fail-on-regression] [--reporter github]
+//     re-renders index.html, results.json and junit.xml from saved results,
+//     optionally compared with a baseline run (nightly CI), and with
+//     --reporter github prints GitHub Actions annotations and appends a job
+//     summary (reports/github.ts).
+//   ptas report --history DIR_OR_RESULTS... --out DIR
+//     writes history.html, the trend page over nights (reports/history.ts).
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
+import { ConfigError } from '../src/config/errors.ts';
 import { EXIT } from '../src/exit-codes.ts';
 import { compareWithBaseline } from '../reports/baseline.ts';
+import { emitGithubReport } from '../reports/github.ts';
+import { buildHistory } from '../reports/history.ts';
+import { readHistory } from '../reports/history-read.ts';
+import { renderHistoryHtml } from '../reports/html/history.ts';
 import { readResultsFile, resolveResultsPath, ResultsFileError } from '../reports/read-results.ts';
 import { terminalSummary } from '../reports/terminal.ts';
 import { writeReport } from '../reports/write.ts';
 
+/** `--reporter`, shared by `ptas run` and `ptas report` so both say the same. */
+export const reporterOption = {
+  choices: ['terminal', 'github'] as const,
+  default: 'terminal' as const,
+  describe:
+    'terminal: the summary on stdout. github: also GitHub Actions annotations (one ::error per FAIL naming its requirement and clause, ' +
+    '::error for ERROR, ::warning for WARN) and a Markdown job summary appended to the file $GITHUB_STEP_SUMMARY names',
+};
+
 interface ReportArgs {
-  results: string;
+  results?: string;
+  history?: string[];
   out?: string;
   baseline?: string;
   failOnRegression: boolean;
+  reporter: 'terminal' | 'github';
+}
+
+/** One mode or the other, never both or neither; what only one mode reads is refused in the other. */
+function checkMode(args: ReportArgs): true {
+  const history = args.history !== undefined;
+  if (!history && !args.results) throw new ConfigError('name a saved run (ptas report RESULTS) or the nights of a history (ptas report --history DIR_OR_RESULTS... --out DIR)');
+  if (history && args.results) throw new ConfigError(`give a saved run (${args.results}) or --history, not both: a history takes every night after --history`);
+  if (!history) return true;
+  if (!args.history!.length) throw new ConfigError('--history needs at least one night: results.json files, report folders, or a folder with one folder per night');
+  if (!args.out) throw new ConfigError('--history needs --out DIR, the folder history.html is written to');
+  const oneRunOnly = [args.baseline && '--baseline', args.failOnRegression && '--fail-on-regression', args.reporter !== 'terminal' && `--reporter ${args.reporter}`].filter(Boolean);
+  if (oneRunOnly.length) throw new ConfigError(`${oneRunOnly.join(', ')} applies to one saved run, not to --history (the trend page marks each night's regressions itself)`);
+  return true;
+}
+
+async function reportOneRun(args: ReportArgs): Promise<void> {
+  const results = readResultsFile(args.results!);
+  const previous = args.baseline ? readResultsFile(args.baseline) : undefined;
+  const diff = previous ? compareWithBaseline(previous, results) : undefined;
+  const outDir = path.resolve(args.out ?? path.dirname(resolveResultsPath(args.results!)));
+  const report = writeReport(results, outDir, { diff });
+  process.stdout.write(terminalSummary(results, report, diff));
+  if (args.reporter === 'github') await emitGithubReport(results, { stdout: process.stdout, summaryFile: process.env.GITHUB_STEP_SUMMARY || undefined, diff });
+  // 1, as for a failing run: CI treats both the same way.
+  if (args.failOnRegression && diff && diff.regressions > 0) process.exitCode = EXIT.NOT_CONFORMANT;
+}
+
+function reportHistory(args: ReportArgs): void {
+  const history = buildHistory(readHistory(args.history!));
+  const outDir = path.resolve(args.out!);
+  mkdirSync(outDir, { recursive: true });
+  const page = path.join(outDir, 'history.html');
+  writeFileSync(page, renderHistoryHtml(history));
+  const first = history.nights[0]!;
+  const last = history.nights[history.nights.length - 1]!;
+  process.stdout.write(
+    `\nhistory of ${history.nights.length} night${history.nights.length === 1 ? '' : 's'}, ${first.startedAt} to ${last.startedAt}: latest ${last.verdict}, ` +
+      `${last.regressions} regression${last.regressions === 1 ? '' : 's'} since the night before\n  page: ${page}\n`,
+  );
 }
 
 export const reportCommand: CommandModule<object, ReportArgs> = {
-  command: 'report <results>',
-  describe: 'Re-render the report from a saved results.json, optionally compared with a baseline run',
+  command: 'report [results]',
+  describe: 'Re-render the report from a saved results.json (optionally compared with a baseline run), or draw the trend page over nights (--history)',
   builder: (y: Argv) =>
     y
-      .positional('results', { type: 'string', demandOption: true, describe: 'results.json of a run (or the report directory holding it)' })
-      .option('out', { alias: 'o', type: 'string', describe: 'Directory for index.html, results.json and junit.xml (default: the directory of RESULTS)' })
+      .positional('results', { type: 'string', describe: 'results.json of a run (or the report directory holding it); not with --history' })
+      .option('out', { alias: 'o', type: 'string', describe: 'Directory for index.html, results.json and junit.xml (default: the directory of RESULTS); with --history, for history.html' })
       .option('baseline', { type: 'string', describe: 'results.json of a previous run: show newly failing and newly passing checks and changed load figures' })
       .option('fail-on-regression', { type: 'boolean', default: false, describe: 'Exit 1 when a check FAILs or ERRORs that did not in the baseline' })
+      .option('reporter', reporterOption)
+      .option('history', {
+        type: 'string',
+        array: true,
+        describe: 'Draw history.html over nights instead: results.json files, report folders, or a folder holding one folder per night (ordered by each run\'s start)',
+      })
+      .check((args) => checkMode(args as unknown as ReportArgs))
       .example('$0 report ptas-report/results.json --out /tmp/report', 'Re-render a saved run')
       .example('$0 report tonight/results.json --baseline last-night/results.json --fail-on-regression', 'Nightly CI: exit 1 on regressions')
-      .epilog('Exit codes: 0 written (and no regression when --fail-on-regression), 1 regressions, 2 missing or invalid results file.') as unknown as Argv<ReportArgs>,
-  handler: (args) => {
+      .example('$0 report tonight/results.json --baseline last-night/results.json --reporter github', 'In GitHub Actions: annotations and a job summary')
+      .example('$0 report --history nights/ --out history/', 'The trend page over every nights/<night>/results.json')
+      .epilog('Exit codes: 0 written (and no regression when --fail-on-regression), 1 regressions, 2 usage error or a missing or invalid results file.') as unknown as Argv<ReportArgs>,
+  handler: async (args) => {
     try {
-      const results = readResultsFile(args.results);
-      const previous = args.baseline ? readResultsFile(args.baseline) : undefined;
-      const diff = previous ? compareWithBaseline(previous, results) : undefined;
-      const outDir = path.resolve(args.out ?? path.dirname(resolveResultsPath(args.results)));
-      const report = writeReport(results, outDir, { diff });
-      process.stdout.write(terminalSummary(results, report, diff));
-      // 1, as for a failing run: CI treats both the same way.
-      if (args.failOnRegression && diff && diff.regressions > 0) process.exitCode = EXIT.NOT_CONFORMANT;
+      if (args.history !== undefined) reportHistory(args);
+      else await reportOneRun(args);
     } catch (error) {
       if (!(error instanceof ResultsFileError)) throw error;
       process.stderr.write(`ptas report: ${error.message}\n`);

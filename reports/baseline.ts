@@ -3,6 +3,11 @@
 // FAILs or ERRORs and did not before (a new check that fails counts too:
 // the implementation does not meet it); load figures are reported when they
 // move beyond their noise, and a worse load verdict already shows as a check.
+//
+// WAIVED is neither failing nor passing here: a check that becomes WAIVED is
+// not a regression (a waiver with an owner and an expiry accepts it), but a
+// WAIVED check whose waiver expired since the baseline is FAIL again, and
+// that is one. A WAIVED check that now passes is newly passing.
 import type { CheckResult, Verdict } from '../src/check/model.ts';
 import type { RunResults, RunVerdict } from '../src/results/model.ts';
 import { beyondTolerance, figureKey, loadFigures, type FigureUnit } from './load-figures.ts';
@@ -51,7 +56,7 @@ export interface BaselineDiff {
 }
 
 const FAILING: ReadonlySet<Verdict> = new Set(['FAIL', 'ERROR']);
-const PROBLEM: ReadonlySet<Verdict> = new Set(['FAIL', 'ERROR', 'WARN']);
+const PROBLEM: ReadonlySet<Verdict> = new Set(['FAIL', 'ERROR', 'WARN', 'WAIVED']);
 
 const keyOf = (c: CheckResult): string => `${c.target}\u0000${c.id}`;
 
@@ -93,6 +98,11 @@ function notes(previous: RunResults, current: RunResults): string[] {
   if (previous.run.specVersion !== current.run.specVersion) out.push(`The baseline used another spec version (${previous.run.specVersion}).`);
   if (previous.run.profileHash !== current.run.profileHash) out.push(`The baseline used another implementation profile (${previous.run.profileHash}).`);
   if (previous.run.suiteVersion !== current.run.suiteVersion) out.push(`The baseline was written by ptas ${previous.run.suiteVersion}.`);
+  const waiversBefore = previous.waivers?.sha256;
+  const waiversNow = current.waivers?.sha256;
+  if (waiversBefore !== waiversNow) {
+    out.push(waiversBefore ? `The baseline used another waiver file (${previous.waivers!.file}, sha256 ${waiversBefore.slice(0, 12)}${waiversNow ? '' : '; this run had none'}).` : 'The baseline ran without a waiver file.');
+  }
   return out;
 }
 

@@ -9,6 +9,7 @@ import type { BaselineDiff } from './baseline.ts';
 import { escapeXml as esc } from './escape.ts';
 import { clientScript, pageStyle } from './html/assets.ts';
 import { renderBanner } from './html/banner.ts';
+import { renderWaivers } from './html/waivers.ts';
 import { contentSecurityPolicy, jsonForScriptElement } from './html/embed.ts';
 
 export interface HtmlOptions {
@@ -43,11 +44,12 @@ export function renderHtml(results: RunResults, options: HtmlOptions = {}): stri
 </head>
 <body>
 ${renderBanner(results)}
-<nav class="toc">${options.diff ? '<a href="#baseline">Baseline</a>' : ''}<a href="#checks">Checks</a><a href="#requirements">Requirement traceability</a><a href="#load">Load</a></nav>
+<nav class="toc">${results.waivers ? '<a href="#waivers">Waivers</a>' : ''}${options.diff ? '<a href="#baseline">Baseline</a>' : ''}<a href="#checks">Checks</a><a href="#requirements">Requirement traceability</a><a href="#load">Load</a></nav>
 <div id="filters"></div>
 <main>
 <noscript><p class="notice notice-warn">Scripts are blocked: the verdict above is complete, but the checks, evidence and charts need JavaScript. results.json next to this file holds the same data.</p></noscript>
 <div id="render-error" class="notice notice-danger" hidden></div>
+${renderWaivers(results)}
 ${baseline}
 <section id="checks"><h2>Checks by spec area</h2><div id="checks-body"></div></section>
 <section id="requirements"><h2>Requirement traceability</h2><div id="matrix-body"></div></section>

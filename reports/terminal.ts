@@ -1,9 +1,11 @@
 // The short terminal summary printed at the end of `ptas run` and by
 // `ptas report`: the verdict, the counts, each failure with its requirement
-// and reason, the load headline figures and, with a baseline, what changed.
+// and reason, each waived check with the verdict it gave and its waiver, the
+// waivers that did not apply, the load headline figures and, with a
+// baseline, what changed.
 import type { CheckResult } from '../src/check/model.ts';
 import { describeBasis } from '../src/check/basis.ts';
-import { explainRunVerdict } from '../src/results/verdict.ts';
+import { explainRunVerdict, verdictInputOf } from '../src/results/verdict.ts';
 import type { RunResults } from '../src/results/model.ts';
 import type { BaselineDiff, CheckChange, LoadFigureChange } from './baseline.ts';
 import { formatTimestamp } from './format.ts';
@@ -55,6 +57,29 @@ function loadChangeLine(c: LoadFigureChange): string {
   return `    ${'load'.padEnd(14)} ${c.subject} ${c.figure}: ${figure(c.before, c.unit)} → ${figure(c.after, c.unit)}${rel} ${c.change}`;
 }
 
+/** Waived checks, then the waivers that did not apply: what a certifier must see beside the verdict. */
+export function waiverLines(results: RunResults): string[] {
+  const section = results.waivers;
+  const lines: string[] = [];
+  const waived = results.checks.filter((check) => check.verdict === 'WAIVED' && check.waived);
+  lines.push(
+    ...limited(
+      waived,
+      (check) => {
+        const w = check.waived!.waiver;
+        return `  WAIVED ${check.id} [${check.requirements.join(', ')}] (gave ${check.waived!.verdict}): ${check.reason ?? ''}\n      waiver ${w.pointer}: ${w.reason} — ${w.owner}, ${w.tracking}, through ${w.expires}`;
+      },
+      '  ',
+    ),
+  );
+  if (!section) return lines;
+  const tally = (['applied', 'expired', 'stale', 'unmatched'] as const).map((status) => `${section.outcomes.filter((o) => o.status === status).length} ${status}`);
+  lines.push(`  waivers ${section.file} (sha256 ${section.sha256.slice(0, 12)}${section.strict ? ', strict' : ''}): ${tally.join(', ')}`);
+  const notApplied = section.outcomes.filter((o) => o.status !== 'applied');
+  lines.push(...limited(notApplied, (o) => `    ${o.status.padEnd(9)} ${o.waiver.pointer} ${o.waiver.selector.kind} ${o.waiver.selector.id} (${o.waiver.owner}): ${o.note}`, '    '));
+  return lines;
+}
+
 export function baselineSummary(diff: BaselineDiff): string[] {
   const lines = [
     `  compared with the baseline of ${formatTimestamp(diff.baseline.startedAt)} (${diff.verdict.before} → ${diff.verdict.after}): ` +
@@ -74,15 +99,16 @@ export function terminalSummary(results: RunResults, report?: WrittenReport, dif
   const lines = [
     '',
     `${results.verdict}  ${results.run.target}`,
-    `  ${c.PASS} pass, ${c.FAIL} fail, ${c.WARN} warn, ${c.REVIEW} review, ${c.SKIP} skip, ${c.ERROR} error in ${(results.run.durationMs / 1000).toFixed(1)} s`,
+    `  ${c.PASS} pass, ${c.FAIL} fail, ${c.WARN} warn, ${c.REVIEW} review, ${c.SKIP} skip, ${c.ERROR} error${c.WAIVED ? `, ${c.WAIVED} waived` : ''} in ${(results.run.durationMs / 1000).toFixed(1)} s`,
   ];
   if (results.run.interrupted) lines.push(`  INTERRUPTED: ${results.run.interrupted}`);
   if (results.run.insecureTls) lines.push('  TLS certificate verification was OFF (--insecure)');
-  lines.push(`  ${explainRunVerdict({ checks: results.checks, interrupted: results.run.interrupted, errors: results.errors })}`);
+  lines.push(`  ${explainRunVerdict(verdictInputOf(results))}`);
   const bad = results.checks.filter((check: CheckResult) => check.verdict === 'FAIL' || check.verdict === 'ERROR');
   const badLine = (check: CheckResult) =>
     `  ${check.verdict} ${check.id} [${check.requirements.join(', ')}]: ${check.reason ?? ''}` + (check.basis ? `\n      ${describeBasis(check.basis)}` : '');
   lines.push(...limited(bad, badLine, '  '));
+  lines.push(...waiverLines(results));
   for (const error of results.errors) lines.push(`  run error: ${error.split('\n')[0]}`);
   lines.push(...loadLines(results));
   if (diff) lines.push(...baselineSummary(diff));

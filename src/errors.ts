@@ -22,7 +22,13 @@ export const ERROR_CODES = {
   unreachable: { exit: EXIT.UNREACHABLE, meaning: 'Nothing answers HTTP at the base URL: found by the preflight, before any check runs (UnreachableError).' },
   'init-refused': { exit: EXIT.USAGE, meaning: 'ptas init would overwrite an existing file and --force was not given (InitRefused).' },
   cancelled: { exit: EXIT.INTERRUPTED, meaning: "ptas init's questions ended (Ctrl-C, end of input) before every one was answered; nothing was written (QuestionsCancelled)." },
+  'merge-refused': {
+    exit: EXIT.USAGE,
+    meaning: 'The directories given to ptas merge are not the intact, complete parts of one sharded run: a part is missing, given twice, tampered with, or from another run (MergeRefused).',
+  },
+  'signing-key': { exit: EXIT.USAGE, meaning: 'The key named by --sign-key or --pubkey is missing, unreadable or not an Ed25519 key (SigningKeyError).' },
   'results-file': { exit: EXIT.USAGE, meaning: 'The results.json given to ptas report is missing, unreadable, not JSON or not a ptas results file (ResultsFileError).' },
+  'waivers-file': { exit: EXIT.USAGE, meaning: 'The waiver file given to --waivers is missing, unreadable, not JSON, or breaks schemas/waivers.schema.json; the message names the file, the JSON Pointer and the fix (WaiversFileError).' },
   // The codes below end one check (or one load probe) as ERROR, never a FAIL of the implementation. The check
   // runtime and the load stage catch them, so one that reaches the CLI escaped its check: a bug, exit 4 as any other.
   template: { exit: EXIT.INTERNAL, meaning: "A profile template names a {placeholder} the operation does not fill: the profile is wrong, not the implementation (TemplateError)." },

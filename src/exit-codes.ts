@@ -9,6 +9,8 @@ export const EXIT = {
   INTERNAL: 4,
   /** No contradiction found, but some checks could not run (ERROR) or none ran: the verdict is INCOMPLETE. */
   INCOMPLETE: 5,
+  /** No contradiction found except the known failures an unexpired waiver (--waivers) accepts: CONFORMANT WITH WAIVERS. */
+  CONFORMANT_WITH_WAIVERS: 6,
   /** The run was cut short (SIGINT): a partial report marked INCOMPLETE was written. */
   INTERRUPTED: 130,
 } as const;

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fromRoot } from '../../src/paths.ts';
+import type { ShardPart } from '../../src/results/model.ts';
 import { LOCK_DIR_ENV } from '../../src/check/exclusive.ts';
 import { TARGETS_FILE_ENV, writeTargetsFile, type RunTarget } from '../../src/check/run-targets.ts';
 import { CHECK_RESULTS_ENV, type CheckRunOutput } from '../../reports/playwright-reporter.ts';
@@ -24,6 +25,8 @@ export interface ConformanceOptions {
   signal?: AbortSignal;
   /** Run Playwright and its workers at this nice value (0-19): lower priority than a measurement running beside them. */
   niceness?: number;
+  /** Run only this part of the checks (Playwright's --shard: deterministic for one suite version and target list). */
+  shard?: ShardPart;
 }
 
 /**
@@ -44,6 +47,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Check
   writeTargetsFile(targetsFile, options.targets);
   const args = [playwrightCli, 'test', '--config', fromRoot('playwright.config.ts')];
   if (options.grep) args.push('--grep', options.grep);
+  if (options.shard) args.push(`--shard=${options.shard.index}/${options.shard.total}`);
   try {
     const exitCode = await new Promise<number | null>((resolve, reject) => {
       const child = spawn(process.execPath, args, {

@@ -1,11 +1,13 @@
 // `ptas run`: resolve the target (the embedded reference when no base URL is
 // given), check it is reachable, run the conformance checks, then the load
-// stage, and write the report. The returned exit code follows the verdict.
+// stage, write the report, and last the manifest that makes the folder a
+// certification bundle (app/certify/write-bundle.ts). The returned exit code
+// follows the verdict.
 import path from 'node:path';
 import type { Profile } from '../../src/config/profile.ts';
 import { buildResults } from '../../src/results/build.ts';
 import { exitCodeFor } from '../../src/results/verdict.ts';
-import type { RunResults } from '../../src/results/model.ts';
+import type { RunResults, ShardPart } from '../../src/results/model.ts';
 import { specVersion, suiteVersion } from '../../src/version.ts';
 import type { ReferenceOptions } from '../../reference/options.ts';
 import { writeReport, type WrittenReport } from '../../reports/write.ts';
@@ -14,6 +16,13 @@ import { assertReachable } from './preflight.ts';
 import { profileHash } from './profile-hash.ts';
 import { resolveTarget, type Target } from './target.ts';
 import { runLoadStage, type LoadStageResult } from '../../load/stage.ts';
+import { loadSigningKey } from '../../src/certify/signing.ts';
+import { requiredCheckIds } from '../certify/required-checks.ts';
+import { tlsCertificateSha256 } from '../certify/target-fingerprint.ts';
+import { hashedProfile, writeBundle, type BundleInput } from '../certify/write-bundle.ts';
+import { applyWaivers } from '../../src/results/waivers.ts';
+import { assertKnownChecks, loadWaivers } from '../../src/results/waivers-file.ts';
+import { listAllChecks } from './list.ts';
 
 export interface RunOptions {
   /** The profile from file, env and flags; without baseUrl the embedded reference is the target. */
@@ -33,18 +42,36 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Terminal output (progress lines); default process.stdout. */
   output?: NodeJS.WritableStream;
+  /** An Ed25519 private key (PEM file or env:NAME) that signs manifest.json. */
+  signKey?: string;
+  /** The certifier's nonce: sent as the ptas-nonce header on every exchange and bound into manifest.json. */
+  nonce?: string;
+  /** Run one part of the checks; the load stage runs in part 1 only (LOAD_SHARD). `ptas merge` makes the whole. */
+  shard?: ShardPart;
+  /** A waiver file (schemas/waivers.schema.json): known failures shown as WAIVED. */
+  waivers?: string;
+  /** A stale or unmatched waiver makes the run INCOMPLETE. */
+  strictWaivers?: boolean;
 }
+
+/** The part of a sharded run that runs the load stage: its probes measure rates, so they run once, in one place. */
+export const LOAD_SHARD = 1;
 
 export interface RunOutcome {
   results: RunResults;
   report: WrittenReport;
+  bundle: ReturnType<typeof writeBundle>;
   exitCode: number;
 }
 
 export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
   const out = options.output ?? process.stdout;
   const startedAt = new Date();
-  const target = await resolveTarget(options);
+  // A key that cannot sign, or a waiver file that cannot be used, is found before the run, not after it.
+  const signingKey = options.signKey ? loadSigningKey(options.signKey) : undefined;
+  const waivers = options.waivers ? loadWaivers(options.waivers) : undefined;
+  if (waivers) assertKnownChecks(waivers, (await listAllChecks()).map((c) => c.id));
+  const target = await resolveTarget(withNonce(options));
   try {
     const { profile } = target;
     if (target.embedded) out.write(`ptas: started ${target.description}\n`);
@@ -57,19 +84,39 @@ export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
       checkTimeoutMs: options.checkTimeoutMs,
       output: out,
       signal: options.signal,
+      shard: options.shard,
     });
     const loadStage =
-      options.load === false || options.signal?.aborted
+      options.load === false || options.signal?.aborted || (options.shard && options.shard.index !== LOAD_SHARD)
         ? { checks: [] }
         : await runLoadStage({ profile, embeddedReference: Boolean(target.embedded), signal: options.signal, output: out });
     const interrupted = options.signal?.aborted || checks.status === 'interrupted' ? 'interrupted (SIGINT)' : undefined;
-    const results = runResults(options, target, { startedAt, embeddedReference: Boolean(target.embedded), interrupted, checks, loadStage });
+    const built = runResults(options, target, { startedAt, embeddedReference: Boolean(target.embedded), interrupted, checks, loadStage });
+    // Expiry is judged at the run's end, so re-rendering the bundle later says the same.
+    const results = waivers ? applyWaivers(built, waivers, { strict: Boolean(options.strictWaivers), now: new Date(built.run.finishedAt) }) : built;
     const report = writeReport(results, path.resolve(options.outDir));
+    const bundle = writeBundle({
+      dir: report.dir,
+      results,
+      profile: hashedProfile(profile),
+      tlsCertificateSha256: await tlsCertificateSha256(target.connection),
+      requiredChecks: await requiredCheckIds(),
+      nonce: options.nonce,
+      grep: options.grep,
+      waiversSha256: waivers?.sha256,
+      signingKey,
+    } satisfies BundleInput);
     const exitCode = exitCodeFor(results.verdict, Boolean(interrupted));
-    return { results, report, exitCode };
+    return { results, report, bundle, exitCode };
   } finally {
     await target.stop();
   }
+}
+
+/** The run's profile with the certifier's nonce, which every sender then puts on every request (src/http/connection.ts runHeaders). */
+function withNonce(options: RunOptions): RunOptions {
+  if (!options.nonce) return options;
+  return { ...options, profile: { ...options.profile, http: { ...options.profile.http, nonce: options.nonce } } };
 }
 
 interface StageOutcomes {
@@ -95,6 +142,7 @@ function runResults(options: RunOptions, { profile, connection }: Pick<Target, '
       reference: embeddedReference ? { faults: options.faults ?? [], variants: options.variants ?? [] } : undefined,
       insecureTls: connection.insecure,
       interrupted,
+      shard: options.shard,
     },
     checks: [...checks.checks, ...loadStage.checks],
     load: loadStage.load,

@@ -31,6 +31,7 @@ export async function runEngine(options: EngineOptions): Promise<NormalizedRun> 
     {
       baseUrl: options.baseUrl,
       tls: options.tls,
+      runHeaders: options.runHeaders,
       timeoutMs: options.timeoutMs ?? HTTP_DEFAULTS.timeoutMs,
       maxConnections: options.maxConnections ?? maxInFlight,
       keepHeadersOf: HeaderSampler.samples,

@@ -30,7 +30,7 @@ export interface Transport {
   destroy(): void;
 }
 
-export interface TransportOptions extends Pick<SocketTarget, 'baseUrl' | 'tls'> {
+export interface TransportOptions extends Pick<SocketTarget, 'baseUrl' | 'tls'>, Partial<Pick<SocketTarget, 'runHeaders'>> {
   timeoutMs: number;
   /** Connections at most; a request finding them all busy waits for one. */
   maxConnections: number;
@@ -58,5 +58,14 @@ export function transportKindFor(target: Pick<SocketTarget, 'baseUrl' | 'tls'>, 
 export function openTransport(options: TransportOptions, iteration: RequestTemplate[]): Transport {
   const url = new URL(options.baseUrl);
   const { kind } = transportKindFor(options, iteration, options.prefer);
-  return kind === 'socket' ? new SocketTransport(url, options.timeoutMs, options.maxConnections, options.keepHeadersOf) : new UndiciTransport(url, options);
+  const transport = kind === 'socket' ? new SocketTransport(url, options.timeoutMs, options.maxConnections, options.keepHeadersOf) : new UndiciTransport(url, options);
+  return withRunHeaders(transport, options.runHeaders);
+}
+
+/** Every request of the run carries the run's headers (the certifier's nonce), whatever its template says. */
+function withRunHeaders(transport: Transport, runHeaders: Record<string, string> = {}): Transport {
+  if (Object.keys(runHeaders).length === 0) return transport;
+  const prepare = transport.prepare.bind(transport);
+  transport.prepare = (request, keepBody) => prepare({ ...request, headers: { ...request.headers, ...runHeaders } }, keepBody);
+  return transport;
 }

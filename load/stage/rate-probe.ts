@@ -58,6 +58,7 @@ export async function runRateProbe(input: RateProbeInput): Promise<RateProbeOutp
     maxInFlight: settings.maxInFlight,
     timeoutMs: input.timeoutMs,
     tls: input.tls,
+    runHeaders: input.runHeaders,
     capture: input.capture,
     signal: input.signal,
     afterClimb: input.afterClimb,

@@ -31,7 +31,7 @@ export interface StageContext {
 }
 
 /** Where and how a rate probe reaches the target: the same for every probe of the stage. */
-export function probeTarget(ctx: StageContext): Pick<RateProbeInput, 'baseUrl' | 'timeoutMs' | 'tls' | 'redactor' | 'output' | 'signal'> {
+export function probeTarget(ctx: StageContext): Pick<RateProbeInput, 'baseUrl' | 'timeoutMs' | 'tls' | 'runHeaders' | 'redactor' | 'output' | 'signal'> {
   return {
     ...socketTarget(ctx.connection),
     redactor: ctx.redactor,

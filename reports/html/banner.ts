@@ -1,19 +1,21 @@
 // The verdict banner, rendered when the report is written (not by the page's
 // script), so the verdict and counts show even where scripts are blocked.
 import { VERDICTS, type CheckResult, type Verdict } from '../../src/check/model.ts';
-import { explainRunVerdict } from '../../src/results/verdict.ts';
+import { explainRunVerdict, verdictInputOf } from '../../src/results/verdict.ts';
 import type { RunResults } from '../../src/results/model.ts';
 import { escapeXml as esc } from '../escape.ts';
 import { formatDuration, formatTimestamp } from '../format.ts';
+import { waiversNotice } from './waivers.ts';
 
 function verdictReason(results: RunResults): string {
-  return explainRunVerdict({ checks: results.checks, interrupted: results.run.interrupted, errors: results.errors });
+  return explainRunVerdict(verdictInputOf(results));
 }
 
 function countButtons(counts: Record<Verdict, number>): string {
+  // ?? 0: a results.json written before WAIVED existed has no count for it.
   return VERDICTS.map(
     (v) =>
-      `<button type="button" class="count v-${v}${counts[v] ? '' : ' zero'}" data-verdict="${v}" aria-pressed="false" title="show only ${v}"><b>${counts[v]}</b><span>${v}</span></button>`,
+      `<button type="button" class="count v-${v}${counts[v] ? '' : ' zero'}" data-verdict="${v}" aria-pressed="false" title="show only ${v}"><b>${counts[v] ?? 0}</b><span>${v}</span></button>`,
   ).join('');
 }
 
@@ -42,6 +44,7 @@ function notices(results: RunResults): string {
       `<div class="notice notice-danger" id="notice-errors"><b>${results.errors.length} problem${results.errors.length === 1 ? '' : 's'} outside any check:</b><ul>${results.errors.map((e) => `<li><pre>${esc(e)}</pre></li>`).join('')}</ul></div>`,
     );
   }
+  out.push(waiversNotice(results));
   const faults = results.run.reference?.faults ?? [];
   if (faults.length) {
     out.push(`<div class="notice notice-info" id="notice-faults">Target: the bundled reference implementation with injected fault${faults.length === 1 ? '' : 's'} <b>${esc(faults.join(', '))}</b> (a demonstration, not an implementation under test).</div>`);

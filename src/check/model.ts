@@ -1,8 +1,14 @@
 // The vocabulary of a conformance verdict, and what a check is as every consumer sees it.
 import type { RecordedExchange } from '../http/exchange.ts';
+import type { WaivedBy } from '../results/waiver-model.ts';
 
-export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'REVIEW' | 'SKIP' | 'ERROR';
-export const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'WARN', 'REVIEW', 'SKIP', 'ERROR'];
+/**
+ * WAIVED is never given by a check: it replaces a FAIL, ERROR or WARN that an
+ * unexpired waiver expected (src/results/waivers.ts), and the check keeps the
+ * verdict it gave in `waived`.
+ */
+export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'REVIEW' | 'SKIP' | 'ERROR' | 'WAIVED';
+export const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'WARN', 'REVIEW', 'SKIP', 'ERROR', 'WAIVED'];
 
 /**
  * MUST: a violation is FAIL and makes the run NOT CONFORMANT.
@@ -81,6 +87,8 @@ export interface CheckResult extends CheckMeta, CheckOutcome {
   /** Which target the check ran against (its test's target annotation: src/check/run-targets.ts). */
   target: string;
   durationMs: number;
+  /** Set when the verdict is WAIVED: the verdict the check gave and the waiver that expected it. */
+  waived?: WaivedBy;
 }
 
 /**
@@ -94,7 +102,8 @@ export function violationVerdict(severity: Severity, declaredBy: string | undefi
 }
 
 /** Verdicts ranked by how much they say is wrong, for folding findings into one verdict. */
-const RANK: Record<Verdict, number> = { PASS: 0, SKIP: 1, REVIEW: 2, WARN: 3, FAIL: 4, ERROR: 5 };
+// WAIVED never reaches a fold (no check gives it); ranked with PASS, as the run verdict does not count it as a failure.
+const RANK: Record<Verdict, number> = { PASS: 0, WAIVED: 0, SKIP: 1, REVIEW: 2, WARN: 3, FAIL: 4, ERROR: 5 };
 
 export function worstVerdict(verdicts: Iterable<Verdict>): Verdict {
   let worst: Verdict = 'PASS';

@@ -18,6 +18,8 @@ export interface HttpProfile {
   cert?: string;
   key?: string;
   insecure?: boolean;
+  /** The certifier's nonce: sent as the ptas-nonce header on every request, bound into manifest.json. */
+  nonce?: string;
 }
 
 /** How a JWK Set is fetched: anonymously, with the partner's bearer token, or with one header. */

@@ -110,14 +110,16 @@ export interface HttpClientOptions {
   recorder?: ExchangeRecorder;
   /** The target's user-id header (spec 5 rule 4: svc-user-id; the profile's userIdHeader), for the operations that name a user. */
   userIdHeader?: string;
+  /** Headers on every request (the connection's runHeaders: the certifier's nonce). */
+  runHeaders?: Record<string, string>;
 }
 
 export class HttpClient {
   constructor(private readonly options: HttpClientOptions) {}
 
   /** A client of the connection's target (its base URL and user-id header). */
-  static to(connection: Pick<Connection, 'baseUrl' | 'userIdHeader'>, parts: Pick<HttpClientOptions, 'transport' | 'redactor' | 'recorder'>): HttpClient {
-    return new HttpClient({ baseUrl: connection.baseUrl, userIdHeader: connection.userIdHeader, ...parts });
+  static to(connection: Pick<Connection, 'baseUrl' | 'userIdHeader' | 'runHeaders'>, parts: Pick<HttpClientOptions, 'transport' | 'redactor' | 'recorder'>): HttpClient {
+    return new HttpClient({ baseUrl: connection.baseUrl, userIdHeader: connection.userIdHeader, runHeaders: connection.runHeaders, ...parts });
   }
 
   get baseUrl(): string {
@@ -152,7 +154,7 @@ export class HttpClient {
 
   async request(req: HttpRequest): Promise<HttpResponse> {
     const { transport, redactor } = this.options;
-    const outgoing = buildOutgoing(this.options.baseUrl, req, redactor);
+    const outgoing = buildOutgoing(this.options.baseUrl, req, redactor, this.options.runHeaders);
     const id = ++exchangeCounter;
     const startedAt = new Date();
     const t0 = performance.now();

@@ -7,6 +7,7 @@
 // profile asked for. The CA bundle and client certificate are read here, once.
 import { readFileSync } from 'node:fs';
 import { HTTP_DEFAULTS, userIdHeaderOf, type HttpProfile, type ResolvedProfile } from '../config/profile.ts';
+import { NONCE_HEADER } from '../certify/manifest.ts';
 import { Redactor } from './redact.ts';
 
 export interface TlsMaterial {
@@ -29,10 +30,12 @@ export interface Connection {
   tls?: TlsMaterial;
   /** Certificate verification switched off (--insecure): recorded in the report. */
   insecure: boolean;
+  /** Headers every request of the run carries: the certifier's nonce (src/certify/manifest.ts NONCE_HEADER), when given. */
+  runHeaders: Record<string, string>;
 }
 
 /** What a sender of raw requests (the load engines, the size probe) needs of a connection. */
-export type SocketTarget = Pick<Connection, 'baseUrl' | 'timeoutMs' | 'tls'>;
+export type SocketTarget = Pick<Connection, 'baseUrl' | 'timeoutMs' | 'tls' | 'runHeaders'>;
 
 export function connectionOf(profile: ResolvedProfile): Connection {
   return {
@@ -43,11 +46,12 @@ export function connectionOf(profile: ResolvedProfile): Connection {
     maxResponseBytes: profile.http?.maxResponseBytes ?? HTTP_DEFAULTS.maxResponseBytes,
     tls: tlsMaterial(profile.http),
     insecure: profile.http?.insecure ?? false,
+    runHeaders: profile.http?.nonce ? { [NONCE_HEADER]: profile.http.nonce } : {},
   };
 }
 
-export function socketTarget({ baseUrl, timeoutMs, tls }: Connection): SocketTarget {
-  return { baseUrl, timeoutMs, tls };
+export function socketTarget({ baseUrl, timeoutMs, tls, runHeaders }: Connection): SocketTarget {
+  return { baseUrl, timeoutMs, tls, runHeaders };
 }
 
 /** Redacts the connection's client secret wherever it would be shown (evidence, reports, result files). */

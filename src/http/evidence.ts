@@ -44,6 +44,8 @@ export interface EvidenceInput {
   /** Already redacted by the caller: how a response is read differs between callers. */
   response?: RecordedResponse;
   error?: RecordedExchange['error'];
+  /** The implementation sent it (a webhook delivery), not the suite. */
+  incoming?: true;
 }
 
 export function buildEvidence(redactor: Redactor, input: EvidenceInput): RecordedExchange {
@@ -64,6 +66,7 @@ export function buildEvidence(redactor: Redactor, input: EvidenceInput): Recorde
     },
     ...(response ? { response } : {}),
     ...(error ? { error } : {}),
+    ...(input.incoming ? { incoming: true as const } : {}),
     curl: curlLine(
       method,
       redactor.redactString(url, 'shell'),

@@ -32,6 +32,8 @@ export interface RecordedExchange {
   response?: RecordedResponse;
   /** A transport failure instead of (or after) a response. */
   error?: { code: string; message: string };
+  /** The implementation sent it (a webhook delivery to the suite's receiver), not the suite. */
+  incoming?: true;
   /** A copy-pasteable reproduction with secrets as shell placeholders. */
   curl: string;
   schemaErrors?: SchemaError[];

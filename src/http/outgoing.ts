@@ -29,11 +29,16 @@ export interface OutgoingRequest {
   body: string | Buffer | undefined;
 }
 
-/** The request as sent; a bearer token becomes a known secret of the redactor first. */
-export function buildOutgoing(baseUrl: string, req: HttpRequest, redactor: Redactor): OutgoingRequest {
+/**
+ * The request as sent; a bearer token becomes a known secret of the redactor
+ * first. The run's headers (the certifier's nonce) come after the request's
+ * own, so no check can leave them out.
+ */
+export function buildOutgoing(baseUrl: string, req: HttpRequest, redactor: Redactor, runHeaders: Record<string, string> = {}): OutgoingRequest {
   const url = buildUrl(baseUrl, req.path, req.query);
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
+  for (const [k, v] of Object.entries(runHeaders)) headers[k.toLowerCase()] = v;
   let body: string | Buffer | undefined = req.body;
   if (req.json !== undefined) {
     body = JSON.stringify(req.json);

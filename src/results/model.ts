@@ -4,8 +4,10 @@
 import type { CheckResult, Verdict } from '../check/model.ts';
 import type { Requirement } from '../requirements.ts';
 import type { LoadSection } from './load-model.ts';
+import type { WaiversSection } from './waiver-model.ts';
 
-export type RunVerdict = 'CONFORMANT' | 'NOT CONFORMANT' | 'INCOMPLETE';
+/** src/results/verdict.ts decides which: the policy table is there. */
+export type RunVerdict = 'CONFORMANT' | 'CONFORMANT WITH WAIVERS' | 'NOT CONFORMANT' | 'INCOMPLETE';
 
 export interface RunMetadata {
   /** Base URL of the implementation under test. */
@@ -24,6 +26,16 @@ export interface RunMetadata {
   insecureTls: boolean;
   /** The run was cut short (SIGINT, deadline); the verdict is INCOMPLETE. */
   interrupted?: string;
+  /** This run is one part of a sharded run (--shard index/total); `ptas merge` makes the whole. */
+  shard?: ShardPart;
+  /** This run was merged from shard bundles (ptas merge): each part's manifest, by its SHA-256. */
+  mergedFrom?: Array<ShardPart & { manifestSha256: string }>;
+}
+
+export interface ShardPart {
+  /** 1-based. */
+  index: number;
+  total: number;
 }
 
 export interface TraceabilityRow extends Requirement {
@@ -41,4 +53,6 @@ export interface RunResults {
   load?: LoadSection;
   /** Problems outside any check. */
   errors: string[];
+  /** The waiver file the run was given (--waivers) and what became of each waiver. */
+  waivers?: WaiversSection;
 }

@@ -27,6 +27,7 @@ export function deliveryExchange(delivery: ReceivedDelivery, redactor: Redactor,
     body: text || undefined,
     bodyBytes: delivery.body.length,
     bodyKind: 'verbatim',
+    incoming: true,
     response: answer?.written ? { status: answer.status, headers: {}, bodyBytes: 0, truncated: false } : undefined,
     error: answer && !answer.written ? { code: 'TIMEOUT', message: `the sender hung up before the receiver's ${answer.status} after ${answer.delayMs} ms` } : undefined,
   });

@@ -3,6 +3,8 @@
 // the exit code (bin/connection.ts fail()) and the check runtime lets the error
 // word its ERROR reason (src/check/fixtures.ts outcomeOf). What the CLI prints
 // and the reasons checks report are the same as before the hierarchy.
+import { MergeRefused } from '../../app/merge/shards.ts';
+import { SigningKeyError } from '../../src/certify/signing.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -24,6 +26,7 @@ import { UnreachableError } from '../../app/run/preflight.ts';
 import { InitRefused } from '../../app/init/init.ts';
 import { QuestionsCancelled } from '../../app/init/questions.ts';
 import { ResultsFileError } from '../../reports/read-results.ts';
+import { WaiversFileError } from '../../src/results/waivers-file.ts';
 import { ModeError } from '../../reference/modes.ts';
 import { SetupError } from '../../suites/trading/support.ts';
 import { failureText } from '../../bin/connection.ts';
@@ -36,6 +39,9 @@ const EXAMPLES: Array<{ error: PtasError; exit: number }> = [
   { error: new InitRefused('ptas-profile.jsonc already exists; pass --force to overwrite it, or --out to write another file'), exit: EXIT.USAGE },
   { error: new QuestionsCancelled(), exit: EXIT.INTERRUPTED },
   { error: new ResultsFileError('no results file at /tmp/none/results.json'), exit: EXIT.USAGE },
+  { error: new WaiversFileError('waivers.json: /waivers/0: missing "owner".', '/waivers/0'), exit: EXIT.USAGE },
+  { error: new MergeRefused('shard 2/2 is missing (given: 1/2)'), exit: EXIT.USAGE },
+  { error: new SigningKeyError('--sign-key: key.pem is a rsa key; an Ed25519 key is required (openssl genpkey -algorithm ed25519 -out key.pem)'), exit: EXIT.USAGE },
   { error: new TemplateError('the template for "x" names {nope}, which this operation does not fill (it fills {userId})'), exit: EXIT.INTERNAL },
   { error: new SetupError('trading.createUser answered 500 without a userId to extract'), exit: EXIT.INTERNAL },
   { error: new TokenSetupError('token endpoint did not issue an access token (status 401)', 401), exit: EXIT.INTERNAL },

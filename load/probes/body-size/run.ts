@@ -95,7 +95,7 @@ class BodySizeProber {
     this.base = baseBody(options.request, options.variables);
     this.minBytes = utf8Length(this.base);
     this.url = new URL(options.baseUrl.replace(/\/+$/, '') + this.filled.pathAndQuery);
-    this.headers = { ...this.filled.headers };
+    this.headers = { ...this.filled.headers, ...options.runHeaders };
     delete this.headers['content-length'];
     const range = Math.max(2, options.maxBytes - this.minBytes);
     this.budget = requestBudget(range);

@@ -3,8 +3,8 @@
 // thousand checks is interactive at once.
 
 const AREA_ORDER = ['auth', 'users', 'crypto-transfers', 'trading', 'webhooks', 'errors', 'load'];
-const VERDICTS = ['PASS', 'FAIL', 'WARN', 'REVIEW', 'SKIP', 'ERROR'];
-const VERDICT_ORDER = ['ERROR', 'FAIL', 'WARN', 'REVIEW', 'SKIP', 'PASS'];
+const VERDICTS = ['PASS', 'FAIL', 'WARN', 'REVIEW', 'SKIP', 'ERROR', 'WAIVED'];
+const VERDICT_ORDER = ['ERROR', 'FAIL', 'WAIVED', 'WARN', 'REVIEW', 'SKIP', 'PASS'];
 
 function checkKey(check) {
   return `${check.target}/${check.id}`;
@@ -40,6 +40,7 @@ function checkRow(check, multiTarget, diffMark) {
         'div',
         { class: 'check-line' },
         badge(check.verdict),
+        check.waived ? h('span', { class: `badge gave v-${check.waived.verdict}`, title: 'the verdict the check gave, which a waiver accepts' }, `gave ${check.waived.verdict}`) : null,
         h('span', { class: 'check-id' }, check.id),
         h('span', { class: 'check-title' }, check.title),
         diffMark ? h('span', { class: `diff-mark ${diffMark.kind}` }, diffMark.text) : null,
@@ -54,9 +55,25 @@ function checkRow(check, multiTarget, diffMark) {
       ),
       check.reason ? h('div', { class: 'check-reason' }, withMarkers(check.reason)) : null,
       check.basis ? basisLine(check.basis) : null,
+      check.waived ? waivedLine(check.waived) : null,
     ),
   );
   return el;
+}
+
+/** On a WAIVED check: which waiver accepts the verdict it gave, whose, until when, and where the fix is tracked. */
+function waivedLine(waived) {
+  const w = waived.waiver;
+  const safeLink = /^https?:\/\//i.test(w.tracking);
+  return h(
+    'div',
+    { class: 'check-waived' },
+    h('span', { class: 'waiver-label' }, `waived (${waived.verdict} expected by ${w.selector.kind} waiver ${w.pointer})`),
+    ': ',
+    h('span', { class: 'waiver-reason' }, w.reason),
+    ` — ${w.owner}, valid through ${w.expires} UTC, `,
+    safeLink ? h('a', { href: w.tracking, rel: 'noopener noreferrer', target: '_blank', class: 'tracking' }, w.tracking) : h('code', null, w.tracking),
+  );
 }
 
 /** The spec sentence (or profile declaration) a FAIL rests on, shown beside it. */

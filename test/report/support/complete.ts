@@ -8,6 +8,15 @@ type DeepRequired<T> = T extends ReadonlyArray<infer U> ? Array<DeepRequired<U>>
 
 const latency = { p50Ms: 4, p90Ms: 6, p95Ms: 7.5, p99Ms: 12, maxMs: 40 };
 const bucket = { tSec: 0, offered: 100, sent: 100, status2xx: 90, status429: 8, status5xx: 1, other: 1, p95Ms: 9 };
+const waiver = {
+  pointer: '/waivers/0',
+  selector: { kind: 'check' as const, id: 'auth.refresh-token-single-use' },
+  reason: 'single-use refresh tokens ship in release 4.2',
+  owner: 'payments-api team <payments-api@example.com>',
+  tracking: 'https://tracker.example.com/PAY-1234',
+  expires: '2026-12-31',
+  expect: { verdict: 'FAIL' as const, reason: 'was accepted' },
+};
 
 export const completeResults: DeepRequired<RunResults> = {
   schemaVersion: 1,
@@ -23,9 +32,11 @@ export const completeResults: DeepRequired<RunResults> = {
     reference: { faults: ['refresh-token-reusable'], variants: ['accept-replay-idempotent'] },
     insecureTls: true,
     interrupted: 'interrupted (SIGINT)',
+    shard: { index: 1, total: 2 },
+    mergedFrom: [{ index: 1, total: 2, manifestSha256: 'ab'.repeat(32) }],
   },
   verdict: 'INCOMPLETE',
-  counts: { PASS: 0, FAIL: 1, WARN: 0, REVIEW: 0, SKIP: 0, ERROR: 0 },
+  counts: { PASS: 0, FAIL: 1, WARN: 0, REVIEW: 0, SKIP: 0, ERROR: 0, WAIVED: 0 },
   checks: [
     {
       id: 'auth.refresh-token-single-use',
@@ -54,6 +65,7 @@ export const completeResults: DeepRequired<RunResults> = {
           request: { method: 'POST', url: 'https://sandbox.example.com/v1/oauth/token', headers: { 'content-type': 'application/json' }, body: '{"grant_type":"refresh_token"}', bodyBytes: 528 },
           response: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"expires_in":300}', bodyBytes: 940, truncated: false },
           error: { code: 'CONNECTION_RESET', message: 'reset after the headers' },
+          incoming: true,
           curl: "curl -sS -X POST 'https://sandbox.example.com/v1/oauth/token'",
           schemaErrors: [{ instancePath: '/expires_in', message: 'must be integer', keyword: 'type', params: { type: 'integer' }, kind: 'violation' }],
         },
@@ -61,6 +73,7 @@ export const completeResults: DeepRequired<RunResults> = {
       timeline: [{ atMs: 12, event: 'poll', detail: '202 PENDING' }],
       target: 'target',
       durationMs: 55,
+      waived: { verdict: 'FAIL', waiver },
     },
   ],
   requirements: [{ id: 'TOKEN-REFRESH-SINGLE-USE', area: 'auth', clause: '4.1 rule 2', quote: 'each refresh token is single-use', level: 'MUST', text: 'The refresh token is single-use.', checks: ['auth.refresh-token-single-use'] }],
@@ -151,4 +164,11 @@ export const completeResults: DeepRequired<RunResults> = {
     ],
   },
   errors: ['suites/trading/offers.check.ts failed to load'],
+  waivers: {
+    file: 'waivers.json',
+    sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+    strict: true,
+    evaluatedAt: '2026-11-22T21:13:48.822Z',
+    outcomes: [{ waiver, status: 'applied', checks: [{ target: 'target', id: 'auth.refresh-token-single-use', verdict: 'FAIL' }], note: 'waives 1 FAIL until the end of 2026-12-31 (UTC)' }],
+  },
 };

@@ -1,0 +1,50 @@
+// `ptas merge DIR... --out DIR`: the bundles of a sharded run (ptas run
+// --shard i/n) made into one bundle (app/merge/merge.ts).
+import type { Argv, CommandModule } from 'yargs';
+import { EXIT } from '../src/exit-codes.ts';
+import { loadPublicKey, loadSigningKey } from '../src/certify/signing.ts';
+import { exitCodeFor } from '../src/results/verdict.ts';
+import { mergeShards } from '../app/merge/merge.ts';
+import { terminalSummary } from '../reports/terminal.ts';
+import { fail } from './connection.ts';
+import { bundleLine } from './bundle-args.ts';
+
+interface MergeArgs {
+  dirs: string[];
+  out: string;
+  pubkey?: string;
+  signKey?: string;
+}
+
+export const mergeCommand: CommandModule<object, MergeArgs> = {
+  command: 'merge <dirs..>',
+  describe: 'Merge the bundles of a sharded run (ptas run --shard i/n) into one bundle, refusing a missing, duplicate or inconsistent part',
+  builder: (y: Argv) =>
+    y
+      .positional('dirs', { type: 'string', array: true, demandOption: true, describe: 'The --out directory of every part' })
+      .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'Directory for the merged bundle (a new one)' })
+      .option('pubkey', { type: 'string', describe: 'Ed25519 public key (PEM file or env:NAME) every part must be signed with' })
+      .option('sign-key', { type: 'string', describe: 'Ed25519 private key (PEM file or env:NAME) that signs the merged manifest' })
+      .example('$0 run --shard 1/2 --out part1   # on one machine', '')
+      .example('$0 run --shard 2/2 --out part2   # on another', '')
+      .example('$0 merge part1 part2 --out bundle --sign-key key.pem', 'One bundle, as if the run had run at once; ptas verify checks it as any other')
+      .epilog(
+        `The load stage runs in part 1 only. Cross-cutting checks are computed again over every part's exchanges. A check found in two parts refuses the merge: ptas runs no retries, so it cannot be a second attempt.\n\nExit codes: as ptas run for the merged verdict (0 conformant, 1 not conformant, 5 incomplete), ${EXIT.USAGE} refused (the first problem is named).`,
+      ) as unknown as Argv<MergeArgs>,
+  handler: (args) => {
+    try {
+      const merged = mergeShards({
+        dirs: args.dirs,
+        outDir: args.out,
+        publicKey: args.pubkey ? loadPublicKey(args.pubkey) : undefined,
+        signingKey: args.signKey ? loadSigningKey(args.signKey) : undefined,
+      });
+      process.stdout.write(`ptas merge: ${args.dirs.length} parts merged\n`);
+      process.stdout.write(terminalSummary(merged.results, merged.report));
+      process.stdout.write(bundleLine(merged.bundle.manifest, merged.bundle.manifestPath));
+      process.exitCode = exitCodeFor(merged.results.verdict, false);
+    } catch (error) {
+      fail(error);
+    }
+  },
+};
