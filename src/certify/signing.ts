@@ -33,28 +33,25 @@ function requireEd25519(key: KeyObject, what: string, reference: string): KeyObj
   return key;
 }
 
-export function loadSigningKey(reference: string): KeyObject {
-  const what = '--sign-key';
+/** A key named by a PEM file or env:NAME, as the flag `what` names it; Ed25519 only. */
+function loadKey(reference: string, what: string, kind: 'private' | 'public'): KeyObject {
   let key: KeyObject;
   try {
-    key = createPrivateKey(pemFrom(reference, what));
+    const pem = pemFrom(reference, what);
+    key = kind === 'private' ? createPrivateKey(pem) : createPublicKey(pem);
   } catch (error) {
     if (error instanceof SigningKeyError) throw error;
-    throw new SigningKeyError(`${what}: ${reference} holds no PEM private key (${(error as Error).message})`);
+    throw new SigningKeyError(`${what}: ${reference} holds no PEM ${kind} key (${(error as Error).message})`);
   }
   return requireEd25519(key, what, reference);
 }
 
+export function loadSigningKey(reference: string): KeyObject {
+  return loadKey(reference, '--sign-key', 'private');
+}
+
 export function loadPublicKey(reference: string): KeyObject {
-  const what = '--pubkey';
-  let key: KeyObject;
-  try {
-    key = createPublicKey(pemFrom(reference, what));
-  } catch (error) {
-    if (error instanceof SigningKeyError) throw error;
-    throw new SigningKeyError(`${what}: ${reference} holds no PEM public key (${(error as Error).message})`);
-  }
-  return requireEd25519(key, what, reference);
+  return loadKey(reference, '--pubkey', 'public');
 }
 
 /** Which key: the SHA-256 of its SubjectPublicKeyInfo (the same for the private key and its public half). */

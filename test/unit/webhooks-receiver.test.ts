@@ -6,8 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request } from 'undici';
-import { carriesEvent, eventLayers, IDEMPOTENCY_HEADER, idempotencyKey, isRepeatOf, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
+import { carriesEvent, eventLayers, idempotencyKey, isRepeatOf } from '../../src/webhooks/delivery.ts';
 import { WebhookReceiver } from '../../src/webhooks/receiver.ts';
+import { syntheticDelivery } from '../support/deliveries.ts';
 
 const agent = new Agent({ keepAliveTimeout: 100 });
 
@@ -134,19 +135,7 @@ test('the script applies per event: other deliveries do not use up the steps of 
   });
 });
 
-function delivery(seq: number, body: unknown, key?: string): ReceivedDelivery {
-  return {
-    seq,
-    method: 'POST',
-    requestTarget: '/hook',
-    targetUri: 'http://127.0.0.1/hook',
-    fieldLines: key ? [[IDEMPOTENCY_HEADER, key]] : [],
-    body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
-    bodyTruncated: false,
-    receivedAt: new Date(),
-    receivedAtMs: seq,
-  };
-}
+const delivery = syntheticDelivery;
 
 test('an event is recognised by its action and user, in params or at the top level', () => {
   const user = 'E3F05305-3BFD-4F74-ACE6-67E1968EC340';

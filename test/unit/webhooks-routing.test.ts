@@ -8,25 +8,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request } from 'undici';
 import { IDEMPOTENCY_HEADER, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
+import { syntheticDelivery } from '../support/deliveries.ts';
 import { HubClient } from '../../src/webhooks/hub-client.ts';
 import { WebhookHub } from '../../src/webhooks/hub.ts';
 import { serveHub } from '../../src/webhooks/hub-server.ts';
 import { DeliveryRouter, type ResponseStep } from '../../src/webhooks/routing.ts';
 
 let seq = 0;
-function delivery(body: unknown, key?: string): ReceivedDelivery {
-  return {
-    seq: ++seq,
-    method: 'POST',
-    requestTarget: '/hook',
-    targetUri: 'http://127.0.0.1/hook',
-    fieldLines: key ? [[IDEMPOTENCY_HEADER, key]] : [],
-    body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
-    bodyTruncated: false,
-    receivedAt: new Date(),
-    receivedAtMs: performance.now(),
-  };
-}
+const delivery = (body: unknown, key?: string) => syntheticDelivery(++seq, body, key, performance.now());
 
 /** Routes a delivery and answers it as a receiver would (written at once). */
 function deliver(router: DeliveryRouter, d: ReceivedDelivery): ResponseStep {
