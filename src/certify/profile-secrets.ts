@@ -1,12 +1,15 @@
 // The profile as manifest.json shows it: every secret replaced by a salted
 // SHA-256, so the manifest names which profile was used without disclosing
 // it, and a certifier who holds a secret can still confirm it (hash the salt
-// and the value). A value is a secret when it is one the caller names (the
-// client secret) or when its key says so (secret, password, passphrase,
-// token, apiKey, privateKey).
+// and the value). The profile here is resolved (env: references replaced by
+// their values), so a value is taken for a secret generously: one the caller
+// names (the client secret), one whose key or header name says so (secret,
+// password, passphrase, token, API key, private key, authorization, cookie),
+// and the value of a {header, value} pair (auth.jwksAccess: a key sent as a
+// header).
 import { sha256Hex } from './manifest.ts';
 
-const SECRET_KEY = /secret|password|passphrase|token$|apikey|privatekey/i;
+const SECRET_KEY = /secret|password|passphrase|token$|api[-_]?key|private[-_]?key|authorization|cookie/i;
 
 export interface HashedProfile {
   content: unknown;
@@ -20,15 +23,20 @@ export function saltedHash(salt: string, value: string): string {
 export function profileWithHashedSecrets(profile: unknown, knownSecrets: readonly string[], salt: string): HashedProfile {
   const hashedSecrets: string[] = [];
   const secrets = new Set(knownSecrets.filter(Boolean));
+  // A secret inside a longer value (a URL, a header line) counts too; a very short one only whole, or everything would match.
+  const containsSecret = (value: string) => [...secrets].some((secret) => value === secret || (secret.length >= 8 && value.includes(secret)));
   const walk = (value: unknown, keyPath: string, key: string): unknown => {
     if (typeof value === 'string') {
-      if (!secrets.has(value) && !SECRET_KEY.test(key)) return value;
+      if (!containsSecret(value) && !SECRET_KEY.test(key)) return value;
       hashedSecrets.push(keyPath);
       return saltedHash(salt, value);
     }
     if (Array.isArray(value)) return value.map((item, i) => walk(item, `${keyPath}[${i}]`, key));
     if (value && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, keyPath ? `${keyPath}.${k}` : k, k)]));
+      const headerPair = 'header' in value && typeof (value as { value?: unknown }).value === 'string';
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [k, walk(v, keyPath ? `${keyPath}.${k}` : k, headerPair && k === 'value' ? 'secret' : k)]),
+      );
     }
     return value;
   };
