@@ -8,6 +8,12 @@
 // not a regression (a waiver with an owner and an expiry accepts it), but a
 // WAIVED check whose waiver expired since the baseline is FAIL again, and
 // that is one. A WAIVED check that now passes is newly passing.
+//
+// FLAKY (a merged run's check that FAILed in one attempt and passed in a
+// later one) is failing here, as the run verdict counts it: a check that
+// becomes FLAKY is a regression, one that goes from FAIL to FLAKY or back is
+// not (it failed before and fails now), and a FLAKY check that now passes is
+// newly passing.
 import type { CheckResult, Verdict } from '../src/check/model.ts';
 import type { RunResults, RunVerdict } from '../src/results/model.ts';
 import { beyondTolerance, figureKey, loadFigures, type FigureUnit } from './load-figures.ts';
@@ -55,8 +61,8 @@ export interface BaselineDiff {
   notes: string[];
 }
 
-const FAILING: ReadonlySet<Verdict> = new Set(['FAIL', 'ERROR']);
-const PROBLEM: ReadonlySet<Verdict> = new Set(['FAIL', 'ERROR', 'WARN', 'WAIVED']);
+const FAILING: ReadonlySet<Verdict> = new Set(['FAIL', 'FLAKY', 'ERROR']);
+const PROBLEM: ReadonlySet<Verdict> = new Set(['FAIL', 'FLAKY', 'ERROR', 'WARN', 'WAIVED']);
 
 const keyOf = (c: CheckResult): string => `${c.target}\u0000${c.id}`;
 

@@ -72,14 +72,14 @@ function clauseCell(check: CheckResult): string {
 }
 
 function failing(results: RunResults): string[] {
-  const bad = results.checks.filter((c) => (c.verdict as string) === 'FAIL' || (c.verdict as string) === 'ERROR');
+  const bad = results.checks.filter((c) => ['FAIL', 'FLAKY', 'ERROR'].includes(c.verdict as string));
   if (!bad.length) return [];
   const manyTargets = new Set(results.checks.map((c) => c.target)).size > 1;
   const { rows, more } = limitedRows(bad, (c) => [
     `**${c.verdict}**`,
     code(c.id) + (manyTargets ? ` on ${code(c.target)}` : ''),
     c.requirements.map(code).join(', '),
-    c.verdict === 'FAIL' ? clauseCell(c) : 'could not run',
+    c.verdict === 'ERROR' ? 'could not run' : clauseCell(c),
     markdownText(c.reason ?? ''),
   ]);
   return ['', `### Failing checks (${bad.length})`, '', ...table(['Verdict', 'Check', 'Requirements', 'Clause', 'Reason'], rows), ...more];

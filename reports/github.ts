@@ -8,6 +8,9 @@
 //                  its requirement ids and the clause  contradicted clause (or the profile key)
 //                  (or the profile key); message: the  names what to fix
 //                  reason and the spec's own words
+//   FLAKY          ::error "flaky", titled as a FAIL,    a failure that passed on retry is not a
+//                  its message the failing attempt's   pass: the run is NOT CONFORMANT; the
+//                  reason and every attempt            attempts show which run passed
 //   ERROR          ::error "could not run"             the run is INCOMPLETE because of it
 //   WARN           ::warning                           a deviation, not a failure
 //   WAIVED         ::notice "waived"                   a known failure, accepted with a reason
@@ -24,6 +27,7 @@ import { appendFileSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { CheckResult, VerdictBasis } from '../src/check/model.ts';
 import { describeBasis, verdictBasis } from '../src/check/basis.ts';
+import { attemptLine } from '../src/results/attempts.ts';
 import { explainRunVerdict, verdictInputOf } from '../src/results/verdict.ts';
 import type { RunResults } from '../src/results/model.ts';
 import type { BaselineDiff } from './baseline.ts';
@@ -83,6 +87,15 @@ function checkAnnotation(check: CheckResult, regression: boolean, manyTargets: b
   if (verdict === 'FAIL') {
     const basis = basisOf(check);
     return workflowCommand('error', { title: `${prefix}FAIL ${check.id} — ${requirementsOf(check)} — ${clauseOf(basis)}` }, messageOf(check, basis, manyTargets));
+  }
+  if (verdict === 'FLAKY') {
+    const basis = basisOf(check);
+    const attempts = (check.attempts ?? []).map(attemptLine).join('\n');
+    return workflowCommand(
+      'error',
+      { title: `${prefix}FLAKY ${check.id} (failed, then passed on retry: not a pass) — ${requirementsOf(check)} — ${clauseOf(basis)}` },
+      messageOf(check, basis, manyTargets) + (attempts ? `\nattempts:\n${attempts}` : ''),
+    );
   }
   if (verdict === 'ERROR') {
     return workflowCommand('error', { title: `${prefix}ERROR ${check.id} could not run — ${requirementsOf(check)}` }, messageOf(check, undefined, manyTargets));

@@ -3,8 +3,8 @@
 // run that night), the verdict counts per night, the headline load figures
 // per night, and the regressions. A regression is what
 // `ptas report --baseline --fail-on-regression` gates on (reports/baseline.ts):
-// a check that FAILs or ERRORs now and did not the night before — one that
-// passed, warned or was skipped, or a new check that fails at once.
+// a check that FAILs, is FLAKY or ERRORs now and did not the night before —
+// one that passed, warned or was skipped, or a new check that fails at once.
 import { loadFigures, type FigureUnit } from './load-figures.ts';
 import type { Night } from './history-read.ts';
 import { tallyVerdicts, type VerdictCount } from './verdict-tally.ts';
@@ -62,7 +62,8 @@ export interface History {
 /** The figures the trend page draws: where the rate limit starts, where the size limit is, how slow the load profiles got. */
 export const TREND_FIGURES = ['429 onset', 'smallest 413 body', 'p95 latency'] as const;
 
-const FAILING = new Set(['FAIL', 'ERROR']);
+// FLAKY (a merged run's fail-then-pass) is failing, as in reports/baseline.ts.
+const FAILING = new Set(['FAIL', 'FLAKY', 'ERROR']);
 
 export function isRegression(before: string | undefined, after: string | undefined): boolean {
   return after !== undefined && FAILING.has(after) && !(before !== undefined && FAILING.has(before));

@@ -8,7 +8,14 @@
 // it and the run's verdict already says so (CONFORMANT WITH WAIVERS), yet not
 // a pass either, so CI dashboards keep it in sight. Its message says why and
 // its text is the failure it would otherwise be.
+//
+// FLAKY (ptas merge: it FAILed in one run of its part and passed in a later
+// one, src/results/attempts.ts) is a failure of type="FLAKY": for
+// certification a fail-then-pass is not a pass, and the run is NOT
+// CONFORMANT. Its message says it is flaky; its text is the failing attempt's
+// and lists every attempt. Any check with attempts lists them as properties.
 import { describeBasis } from '../src/check/basis.ts';
+import { attemptLine } from '../src/results/attempts.ts';
 import type { RunResults } from '../src/results/model.ts';
 import type { CheckResult } from '../src/check/model.ts';
 import type { TraceabilityRow } from '../src/results/model.ts';
@@ -29,6 +36,7 @@ function failureText(check: CheckResult, multiTarget: boolean, clauses: Clauses)
     lines.push(`  #${e.id} ${e.label ? `${e.label}: ` : ''}${e.request.method} ${e.request.url} -> ${outcome}`);
   }
   if (check.evidence.length > EXCHANGES_IN_FAILURE) lines.push(`  (${check.evidence.length - EXCHANGES_IN_FAILURE} earlier exchanges in index.html)`);
+  if (check.attempts?.length) lines.push('attempts (the exchanges above are the one kept as evidence):', ...check.attempts.map((a) => `  ${attemptLine(a)}`));
   // The anchor of the check's row in index.html (reports/html/client/checks.js).
   lines.push(`evidence: index.html#check-${multiTarget ? `${check.target}--${check.id}` : check.id}`);
   return lines.join('\n');
@@ -57,11 +65,16 @@ function testcase(check: CheckResult, suitePrefix: string, multiTarget: boolean,
     `<property name="severity" value="${check.severity}"/>`,
     `<property name="verdict" value="${check.verdict}"/>`,
     ...waiverProperties(check.waived),
+    ...(check.attempts ?? []).map((a) => `<property name="attempt" value="${escapeXml(attemptLine(a))}"/>`),
   ].join('');
   const open = `    <testcase classname="${escapeXml(`${suitePrefix}.${check.area}`)}" name="${escapeXml(`${check.id}: ${check.title}`)}" time="${(check.durationMs / 1000).toFixed(3)}">`;
   const reason = escapeXml(check.reason ?? check.verdict);
   let body = `<properties>${props}</properties>`;
   if (check.verdict === 'FAIL') body += `<failure type="FAIL" message="${reason}">${escapeXml(failureText(check, multiTarget, clauses))}</failure>`;
+  else if (check.verdict === 'FLAKY') {
+    const message = `FLAKY (attempts: ${(check.attempts ?? []).map((a) => `#${a.run.attempt} ${a.verdict}`).join(', ')}): ${check.reason ?? ''}`;
+    body += `<failure type="FLAKY" message="${escapeXml(message)}">${escapeXml(failureText(check, multiTarget, clauses))}</failure>`;
+  }
   else if (check.verdict === 'ERROR') body += `<error type="ERROR" message="${reason}">${escapeXml(failureText(check, multiTarget, clauses))}</error>`;
   else if (check.verdict === 'SKIP') body += `<skipped message="${reason}"/>`;
   else if (check.verdict === 'WAIVED' && check.waived) {
@@ -79,11 +92,11 @@ export function renderJunit(results: RunResults): string {
     const prefix = targets.length > 1 ? `ptas.${target}` : 'ptas';
     const checks = results.checks.filter((c) => c.area === area && c.target === target);
     const count = (v: string) => checks.filter((c) => c.verdict === v).length;
-    // A WAIVED testcase is written as skipped: the counts say so too, so tests = passed + failures + errors + skipped.
+    // A WAIVED testcase is written as skipped, a FLAKY one as a failure: the counts say so too, so tests = passed + failures + errors + skipped.
     const time = checks.reduce((sum, c) => sum + c.durationMs, 0) / 1000;
     const name = targets.length > 1 ? `${target} ${area}` : area;
     return [
-      `  <testsuite name="${escapeXml(name)}" tests="${checks.length}" failures="${count('FAIL')}" errors="${count('ERROR')}" skipped="${count('SKIP') + count('WAIVED')}" time="${time.toFixed(3)}">`,
+      `  <testsuite name="${escapeXml(name)}" tests="${checks.length}" failures="${count('FAIL') + count('FLAKY')}" errors="${count('ERROR')}" skipped="${count('SKIP') + count('WAIVED')}" time="${time.toFixed(3)}">`,
       ...checks.map((c) => testcase(c, prefix, targets.length > 1, clauses)),
       '  </testsuite>',
     ].join('\n');
@@ -91,7 +104,7 @@ export function renderJunit(results: RunResults): string {
   const c = results.counts;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="ptas-conformance" tests="${results.checks.length}" failures="${c.FAIL}" errors="${c.ERROR}" skipped="${c.SKIP + (c.WAIVED ?? 0)}" time="${(results.run.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="ptas-conformance" tests="${results.checks.length}" failures="${c.FAIL + (c.FLAKY ?? 0)}" errors="${c.ERROR}" skipped="${c.SKIP + (c.WAIVED ?? 0)}" time="${(results.run.durationMs / 1000).toFixed(3)}">`,
     ...suites,
     '</testsuites>',
     '',

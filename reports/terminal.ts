@@ -1,10 +1,11 @@
 // The short terminal summary printed at the end of `ptas run` and by
-// `ptas report`: the verdict, the counts, each failure with its requirement
-// and reason, each waived check with the verdict it gave and its waiver, the
+// `ptas report`: the verdict, the counts, each failure (a FLAKY check with
+// its attempts) with its requirement and reason, each waived check with the verdict it gave and its waiver, the
 // waivers that did not apply, the load headline figures and, with a
 // baseline, what changed.
 import type { CheckResult } from '../src/check/model.ts';
 import { describeBasis } from '../src/check/basis.ts';
+import { attemptLine } from '../src/results/attempts.ts';
 import { explainRunVerdict, verdictInputOf } from '../src/results/verdict.ts';
 import type { RunResults } from '../src/results/model.ts';
 import type { BaselineDiff, CheckChange, LoadFigureChange } from './baseline.ts';
@@ -99,14 +100,16 @@ export function terminalSummary(results: RunResults, report?: WrittenReport, dif
   const lines = [
     '',
     `${results.verdict}  ${results.run.target}`,
-    `  ${c.PASS} pass, ${c.FAIL} fail, ${c.WARN} warn, ${c.REVIEW} review, ${c.SKIP} skip, ${c.ERROR} error${c.WAIVED ? `, ${c.WAIVED} waived` : ''} in ${(results.run.durationMs / 1000).toFixed(1)} s`,
+    `  ${c.PASS} pass, ${c.FAIL} fail, ${c.WARN} warn, ${c.REVIEW} review, ${c.SKIP} skip, ${c.ERROR} error${c.FLAKY ? `, ${c.FLAKY} flaky` : ''}${c.WAIVED ? `, ${c.WAIVED} waived` : ''} in ${(results.run.durationMs / 1000).toFixed(1)} s`,
   ];
   if (results.run.interrupted) lines.push(`  INTERRUPTED: ${results.run.interrupted}`);
   if (results.run.insecureTls) lines.push('  TLS certificate verification was OFF (--insecure)');
   lines.push(`  ${explainRunVerdict(verdictInputOf(results))}`);
-  const bad = results.checks.filter((check: CheckResult) => check.verdict === 'FAIL' || check.verdict === 'ERROR');
+  const bad = results.checks.filter((check: CheckResult) => check.verdict === 'FAIL' || check.verdict === 'FLAKY' || check.verdict === 'ERROR');
   const badLine = (check: CheckResult) =>
-    `  ${check.verdict} ${check.id} [${check.requirements.join(', ')}]: ${check.reason ?? ''}` + (check.basis ? `\n      ${describeBasis(check.basis)}` : '');
+    `  ${check.verdict} ${check.id} [${check.requirements.join(', ')}]: ${check.reason ?? ''}` +
+    (check.basis ? `\n      ${describeBasis(check.basis)}` : '') +
+    (check.verdict === 'FLAKY' ? (check.attempts ?? []).map((a) => `\n      ${attemptLine(a)}`).join('') : '');
   lines.push(...limited(bad, badLine, '  '));
   lines.push(...waiverLines(results));
   for (const error of results.errors) lines.push(`  run error: ${error.split('\n')[0]}`);

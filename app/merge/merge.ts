@@ -6,19 +6,27 @@
 // one manifest naming each part's manifest by its SHA-256, and the parts'
 // waivers judged again over the whole run.
 //
-// No check runs twice (Playwright runs no retries: playwright.config.ts), so
-// a check found in two parts is an inconsistency, not an attempt, and the
-// merge is refused rather than choosing a verdict.
+// A part run more than once (a re-run after a failed night or a broken
+// machine, with a manifest of its own) gives each of its checks every run's
+// verdict as attempts, and one final verdict by the policy of
+// src/results/attempts.ts: for certification a fail-then-pass is FLAKY, not
+// PASS. The run's interruption, its problems outside any check and the load
+// section are each part's latest run's: a re-run supersedes them, and the
+// earlier run's manifest stays listed in mergedFrom. Within one run no check
+// runs twice (Playwright runs no retries: playwright.config.ts), so a check
+// found in two different parts is an inconsistency, and the merge is refused
+// rather than choosing a verdict.
 import path from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import type { CheckResult } from '../../src/check/model.ts';
 import { CROSSCUT_CHECKS, crossCuttingResults } from '../../src/crosscut/index.ts';
+import { mergeAttempts, type PartRun, type RunOfCheck } from '../../src/results/attempts.ts';
 import { buildResults } from '../../src/results/build.ts';
 import type { RunResults } from '../../src/results/model.ts';
 import { applyWaivers, waiverFileOf } from '../../src/results/waivers.ts';
 import { writeReport, type WrittenReport } from '../../reports/write.ts';
 import { writeBundle } from '../certify/write-bundle.ts';
-import { MergeRefused, readShards, type ShardBundle } from './shards.ts';
+import { MergeRefused, readShards, type PartRuns, type ShardBundle } from './shards.ts';
 
 export interface MergeOptions {
   dirs: string[];
@@ -30,20 +38,39 @@ export interface MergeOptions {
 
 const isCrossCutting = (check: CheckResult) => CROSSCUT_CHECKS.some((c) => c.id === check.id);
 
-function mergedChecks(shards: readonly ShardBundle[]): CheckResult[] {
-  const ranIn = new Map<string, string>();
+const keyOf = (check: CheckResult) => `${check.target} ${check.id}`;
+
+/** Each run of a part as results.json names it (run.mergedFrom, and each attempt's run). */
+function partRunOf(part: PartRuns, attempt: number): PartRun {
+  const shard = part.runs[attempt - 1]!;
+  return { index: part.index, total: part.total, attempt, startedAt: shard.results.run.startedAt, manifestSha256: shard.manifestSha256 };
+}
+
+/** A part's checks: as its one run gave them, or, when it ran more than once, each with its attempts (src/results/attempts.ts). */
+function checksOfPart(part: PartRuns): CheckResult[] {
+  const own = (shard: ShardBundle) => shard.results.checks.filter((c) => !isCrossCutting(c));
+  if (part.runs.length === 1) return own(part.runs[0]!);
+  const byCheck = new Map<string, RunOfCheck[]>();
+  part.runs.forEach((shard, i) => {
+    for (const check of own(shard)) byCheck.set(keyOf(check), [...(byCheck.get(keyOf(check)) ?? []), { run: partRunOf(part, i + 1), check }]);
+  });
+  return [...byCheck.values()].map(mergeAttempts);
+}
+
+function mergedChecks(parts: readonly PartRuns[]): CheckResult[] {
+  const ranIn = new Map<string, PartRuns>();
   const checks: CheckResult[] = [];
-  for (const shard of shards) {
-    for (const check of shard.results.checks.filter((c) => !isCrossCutting(c))) {
-      const key = `${check.target} ${check.id}`;
-      const earlier = ranIn.get(key);
-      if (earlier) throw new MergeRefused(`${check.id} (target ${check.target}) has a verdict in ${earlier} and in ${shard.dir}: not parts of one run`);
-      ranIn.set(key, shard.dir);
+  const where = (part: PartRuns) => `part ${part.index}/${part.total} (${part.runs.map((r) => r.dir).join(', ')})`;
+  for (const part of parts) {
+    for (const check of checksOfPart(part)) {
+      const earlier = ranIn.get(keyOf(check));
+      if (earlier) throw new MergeRefused(`${check.id} (target ${check.target}) has a verdict in ${where(earlier)} and in ${where(part)}: not parts of one run`);
+      ranIn.set(keyOf(check), part);
       checks.push(check);
     }
   }
   // As the reporter computes them for a whole run: over each target's conformance checks (not the load stage's).
-  const baseUrl = shards[0]!.results.run.target;
+  const baseUrl = parts[0]!.runs[0]!.results.run.target;
   for (const target of [...new Set(checks.map((c) => c.target))]) {
     const ofTarget = checks.filter((c) => c.target === target && c.area !== 'load');
     checks.push(...crossCuttingResults(target, ofTarget, baseUrl));
@@ -62,11 +89,14 @@ function withWaivers(merged: RunResults, shards: readonly ShardBundle[]): RunRes
   return applyWaivers(merged, waiverFileOf(section), { strict: section.strict, now });
 }
 
-function mergedResults(shards: readonly ShardBundle[]): RunResults {
+function mergedResults(parts: readonly PartRuns[]): RunResults {
+  const shards = parts.flatMap((p) => p.runs);
+  // What a re-run supersedes: an interruption, problems outside any check, the load section.
+  const latest = parts.map((p) => p.runs.at(-1)!);
   const runs = shards.map((s) => s.results.run);
   const startedAt = runs.map((r) => r.startedAt).sort()[0]!;
   const finishedAt = runs.map((r) => r.finishedAt).sort().at(-1)!;
-  const interrupted = runs.filter((r) => r.interrupted).map((r) => `shard ${r.shard!.index}/${r.shard!.total}: ${r.interrupted}`);
+  const interrupted = latest.map((s) => s.results.run).filter((r) => r.interrupted).map((r) => `shard ${r.shard!.index}/${r.shard!.total}: ${r.interrupted}`);
   const { shard: _part, ...run } = runs[0]!;
   const merged = buildResults({
     run: {
@@ -75,22 +105,22 @@ function mergedResults(shards: readonly ShardBundle[]): RunResults {
       finishedAt,
       durationMs: Date.parse(finishedAt) - Date.parse(startedAt),
       interrupted: interrupted.length ? interrupted.join('; ') : undefined,
-      mergedFrom: shards.map((s) => ({ ...s.manifest.run.shard!, manifestSha256: s.manifestSha256 })),
+      mergedFrom: parts.flatMap((part) => part.runs.map((_, i) => partRunOf(part, i + 1))),
     },
-    checks: mergedChecks(shards),
-    load: shards.find((s) => s.results.load)?.results.load,
-    errors: shards.flatMap((s) => s.results.errors.map((e) => `shard ${s.manifest.run.shard!.index}/${s.manifest.run.shard!.total}: ${e}`)),
+    checks: mergedChecks(parts),
+    load: latest.find((s) => s.results.load)?.results.load,
+    errors: latest.flatMap((s) => s.results.errors.map((e) => `shard ${s.manifest.run.shard!.index}/${s.manifest.run.shard!.total}: ${e}`)),
   });
   return withWaivers(merged, shards);
 }
 
 export function mergeShards(options: MergeOptions): { results: RunResults; report: WrittenReport; bundle: ReturnType<typeof writeBundle> } {
-  const shards = readShards(options.dirs.map((d) => path.resolve(d)), options.publicKey);
+  const parts = readShards(options.dirs.map((d) => path.resolve(d)), options.publicKey);
   const outDir = path.resolve(options.outDir);
-  if (shards.some((s) => s.dir === outDir)) throw new MergeRefused(`--out ${outDir} is one of the shards: merge into a new directory`);
-  const results = mergedResults(shards);
+  if (parts.some((p) => p.runs.some((s) => s.dir === outDir))) throw new MergeRefused(`--out ${outDir} is one of the shards: merge into a new directory`);
+  const results = mergedResults(parts);
   const report = writeReport(results, outDir);
-  const first = shards[0]!.manifest;
+  const first = parts[0]!.runs[0]!.manifest;
   const bundle = writeBundle({
     dir: report.dir,
     results,

@@ -1,7 +1,12 @@
 // Which shard bundles `ptas merge` accepts: each one intact (its files as its
 // manifest lists them, signed by the given key when one is given), each a
 // part of one run — the same suite and commit, catalogue, profile, target
-// and nonce, and the same number of parts — and every part there exactly once.
+// and nonce, and the same number of parts — and every part there at least
+// once. A part given twice with the same manifest (the same directory, or a
+// copy) is a duplicate and refused; another run of the same part (its own
+// manifest: a re-run after a failed night or a broken machine) is an attempt,
+// and the attempts of a part are ordered by when their runs started
+// (src/results/attempts.ts states what becomes of their verdicts).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { KeyObject } from 'node:crypto';
@@ -21,6 +26,13 @@ export interface ShardBundle {
   manifest: Manifest;
   manifestSha256: string;
   results: RunResults;
+}
+
+/** One part of the sharded run: every run of it that was given, oldest first. */
+export interface PartRuns {
+  index: number;
+  total: number;
+  runs: ShardBundle[];
 }
 
 function readShard(dir: string, publicKey: KeyObject | undefined): ShardBundle {
@@ -62,8 +74,31 @@ function identity(shard: ShardBundle): Record<string, unknown> {
   };
 }
 
-/** The shards in order 1..n, or a refusal naming the first problem. */
-export function readShards(dirs: readonly string[], publicKey?: KeyObject): ShardBundle[] {
+/** The runs of one part, oldest first; the same run given twice is refused, and so are two runs that cannot be ordered. */
+function orderedRuns(runs: readonly ShardBundle[], total: number): ShardBundle[] {
+  const index = runs[0]!.manifest.run.shard!.index;
+  const bySha = new Map<string, ShardBundle>();
+  for (const run of runs) {
+    const twice = bySha.get(run.manifestSha256);
+    if (twice) {
+      throw new MergeRefused(
+        `shard ${index}/${total} given twice: ${twice.dir} and ${run.dir} are the same run (manifest.json sha256 ${run.manifestSha256.slice(0, 12)}…); a re-run of a part has a manifest of its own and counts as an attempt`,
+      );
+    }
+    bySha.set(run.manifestSha256, run);
+  }
+  const ordered = [...runs].sort((a, b) => Date.parse(a.results.run.startedAt) - Date.parse(b.results.run.startedAt));
+  ordered.forEach((run, i) => {
+    const next = ordered[i + 1];
+    if (next && Date.parse(next.results.run.startedAt) === Date.parse(run.results.run.startedAt)) {
+      throw new MergeRefused(`shard ${index}/${total}: ${run.dir} and ${next.dir} are two runs started at the same instant (${run.results.run.startedAt}): which attempt came first cannot be told`);
+    }
+  });
+  return ordered;
+}
+
+/** The parts in order 1..n, each with its runs oldest first, or a refusal naming the first problem. */
+export function readShards(dirs: readonly string[], publicKey?: KeyObject): PartRuns[] {
   if (dirs.length === 0) throw new MergeRefused('no shard directories given');
   const shards = dirs.map((dir) => readShard(dir, publicKey));
   const first = shards[0]!;
@@ -76,15 +111,15 @@ export function readShards(dirs: readonly string[], publicKey?: KeyObject): Shar
     }
   }
   const total = first.manifest.run.shard!.total;
-  const byIndex = new Map<number, ShardBundle>();
+  const byIndex = new Map<number, ShardBundle[]>();
   for (const shard of shards) {
     const index = shard.manifest.run.shard!.index;
-    const twice = byIndex.get(index);
-    if (twice) throw new MergeRefused(`shard ${index}/${total} given twice: ${twice.dir} and ${shard.dir}`);
-    byIndex.set(index, shard);
+    byIndex.set(index, [...(byIndex.get(index) ?? []), shard]);
   }
+  // A duplicate is named before a missing part: `merge part1 part1` is the first mistake, not the absent part 2.
+  const parts = [...byIndex.entries()].sort(([a], [b]) => a - b).map(([index, runs]) => ({ index, total, runs: orderedRuns(runs, total) }));
   for (let index = 1; index <= total; index++) {
-    if (!byIndex.has(index)) throw new MergeRefused(`shard ${index}/${total} is missing (given: ${[...byIndex.keys()].sort((a, b) => a - b).map((i) => `${i}/${total}`).join(', ')})`);
+    if (!byIndex.has(index)) throw new MergeRefused(`shard ${index}/${total} is missing (given: ${parts.map((p) => `${p.index}/${total}`).join(', ')})`);
   }
-  return [...byIndex.entries()].sort(([a], [b]) => a - b).map(([, shard]) => shard);
+  return parts;
 }

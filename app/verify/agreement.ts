@@ -1,10 +1,12 @@
 // `ptas verify`, what the bundle says: results.json agrees with itself (its
 // verdict and counts are what its checks fold to), with the manifest, with
-// junit.xml and with the data index.html renders; and every check the
-// catalogue requires has exactly one verdict, none SKIP.
+// junit.xml and with the data index.html renders; a merged check with
+// attempts has the verdict they fold to (src/results/attempts.ts); and every
+// check the catalogue requires has exactly one final verdict, none SKIP.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Manifest } from '../../src/certify/manifest.ts';
+import { attemptsDisagree } from '../../src/results/attempts.ts';
 import type { RunResults } from '../../src/results/model.ts';
 import { countVerdicts, runVerdict, verdictInputOf } from '../../src/results/verdict.ts';
 import type { VerifyStep } from './steps.ts';
@@ -20,7 +22,14 @@ export function verifyResultsAgree(manifest: Manifest, results: RunResults): Ver
   if (manifest.run.verdict !== results.verdict || !sameJson(manifest.run.counts, results.counts)) {
     return { name, ok: false, detail: `manifest.json: records ${manifest.run.verdict}, results.json ${results.verdict} (or their counts differ)` };
   }
-  return { name, ok: true, detail: `${results.verdict}, ${results.checks.length} checks, counts as its checks add up, as the manifest records` };
+  const attempted = results.checks.filter((c) => c.attempts?.length);
+  const partRuns = new Set((results.run.mergedFrom ?? []).map((r) => r.manifestSha256));
+  for (const check of attempted) {
+    const wrong = attemptsDisagree(check) ?? (check.attempts!.some((a) => !partRuns.has(a.run.manifestSha256)) ? 'an attempt names a part run that run.mergedFrom does not list' : undefined);
+    if (wrong) return { name, ok: false, detail: `results.json: check ${check.id} (target ${check.target}): ${wrong}` };
+  }
+  const attempts = attempted.length ? `, ${attempted.length} with attempts that fold to their verdict` : '';
+  return { name, ok: true, detail: `${results.verdict}, ${results.checks.length} checks${attempts}, counts as its checks add up, as the manifest records` };
 }
 
 /** Testcases, failures and errors over every <testsuite> of junit.xml. */
@@ -40,9 +49,15 @@ export function verifyJunitAgrees(dir: string, results: RunResults): VerifyStep 
   const xml = readFileSync(path.join(dir, 'junit.xml'), 'utf8');
   const totals = junitTotals(xml);
   const testcases = xml.match(/<testcase\b/g)?.length ?? 0;
-  const expected = { tests: results.checks.length, failures: results.counts.FAIL, errors: results.counts.ERROR };
+  // A FLAKY check is a junit failure too (reports/junit.ts); ?? 0: results written before FLAKY existed.
+  const flaky = results.counts.FLAKY ?? 0;
+  const expected = { tests: results.checks.length, failures: results.counts.FAIL + flaky, errors: results.counts.ERROR };
   if (testcases !== expected.tests || !sameJson(totals, expected)) {
-    return { name, ok: false, detail: `junit.xml: ${testcases} testcases, ${totals.failures} failures, ${totals.errors} errors; results.json has ${expected.tests} checks, ${expected.failures} FAIL, ${expected.errors} ERROR` };
+    return {
+      name,
+      ok: false,
+      detail: `junit.xml: ${testcases} testcases, ${totals.failures} failures, ${totals.errors} errors; results.json has ${expected.tests} checks, ${results.counts.FAIL} FAIL${flaky ? ` and ${flaky} FLAKY` : ''}, ${expected.errors} ERROR`,
+    };
   }
   return { name, ok: true, detail: `${testcases} testcases, ${totals.failures} failures, ${totals.errors} errors, as results.json` };
 }
@@ -63,7 +78,7 @@ export function verifyHtmlAgrees(dir: string, results: RunResults): VerifyStep {
     return { name, ok: false, detail: `index.html: the report's data cannot be read (${(error as Error).message})` };
   }
   const shown = data.results ?? data;
-  const summary = (r: Partial<RunResults>) => ({ verdict: r.verdict, checks: (r.checks ?? []).map((c) => [c.target, c.id, c.verdict, c.reason ?? null]) });
+  const summary = (r: Partial<RunResults>) => ({ verdict: r.verdict, checks: (r.checks ?? []).map((c) => [c.target, c.id, c.verdict, c.reason ?? null, (c.attempts ?? []).map((a) => a.verdict)]) });
   if (!sameJson(summary(shown), summary(results))) return { name, ok: false, detail: "index.html: the verdicts it shows are not results.json's" };
   return { name, ok: true, detail: `shows ${results.verdict} and the same ${results.checks.length} verdicts as results.json` };
 }
@@ -80,5 +95,5 @@ export function verifyRequiredChecks(manifest: Manifest, results: RunResults, ca
     if (verdicts[0]!.verdict === 'SKIP') return { name, ok: false, detail: `results.json: required check ${id} was skipped (${verdicts[0]!.reason ?? 'no reason'}); the catalogue requires it` };
   }
   const same = manifest.catalogue.sha256 === catalogue.sha256 ? "the catalogue's" : `the manifest's (its catalogue, ${manifest.catalogue.specVersion}, is not this suite's)`;
-  return { name, ok: true, detail: `all ${manifest.requiredChecks.length} of ${same} list have exactly one verdict, none SKIP` };
+  return { name, ok: true, detail: `all ${manifest.requiredChecks.length} of ${same} list have exactly one final verdict, none SKIP` };
 }

@@ -29,8 +29,8 @@ export function nightLabel(startedAt: string): string {
 /** A verdict's CSS class; a verdict this version does not know gets a neutral one (never a class made from data). */
 const verdictClass = (v: string) => (isKnownVerdict(v) ? `v-${v}` : 'v-other');
 const runVerdictClass = (v: string) => (RUN_VERDICTS.includes(v) ? `rv-${v.replace(/ /g, '-')}` : 'rv-other');
-/** A verdict in a grid cell: one or two letters (WARN and WAIVED must differ), or the first three of one this version does not know. */
-const SHORT: Record<string, string> = { PASS: 'P', FAIL: 'F', WARN: 'W', REVIEW: 'R', SKIP: 'S', ERROR: 'E', WAIVED: 'Wv' };
+/** A verdict in a grid cell: one or two letters (WARN and WAIVED, FAIL and FLAKY must differ), or the first three of one this version does not know. */
+const SHORT: Record<string, string> = { PASS: 'P', FAIL: 'F', WARN: 'W', REVIEW: 'R', SKIP: 'S', ERROR: 'E', WAIVED: 'Wv', FLAKY: 'Fl' };
 const shortVerdict = (v: string) => SHORT[v] ?? v.slice(0, 3);
 
 function cell(c: HistoryCell, night: HistoryNight): string {

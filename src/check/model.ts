@@ -1,14 +1,18 @@
 // The vocabulary of a conformance verdict, and what a check is as every consumer sees it.
 import type { RecordedExchange } from '../http/exchange.ts';
+import type { CheckAttempt } from '../results/run-parts.ts';
+import type { Verdict } from './verdict-names.ts';
 import type { WaivedBy } from '../results/waiver-model.ts';
 
 /**
  * WAIVED is never given by a check: it replaces a FAIL, ERROR or WARN that an
  * unexpired waiver expected (src/results/waivers.ts), and the check keeps the
  * verdict it gave in `waived`.
+ * FLAKY is never given by a check either: `ptas merge` gives it to a check
+ * that FAILed in one run of its part and passed in a later one
+ * (src/results/attempts.ts); its `attempts` list every run's verdict.
  */
-export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'REVIEW' | 'SKIP' | 'ERROR' | 'WAIVED';
-export const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'WARN', 'REVIEW', 'SKIP', 'ERROR', 'WAIVED'];
+export { VERDICTS, type Verdict } from './verdict-names.ts';
 
 /**
  * MUST: a violation is FAIL and makes the run NOT CONFORMANT.
@@ -89,6 +93,13 @@ export interface CheckResult extends CheckMeta, CheckOutcome {
   durationMs: number;
   /** Set when the verdict is WAIVED: the verdict the check gave and the waiver that expected it. */
   waived?: WaivedBy;
+  /**
+   * Set by `ptas merge` when the check's part ran more than once: every run's
+   * verdict, in the order the runs started. The verdict, reason and evidence
+   * above are those of the attempt the policy of src/results/attempts.ts
+   * chose (for FLAKY: the failing one).
+   */
+  attempts?: CheckAttempt[];
 }
 
 /**
@@ -103,7 +114,8 @@ export function violationVerdict(severity: Severity, declaredBy: string | undefi
 
 /** Verdicts ranked by how much they say is wrong, for folding findings into one verdict. */
 // WAIVED never reaches a fold (no check gives it); ranked with PASS, as the run verdict does not count it as a failure.
-const RANK: Record<Verdict, number> = { PASS: 0, WAIVED: 0, SKIP: 1, REVIEW: 2, WARN: 3, FAIL: 4, ERROR: 5 };
+// FLAKY never reaches one either (ptas merge gives it); ranked with FAIL, as the run verdict counts it as one.
+const RANK: Record<Verdict, number> = { PASS: 0, WAIVED: 0, SKIP: 1, REVIEW: 2, WARN: 3, FAIL: 4, FLAKY: 4, ERROR: 5 };
 
 export function worstVerdict(verdicts: Iterable<Verdict>): Verdict {
   let worst: Verdict = 'PASS';

@@ -3,8 +3,11 @@
 // schemas/results.schema.json publishes this shape.
 import type { CheckResult, Verdict } from '../check/model.ts';
 import type { Requirement } from '../requirements.ts';
+import type { PartRun, ShardPart } from './run-parts.ts';
 import type { LoadSection } from './load-model.ts';
 import type { WaiversSection } from './waiver-model.ts';
+
+export type { ShardPart } from './run-parts.ts';
 
 /** src/results/verdict.ts decides which: the policy table is there. */
 export type RunVerdict = 'CONFORMANT' | 'CONFORMANT WITH WAIVERS' | 'NOT CONFORMANT' | 'INCOMPLETE';
@@ -28,14 +31,12 @@ export interface RunMetadata {
   interrupted?: string;
   /** This run is one part of a sharded run (--shard index/total); `ptas merge` makes the whole. */
   shard?: ShardPart;
-  /** This run was merged from shard bundles (ptas merge): each part's manifest, by its SHA-256. */
-  mergedFrom?: Array<ShardPart & { manifestSha256: string }>;
-}
-
-export interface ShardPart {
-  /** 1-based. */
-  index: number;
-  total: number;
+  /**
+   * This run was merged from shard bundles (ptas merge): each run of each
+   * part, by its manifest's SHA-256, in part order and, within a part run
+   * more than once, in the order the runs started (src/results/attempts.ts).
+   */
+  mergedFrom?: PartRun[];
 }
 
 export interface TraceabilityRow extends Requirement {

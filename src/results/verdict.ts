@@ -16,10 +16,16 @@
 //   WAIVED         never given by a check: a FAIL, ERROR or WARN that an unexpired
 //                  waiver expected (--waivers, src/results/waivers.ts); the check keeps
 //                  the verdict it gave, and its reason
+//   FLAKY          never given by a check: `ptas merge` gives it to a check whose part
+//                  ran more than once when it FAILed in one run and gave PASS, WARN or
+//                  REVIEW in a later one (src/results/attempts.ts states the whole
+//                  policy); the check keeps the failing attempt's reason, basis and
+//                  evidence, and every attempt
 //
 //   run verdict              rule (first that applies)
 //   INCOMPLETE               the run was cut short
-//   NOT CONFORMANT           a check FAILed
+//   NOT CONFORMANT           a check FAILed, or is FLAKY: a contradiction of the spec was
+//                            observed with its evidence, and a later pass does not unsay it
 //   INCOMPLETE               a check is ERROR, a suite file did not load, no check ran,
 //                            or (--strict-waivers) a waiver is stale or unmatched
 //   CONFORMANT WITH WAIVERS  otherwise, when a check is WAIVED
@@ -40,9 +46,12 @@ export interface VerdictInput {
   waiverProblems?: readonly string[];
 }
 
-/** A FAIL is a contradiction of the spec's text or of the profile's declaration: either makes the run NOT CONFORMANT. */
+/**
+ * A FAIL is a contradiction of the spec's text or of the profile's declaration: either makes the run NOT CONFORMANT.
+ * So does a FLAKY check: it FAILed in one attempt, and for certification a fail-then-pass is not a pass.
+ */
 export function breaksConformance(check: Pick<CheckResult, 'verdict'>): boolean {
-  return check.verdict === 'FAIL';
+  return check.verdict === 'FAIL' || check.verdict === 'FLAKY';
 }
 
 /** A check that could not execute leaves the run unable to certify anything about what it covers. */
@@ -113,7 +122,10 @@ export function explainRunVerdict(input: VerdictInput): string {
   const verdict = runVerdict(input);
   const counts = countVerdicts(input.checks);
   const waived = counts.WAIVED ? `${plural(counts.WAIVED, 'check')} waived (known failures with an owner and an expiry)` : '';
-  if (verdict === 'NOT CONFORMANT') return `${plural(counts.FAIL, 'check')} found a contradiction of the spec or of the declared profile${waived ? `; ${waived}` : ''}`;
+  // ?? 0: a results.json written before FLAKY existed has no count for it.
+  const flaky = counts.FLAKY ?? 0;
+  const flakyNote = flaky ? ` (${flaky} of them flaky: failed in one attempt, passed in a later one)` : '';
+  if (verdict === 'NOT CONFORMANT') return `${plural(counts.FAIL + flaky, 'check')} found a contradiction of the spec or of the declared profile${flakyNote}${waived ? `; ${waived}` : ''}`;
   if (verdict === 'INCOMPLETE') return `${explainIncomplete(input, counts)}${waived && !input.interrupted ? `; ${waived}` : ''}`;
   const notes = [counts.WARN && plural(counts.WARN, 'warning'), counts.REVIEW && `${counts.REVIEW} to review`, counts.SKIP && `${counts.SKIP} skipped`].filter(Boolean);
   if (verdict === 'CONFORMANT WITH WAIVERS') return `${waived}; no other check found a contradiction of the spec${notes.length ? `; ${notes.join(', ')}` : ''}`;

@@ -3,7 +3,7 @@
 // src/results/waivers-file.ts; src/results/waivers.ts applies it to a run).
 // schemas/results.schema.json publishes these shapes under "waivers" and a
 // check's "waived".
-import type { Verdict } from '../check/model.ts';
+import type { Verdict } from '../check/verdict-names.ts';
 
 /** The verdicts a waiver may expect: the ones that say something is wrong. */
 export type WaivableVerdict = 'FAIL' | 'ERROR' | 'WARN';

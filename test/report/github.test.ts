@@ -95,9 +95,9 @@ test('with a baseline, a newly failing check is titled REGRESSION; an old failur
 });
 
 test('a verdict this version does not know is counted, never annotated nor a crash', () => {
-  const results = run('2026-11-22T02:17:00.000Z', [{ id: 'auth.pass', verdict: 'PASS' }, { id: 'auth.odd', verdict: 'FLAKY' }]);
+  const results = run('2026-11-22T02:17:00.000Z', [{ id: 'auth.pass', verdict: 'PASS' }, { id: 'auth.odd', verdict: 'QUARANTINED' }]);
   assert.ok(!githubAnnotations(results).some((l) => l.includes('auth.odd')));
-  assert.match(githubSummary(results), /\| FLAKY \|/);
+  assert.match(githubSummary(results), /\| QUARANTINED \|/);
 });
 
 test('the summary has the verdict and why, the counts, the failing table and the load figures', () => {

@@ -44,7 +44,7 @@ const NIGHT_3 = run(
     { id: 'auth.b', verdict: 'PASS' },
     { id: 'auth.c', verdict: 'FAIL', reason: 'still failing' },
     { id: 'auth.e', verdict: 'FAIL', reason: 'new check failing on the 22nd' },
-    { id: 'auth.f', verdict: 'FLAKY', reason: 'a verdict from a newer ptas' },
+    { id: 'auth.f', verdict: 'QUARANTINED', reason: 'a verdict from a newer ptas' },
   ],
   { onsetRps: 100, smallest413: 1_048_577, p95Ms: 30 },
 );
@@ -85,11 +85,11 @@ test('the grid marks regressions, and a check that appears or disappears shows a
   assert.equal(cells('auth.c'), 'FAIL FAIL FAIL', 'a check failing from the first night never regresses');
   assert.equal(cells('auth.d'), 'PASS - -', 'gone after the first night');
   assert.equal(cells('auth.e'), '- PASS FAIL!', 'new on the second night, regressed on the third');
-  assert.equal(cells('auth.f'), '- - FLAKY', 'an unknown verdict is kept as written');
+  assert.equal(cells('auth.f'), '- - QUARANTINED', 'an unknown verdict is kept as written');
   assert.deepEqual(history.nights.map((n) => n.regressions), [0, 1, 2]);
   assert.deepEqual(history.rows.slice(0, 3).map((r) => r.id).sort(), ['auth.a', 'auth.b', 'auth.e'], 'regressed rows come first');
   assert.deepEqual(row('auth.c').tally, [{ verdict: 'FAIL', count: 3 }]);
-  assert.deepEqual(history.nights[2]!.counts.find((c) => c.verdict === 'FLAKY'), { verdict: 'FLAKY', count: 1 });
+  assert.deepEqual(history.nights[2]!.counts.find((c) => c.verdict === 'QUARANTINED'), { verdict: 'QUARANTINED', count: 1 });
 });
 
 test('a regression on the page is what the baseline comparison gates on', () => {
@@ -125,7 +125,7 @@ test('history.html: self-contained, regressions seen at a glance, load charts dr
   const rowOf = (id: string) => html.match(new RegExp(`<tr[^>]*data-check="${id.replace('.', '\\.')}">([\\s\\S]*?)</tr>`))![1]!;
   assert.match(rowOf('auth.b'), /<td class="cell v-PASS" [^>]*>P<\/td><td class="cell v-FAIL regression" [^>]*>F<b class="mark">▲<\/b><\/td><td class="cell v-PASS"/);
   assert.match(rowOf('auth.d'), /<td class="cell v-PASS"[^>]*>P<\/td><td class="cell absent"[^>]*>·<\/td><td class="cell absent"/);
-  assert.match(rowOf('auth.f'), /<td class="cell v-other" data-verdict="FLAKY" [^>]*>FLA<\/td>/);
+  assert.match(rowOf('auth.f'), /<td class="cell v-other" data-verdict="QUARANTINED" [^>]*>QUA<\/td>/);
   assert.ok(!rowOf('auth.c').includes('regression'), 'a check failing every night is not a regression');
   // Counts per night, with the regressions row.
   assert.match(html, /<tr><th class="v-FAIL">FAIL<\/th><td>1<\/td><td>2<\/td><td>2<\/td><\/tr>/);

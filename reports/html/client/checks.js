@@ -3,8 +3,8 @@
 // thousand checks is interactive at once.
 
 const AREA_ORDER = ['auth', 'users', 'crypto-transfers', 'trading', 'webhooks', 'errors', 'load'];
-const VERDICTS = ['PASS', 'FAIL', 'WARN', 'REVIEW', 'SKIP', 'ERROR', 'WAIVED'];
-const VERDICT_ORDER = ['ERROR', 'FAIL', 'WAIVED', 'WARN', 'REVIEW', 'SKIP', 'PASS'];
+const VERDICTS = ['PASS', 'FAIL', 'WARN', 'REVIEW', 'SKIP', 'ERROR', 'WAIVED', 'FLAKY'];
+const VERDICT_ORDER = ['ERROR', 'FAIL', 'FLAKY', 'WAIVED', 'WARN', 'REVIEW', 'SKIP', 'PASS'];
 
 function checkKey(check) {
   return `${check.target}/${check.id}`;
@@ -56,9 +56,36 @@ function checkRow(check, multiTarget, diffMark) {
       check.reason ? h('div', { class: 'check-reason' }, withMarkers(check.reason)) : null,
       check.basis ? basisLine(check.basis) : null,
       check.waived ? waivedLine(check.waived) : null,
+      check.attempts && check.attempts.length ? attemptsLine(check.attempts) : null,
     ),
   );
   return el;
+}
+
+/**
+ * A check of a part that ran more than once (ptas merge): every attempt's
+ * verdict, oldest first, and which one the verdict and evidence come from
+ * (for FLAKY: the failing one). src/results/attempts.ts states the policy.
+ */
+function attemptsLine(attempts) {
+  return h(
+    'div',
+    { class: 'check-attempts' },
+    h('span', { class: 'attempts-label' }, `${attempts.length} attempt${attempts.length === 1 ? '' : 's'}:`),
+    attempts.map((a) =>
+      h(
+        'span',
+        {
+          class: `attempt${a.decisive ? ' decisive' : ''}`,
+          title: `part ${a.run.index}/${a.run.total}, run started ${a.run.startedAt}, manifest sha256:${a.run.manifestSha256}${a.reason ? `\n${a.reason}` : ''}`,
+        },
+        `#${a.run.attempt} `,
+        badge(a.verdict),
+        ` ${fmtTimestamp(a.run.startedAt)}`,
+        a.decisive ? ' (evidence below)' : '',
+      ),
+    ),
+  );
 }
 
 /** On a WAIVED check: which waiver accepts the verdict it gave, whose, until when, and where the fix is tracked. */

@@ -12,7 +12,7 @@ function filterBar(results, checkRows) {
   const requirementInput = h('input', { id: 'filter-requirement', type: 'text', list: 'requirement-ids', placeholder: 'requirement id or prefix', 'aria-label': 'requirement', autocomplete: 'off', spellcheck: 'false' });
   const datalist = h('datalist', { id: 'requirement-ids' }, requirementIds.map((id) => h('option', { value: id })));
   const search = h('input', { id: 'filter-text', type: 'search', placeholder: 'search checks and evidence  ( / )', 'aria-label': 'search', autocomplete: 'off', spellcheck: 'false' });
-  const expandFailing = h('button', { type: 'button', id: 'expand-failing', title: 'open every FAIL and ERROR check with its evidence (for printing)' }, 'Open failing');
+  const expandFailing = h('button', { type: 'button', id: 'expand-failing', title: 'open every FAIL, FLAKY and ERROR check with its evidence (for printing)' }, 'Open failing');
   const collapse = h('button', { type: 'button', id: 'collapse-all' }, 'Close all');
   const reset = h('button', { type: 'button', id: 'filter-reset' }, 'Reset');
   const shown = h('span', { id: 'shown-count', class: 'muted' }, `${checkRows.length} checks`);
@@ -102,7 +102,7 @@ function setupFilters(mount, results, checks, matrix) {
   ui.reset.addEventListener('click', resetAll);
   ui.expandFailing.addEventListener('click', () => {
     for (const row of checks.rows) {
-      if (row.check.verdict === 'FAIL' || row.check.verdict === 'ERROR') {
+      if (row.check.verdict === 'FAIL' || row.check.verdict === 'FLAKY' || row.check.verdict === 'ERROR') {
         openEvidence(row);
         row.el.open = true;
       }

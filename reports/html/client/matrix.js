@@ -4,7 +4,8 @@
 // --grep left out; the run can only speak for what it ran).
 
 // WAIVED: a known failure, worse than a warning, not a FAIL.
-const RANK = { PASS: 0, SKIP: 1, REVIEW: 2, WARN: 3, WAIVED: 3.5, FAIL: 4, ERROR: 5 };
+// FLAKY: a FAIL that a later attempt passed; still a failure, shown below an outright FAIL.
+const RANK = { PASS: 0, SKIP: 1, REVIEW: 2, WARN: 3, WAIVED: 3.5, FLAKY: 3.9, FAIL: 4, ERROR: 5 };
 
 function worst(verdicts) {
   return verdicts.reduce((w, v) => (RANK[v] > RANK[w] ? v : w), 'PASS');

@@ -33,10 +33,10 @@ export const completeResults: DeepRequired<RunResults> = {
     insecureTls: true,
     interrupted: 'interrupted (SIGINT)',
     shard: { index: 1, total: 2 },
-    mergedFrom: [{ index: 1, total: 2, manifestSha256: 'ab'.repeat(32) }],
+    mergedFrom: [{ index: 1, total: 2, attempt: 1, startedAt: '2026-11-22T21:13:43.194Z', manifestSha256: 'ab'.repeat(32) }],
   },
   verdict: 'INCOMPLETE',
-  counts: { PASS: 0, FAIL: 1, WARN: 0, REVIEW: 0, SKIP: 0, ERROR: 0, WAIVED: 0 },
+  counts: { PASS: 0, FAIL: 1, FLAKY: 0, WARN: 0, REVIEW: 0, SKIP: 0, ERROR: 0, WAIVED: 0 },
   checks: [
     {
       id: 'auth.refresh-token-single-use',
@@ -74,6 +74,15 @@ export const completeResults: DeepRequired<RunResults> = {
       target: 'target',
       durationMs: 55,
       waived: { verdict: 'FAIL', waiver },
+      attempts: [
+        {
+          run: { index: 1, total: 2, attempt: 1, startedAt: '2026-11-22T21:13:43.194Z', manifestSha256: 'ab'.repeat(32) },
+          verdict: 'FAIL',
+          reason: 'refresh token reused at 21:13:47 was accepted: 200',
+          durationMs: 55,
+          decisive: true,
+        },
+      ],
     },
   ],
   requirements: [{ id: 'TOKEN-REFRESH-SINGLE-USE', area: 'auth', clause: '4.1 rule 2', quote: 'each refresh token is single-use', level: 'MUST', text: 'The refresh token is single-use.', checks: ['auth.refresh-token-single-use'] }],

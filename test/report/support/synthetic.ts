@@ -144,6 +144,8 @@ const REASONS: Record<Exclude<Verdict, 'PASS'>, string[]> = {
   SKIP: ['no operation to create an offer is configured: set trading.createOffer'],
   // Never drawn: no check gives WAIVED, a waiver file does (src/results/waivers.ts).
   WAIVED: [],
+  // Never drawn: no check gives FLAKY, ptas merge does (src/results/attempts.ts).
+  FLAKY: [],
 };
 
 export function syntheticCheck(rng: Rng, index: number, requirementsByArea: Map<string, string[]>): CheckResult {
