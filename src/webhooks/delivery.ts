@@ -10,6 +10,8 @@ export interface DeliveryAnswer {
   delayMs: number;
   /** False when the implementation had hung up before the answer was written (it timed out). */
   written: boolean;
+  /** When it hung up, in ms after the delivery arrived (answers not written only): where its retry schedule starts. */
+  hungUpAfterMs?: number;
 }
 
 export interface ReceivedDelivery {

@@ -4,7 +4,7 @@
 import type { RecordedExchange } from '../http/exchange.ts';
 import { buildEvidence } from '../http/evidence.ts';
 import type { Redactor } from '../http/redact.ts';
-import { idempotencyKey, type ReceivedDelivery } from './delivery.ts';
+import { idempotencyKey, type DeliveryAnswer, type ReceivedDelivery } from './delivery.ts';
 
 /** Above the HTTP client's counter range, so delivery ids never collide with exchange ids. */
 const DELIVERY_ID_BASE = 1_000_000_000;
@@ -29,6 +29,11 @@ export function deliveryExchange(delivery: ReceivedDelivery, redactor: Redactor,
     bodyKind: 'verbatim',
     incoming: true,
     response: answer?.written ? { status: answer.status, headers: {}, bodyBytes: 0, truncated: false } : undefined,
-    error: answer && !answer.written ? { code: 'TIMEOUT', message: `the sender hung up before the receiver's ${answer.status} after ${answer.delayMs} ms` } : undefined,
+    error: answer && !answer.written ? { code: 'TIMEOUT', message: hangUpText(answer) } : undefined,
   });
+}
+
+function hangUpText(answer: DeliveryAnswer): string {
+  const when = answer.hungUpAfterMs === undefined ? '' : ` after ${answer.hungUpAfterMs} ms`;
+  return `the sender hung up${when}, before the receiver's ${answer.status}, held for ${answer.delayMs} ms`;
 }

@@ -135,7 +135,9 @@ export class RemoteSession extends SessionDeliveries {
 
   private setAnswer(seq: number, answer: DeliveryAnswer): void {
     const delivery = this.deliveries.find((d) => d.seq === seq);
-    if (delivery) delivery.answer = answer;
+    if (!delivery) return;
+    delivery.answer = answer;
+    this.answerSettled(delivery);
   }
 
   streamEnded(): void {

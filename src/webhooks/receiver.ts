@@ -86,7 +86,8 @@ export class WebhookReceiver {
     const step = this.router.route(delivery, tooLarge);
     const answer = () => {
       const written = !res.destroyed && !res.writableEnded;
-      delivery.answer = { status: step.status, delayMs: step.delayMs ?? 0, written };
+      const hungUp = written ? {} : { hungUpAfterMs: Math.round(performance.now() - receivedAtMs) };
+      delivery.answer = { status: step.status, delayMs: step.delayMs ?? 0, written, ...hungUp };
       if (written) {
         // The spec's acknowledgement has no body (6.1); neither has any other answer of this receiver.
         res.writeHead(step.status, step.status === 204 ? {} : { 'content-length': '0' });
@@ -100,6 +101,13 @@ export class WebhookReceiver {
       this.pendingAnswers.delete(timer);
       answer();
     }, step.delayMs);
+    // A sender that hangs up while the answer is held has given up on it: that is known now, not when the hold ends.
+    res.once('close', () => {
+      if (delivery.answer) return;
+      clearTimeout(timer);
+      this.pendingAnswers.delete(timer);
+      answer();
+    });
     this.pendingAnswers.add(timer);
   }
 

@@ -81,7 +81,9 @@ export class RoutedSession extends SessionDeliveries {
   }
 
   noteAnswer(delivery: ReceivedDelivery): void {
-    if (this.isOpen && this.deliveries.includes(delivery)) this.listener?.answered(delivery);
+    if (!this.isOpen || !this.deliveries.includes(delivery)) return;
+    this.answerSettled(delivery);
+    this.listener?.answered(delivery);
   }
 
   /** Waits until no other session is causing an event on this receiver. */

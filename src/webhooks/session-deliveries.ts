@@ -3,9 +3,10 @@
 // a delivery that matches. The hub's session (src/webhooks/routing.ts) and
 // a worker's mirror of it (src/webhooks/hub-client.ts) share this, so a
 // check waits the same way whichever process its receiver lives in.
-import type { ReceivedDelivery } from './delivery.ts';
+import type { DeliveryAnswer, ReceivedDelivery } from './delivery.ts';
 
 type Waiter = { predicate: (d: ReceivedDelivery) => boolean; resolve: (d: ReceivedDelivery | undefined) => void; timer: NodeJS.Timeout };
+type AnswerWaiter = { delivery: ReceivedDelivery; resolve: (answer: DeliveryAnswer | undefined) => void; timer: NodeJS.Timeout };
 
 export class SessionDeliveries {
   /** This session's deliveries, in order of arrival. */
@@ -13,6 +14,7 @@ export class SessionDeliveries {
   /** Late attempts of events first seen by an ended session (or by none); acknowledged and left out. */
   readonly earlier: ReceivedDelivery[] = [];
   private readonly waiters = new Set<Waiter>();
+  private readonly answerWaiters = new Set<AnswerWaiter>();
   private ended = false;
 
   get isOpen(): boolean {
@@ -43,6 +45,25 @@ export class SessionDeliveries {
     });
   }
 
+  /** A delivery's answer has been written, or the sender hung up before it was: settles whoever waits for it. */
+  protected answerSettled(delivery: ReceivedDelivery): void {
+    for (const waiter of [...this.answerWaiters]) {
+      if (waiter.delivery !== delivery) continue;
+      clearTimeout(waiter.timer);
+      this.answerWaiters.delete(waiter);
+      waiter.resolve(delivery.answer);
+    }
+  }
+
+  /** The answer a delivery got (written, or not because the sender hung up), once known; undefined after timeoutMs. */
+  answerOf(delivery: ReceivedDelivery, timeoutMs: number): Promise<DeliveryAnswer | undefined> {
+    if (delivery.answer || this.ended) return Promise.resolve(delivery.answer);
+    return new Promise((resolve) => {
+      const waiter: AnswerWaiter = { delivery, resolve, timer: setTimeout(() => (this.answerWaiters.delete(waiter), resolve(undefined)), timeoutMs) };
+      this.answerWaiters.add(waiter);
+    });
+  }
+
   /** Resolves once this process's clock reaches `atMs` (a performance.now() value). */
   async until(atMs: number): Promise<void> {
     const wait = atMs - performance.now();
@@ -54,6 +75,7 @@ export class SessionDeliveries {
     if (this.ended) return false;
     this.ended = true;
     for (const waiter of [...this.waiters]) this.settle(waiter, undefined);
+    for (const waiter of [...this.answerWaiters]) this.answerSettled(waiter.delivery);
     return true;
   }
 }

@@ -15,7 +15,7 @@ import type { ResolvedProfile } from '../../src/config/profile.ts';
 import type { OperationTemplate } from '../../src/config/sections/operation.ts';
 import { observationWindowMs, WEBHOOK_DEFAULTS, type DigestAlgorithmName, type WebhookSignatureProfile } from '../../src/config/sections/webhooks.ts';
 import { callOperation, type OperationResult } from '../../src/operations.ts';
-import { carriesEvent, eventLayers, idempotencyKey, isRepeatOf, parsedBody, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
+import { carriesEvent, eventLayers, idempotencyKey, isRepeatOf, parsedBody, type DeliveryAnswer, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
 import { deliveryExchange } from '../../src/webhooks/evidence.ts';
 import { HubClient, type RemoteSession } from '../../src/webhooks/hub-client.ts';
 import type { ReceiverOptions } from '../../src/webhooks/receiver.ts';
@@ -226,6 +226,11 @@ export class WebhookSession {
   async causeAndReceive(event: UserUpdateEvent): Promise<{ caused: CausedEvent; delivery: ReceivedDelivery }> {
     const caused = await this.mustCause(event);
     return { caused, delivery: await this.deliveryOf(caused) };
+  }
+
+  /** The answer a delivery got: written, or not because the sender hung up first (then when it did); undefined if neither within timeoutMs. */
+  answerOf(delivery: ReceivedDelivery, timeoutMs: number): Promise<DeliveryAnswer | undefined> {
+    return this.session.answerOf(delivery, timeoutMs);
   }
 
   /** Waits until `extraMs` plus the observation window have passed since a delivery arrived. */

@@ -56,13 +56,17 @@ test('records method, field lines in order, raw body and answers per the script'
   });
 });
 
-test('a held-back answer makes the sender time out, and the receiver notes it was not written', async () => {
+test('a held-back answer makes the sender time out; the receiver knows at the hang-up, not at the end of the hold', async () => {
   await withReceiver(async (receiver) => {
-    const session = await receiver.router.openSession({ users: [['suite-user']], script: [{ status: 204, delayMs: 400 }], holdMs: 0 });
+    const session = await receiver.router.openSession({ users: [['suite-user']], script: [{ status: 204, delayMs: 2_000 }], holdMs: 0 });
+    const started = performance.now();
     assert.equal(await post(receiver.url, '{}', {}, 100), 'timeout');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const answer = await session.answerOf(session.deliveries[0]!, 1_000);
+    assert.ok(performance.now() - started < 1_000, 'known well before the 2 s hold ends');
+    assert.equal(answer?.written, false);
+    assert.equal(answer?.status, 204);
+    assert.ok(answer!.hungUpAfterMs! >= 90 && answer!.hungUpAfterMs! < 1_000, `hung up after ${answer!.hungUpAfterMs} ms`);
     session.end();
-    assert.deepEqual(session.deliveries[0]!.answer, { status: 204, delayMs: 400, written: false });
   });
 });
 
