@@ -1,5 +1,6 @@
-// What `ptas run` adds for a certification bundle: the --nonce argument's
-// check and the line that says where the manifest is and whether it is signed.
+// What `ptas run` adds for a certification bundle: the checks of its --nonce
+// and --shard arguments, and the line that says where the manifest is, whether
+// it is signed, and which part of a sharded run it is.
 import type { Manifest } from '../src/certify/manifest.ts';
 import type { ShardPart } from '../src/results/model.ts';
 

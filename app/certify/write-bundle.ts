@@ -56,7 +56,7 @@ export function hashedProfile(profile: ResolvedProfile): Manifest['profile'] {
   return { salt, hashedSecrets: hashed.hashedSecrets, content: hashed.content };
 }
 
-export function buildManifest(input: BundleInput): Manifest {
+function buildManifest(input: BundleInput): Manifest {
   const { results, signingKey } = input;
   return {
     manifestVersion: 1,

@@ -34,7 +34,7 @@ export interface ConformanceOptions {
  * workers outnumber cores: twice the cores, 4 to 8. On 2 cores a full run
  * takes 8.5 s with 3 or 4 workers and 10.9 s with 2 (bench/conformance-run).
  */
-export function defaultWorkers(): number {
+function defaultWorkers(): number {
   return Math.min(8, Math.max(4, 2 * os.availableParallelism()));
 }
 

@@ -55,7 +55,7 @@ export interface RunOptions {
 }
 
 /** The part of a sharded run that runs the load stage: its probes measure rates, so they run once, in one place. */
-export const LOAD_SHARD = 1;
+const LOAD_SHARD = 1;
 
 export interface RunOutcome {
   results: RunResults;

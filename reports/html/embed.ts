@@ -17,12 +17,13 @@ export function cspHash(text: string): string {
 
 /**
  * Nothing may load or connect anywhere; only our own inline script and style
- * (by hash) run. The report opens from file:// and offline.
+ * (by hash) run. The report opens from file:// and offline. A page without a
+ * script (the history page) allows none: default-src 'none' covers it.
  */
-export function contentSecurityPolicy(script: string, style: string): string {
+export function contentSecurityPolicy(script: string | undefined, style: string): string {
   return [
     "default-src 'none'",
-    `script-src ${cspHash(script)}`,
+    ...(script === undefined ? [] : [`script-src ${cspHash(script)}`]),
     `style-src ${cspHash(style)}`,
     "base-uri 'none'",
     "form-action 'none'",

@@ -11,7 +11,7 @@ import { escapeXml as esc } from '../escape.ts';
 import { formatTimestamp } from '../format.ts';
 import { isKnownVerdict } from '../verdict-tally.ts';
 import { pageStyle } from './assets.ts';
-import { cspHash } from './embed.ts';
+import { contentSecurityPolicy } from './embed.ts';
 import { trendChart } from './history-chart.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -119,7 +119,7 @@ function banner(history: History): string {
 export function renderHistoryHtml(history: History): string {
   if (!history.nights.length) throw new Error('renderHistoryHtml: a history needs at least one night');
   const style = historyStyle();
-  const csp = ["default-src 'none'", `style-src ${cspHash(style)}`, "base-uri 'none'", "form-action 'none'"].join('; ');
+  const csp = contentSecurityPolicy(undefined, style);
   const last = history.nights[history.nights.length - 1]!;
   return `<!doctype html>
 <html lang="en">

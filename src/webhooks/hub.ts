@@ -15,7 +15,7 @@ export class WebhookHub {
   private readonly receivers = new Map<string, { options: string; receiver: Promise<WebhookReceiver> }>();
 
   /** The target's receiver, started on first use; a request with other receiver settings for the same target is refused. */
-  receiverFor(key: string, options: ReceiverOptions): Promise<WebhookReceiver> {
+  private receiverFor(key: string, options: ReceiverOptions): Promise<WebhookReceiver> {
     const settings = JSON.stringify(options);
     const known = this.receivers.get(key);
     if (known && known.options !== settings) throw new Error(`the webhook receiver settings of ${key} changed within one run`);

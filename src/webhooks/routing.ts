@@ -43,9 +43,9 @@ export interface SessionListener {
 }
 
 /** The answer outside sessions and to late attempts of earlier events: acknowledged, so they stop. */
-export const ACKNOWLEDGE: ResponseStep = { status: 204 };
+const ACKNOWLEDGE: ResponseStep = { status: 204 };
 /** The answers that confirm receipt (spec 6.1). */
-export const ACKNOWLEDGING = new Set([200, 201, 202, 204]);
+const ACKNOWLEDGING = new Set([200, 201, 202, 204]);
 
 export class RoutedSession extends SessionDeliveries {
   private listener: SessionListener | undefined;
