@@ -5,7 +5,7 @@
 // Markdown and HTML (GitHub renders both in a summary), and the summary stays
 // far below GitHub's 1 MiB per step by listing at most a few hundred rows.
 import type { CheckResult } from '../src/check/model.ts';
-import { verdictBasis } from '../src/check/basis.ts';
+import { basisSource, verdictBasis } from '../src/check/basis.ts';
 import { explainRunVerdict, verdictInputOf } from '../src/results/verdict.ts';
 import type { RunResults } from '../src/results/model.ts';
 import type { BaselineDiff, CheckChange } from './baseline.ts';
@@ -67,8 +67,7 @@ function counts(results: RunResults): string[] {
 function clauseCell(check: CheckResult): string {
   const basis = check.basis ?? verdictBasis(check.requirements);
   if (!basis) return '—';
-  const clause = `${markdownText(basis.clause)}: “${markdownText(basis.quote, 200)}”`;
-  return basis.kind === 'profile-declared' ? `profile-declared (${code(basis.profileKey ?? '?')}); ${clause}` : clause;
+  return `${markdownText(basisSource(basis))}: “${markdownText(basis.quote, 200)}”`;
 }
 
 function failing(results: RunResults): string[] {

@@ -26,7 +26,7 @@
 import { appendFileSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { CheckResult, VerdictBasis } from '../src/check/model.ts';
-import { describeBasis, verdictBasis } from '../src/check/basis.ts';
+import { basisSource, describeBasis, verdictBasis } from '../src/check/basis.ts';
 import { attemptLine } from '../src/results/attempts.ts';
 import { explainRunVerdict, verdictInputOf } from '../src/results/verdict.ts';
 import type { RunResults } from '../src/results/model.ts';
@@ -65,8 +65,7 @@ function basisOf(check: CheckResult): VerdictBasis | undefined {
 }
 
 function clauseOf(basis: VerdictBasis | undefined): string {
-  if (!basis) return 'no clause in the catalogue';
-  return basis.kind === 'profile-declared' ? `profile-declared (${basis.profileKey}); spec ${basis.clause}` : `spec ${basis.clause}`;
+  return basis ? basisSource(basis) : 'no clause in the catalogue';
 }
 
 function requirementsOf(check: CheckResult): string {

@@ -36,6 +36,10 @@ export const ERROR_CODES = {
   'token-setup': { exit: EXIT.INTERNAL, meaning: 'The token endpoint did not issue the tokens a check needs to set itself up (TokenSetupError).' },
   'jwks-unavailable': { exit: EXIT.INTERNAL, meaning: 'The JWK Set could not be fetched or read the way the profile says (JwksUnavailable).' },
   transport: { exit: EXIT.INTERNAL, meaning: 'An exchange produced no complete response: refused, reset, timed out, TLS or DNS failure… (TransportError; its kind says which).' },
+  'not-observed': {
+    exit: EXIT.INTERNAL,
+    meaning: 'A request stayed transient (429, 503) through every attempt of the retry budget, Retry-After honoured: what the check needed was not observed (TransientAnswerError).',
+  },
 } as const satisfies Record<string, { exit: ExitCode; meaning: string }>;
 
 export type PtasErrorCode = keyof typeof ERROR_CODES;

@@ -1,4 +1,8 @@
-// Access to the requirement catalogue (schemas/requirements.json).
+// Access to the requirement catalogue (schemas/requirements.json): every
+// normative sentence of the spec as a requirement, and the further sentences
+// a finding may rest on — other sentences of the spec, and sentences of the
+// standards the spec names (RFC 9530 for Content-Digest, RFC 9110 for
+// HTTP-date and status semantics, …).
 import { readFileSync } from 'node:fs';
 import { fromRoot } from './paths.ts';
 import type { CheckMeta, Severity } from './check/model.ts';
@@ -10,15 +14,43 @@ export interface Requirement {
   /**
    * The spec's own words this requirement enforces, copied verbatim from
    * spec/service-spec.md with markdown stripped (no backticks or `**`; a
-   * table row's cells joined by ` | `). A FAIL quotes it beside the clause.
+   * table row's cells joined by ` | `). A finding that names no other
+   * sentence rests on it.
    */
   quote: string;
   level: Severity;
   text: string;
+  /** Ids of the catalogue's further sentences a finding of this requirement may rest on. */
+  sentences?: string[];
+}
+
+/**
+ * A sentence a finding can rest on besides its requirement's quote: another
+ * sentence of the spec (source "spec"), or one of a standard the spec names
+ * for the field or exchange (source e.g. "RFC 9530"), quoted verbatim.
+ */
+export interface Sentence {
+  source: 'spec' | `RFC ${number}`;
+  /** The spec's clause ("7"), or the standard's section ("2"). */
+  clause: string;
+  quote: string;
+  /** For a standard: the spec's own word that names what the standard defines ("Content-Digest"). */
+  namedBy?: string;
+}
+
+/** A field of a section 2 (or 6.1) table the spec itself makes conditional: its absence is no finding. */
+export interface ConditionalField {
+  /** The schema (file and JSON pointer of the object) where the field is not required. */
+  schema: string;
+  field: string;
+  clause: string;
+  reason: string;
 }
 
 export interface Catalogue {
   specVersion: string;
+  sentences: Record<string, Sentence>;
+  conditionalFields: ConditionalField[];
   requirements: Requirement[];
 }
 
@@ -40,6 +72,10 @@ export function catalogue(): Catalogue {
 
 export function requirementById(id: string): Requirement | undefined {
   return catalogue().requirements.find((r) => r.id === id);
+}
+
+export function sentenceById(id: string): Sentence | undefined {
+  return catalogue().sentences[id];
 }
 
 /** A check that names an unknown requirement is a bug in the suite: fail at load time. */

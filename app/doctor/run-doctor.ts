@@ -5,6 +5,7 @@
 // bounded; no conformance verdicts. Exit 0 when everything configured works,
 // 2 naming each broken key, 3 when the target is unreachable (preflight).
 import { createTransport, HttpClient, TransportError } from '../../src/http/client.ts';
+import { TransientAnswerError } from '../../src/http/transient.ts';
 import { secretRedactor } from '../../src/http/connection.ts';
 import type { Profile } from '../../src/config/profile.ts';
 import { EXIT } from '../../src/exit-codes.ts';
@@ -54,11 +55,22 @@ const STEPS: Step[] = [
   { run: jwksSteps, operation: 'JWKS', key: 'auth.jwksUrl' },
 ];
 
-/** A request that got no answer ends its step with a PROBLEM row; the next step still runs. */
+/** A request that got no answer, or only transient ones, ends its step with a PROBLEM row; the next step still runs. */
 async function runStep(ctx: DoctorContext, step: Step): Promise<void> {
   try {
     await step.run(ctx);
   } catch (error) {
+    if (error instanceof TransientAnswerError) {
+      ctx.report(
+        problemRow(step.operation, step.key, {
+          request: ctx.exchanges.requestLine(error.exchangeId),
+          answer: 'transient answers only',
+          problem: `the request was only ever answered "not now": ${error.message}`,
+          fix: 'run the doctor again when the target is less busy, or raise its rate limit for the client',
+        }),
+      );
+      return;
+    }
     if (!(error instanceof TransportError)) throw error;
     ctx.report(
       problemRow(step.operation, step.key, {

@@ -1,17 +1,18 @@
-// Turning probe analyses into CheckResults: the verdict rules of
-// src/check/model.ts (FAIL on a MUST check, WARN on SHOULD/REVIEW ones),
-// findings as WARN/INFO. INCONCLUSIVE (no limit below the probe's cap, where
+// Turning probe analyses into CheckResults through the one outcome function
+// (src/check/outcome.ts: FAIL on a MUST check, WARN on SHOULD/REVIEW ones,
+// never a FAIL without its sentence), findings as WARN/INFO. INCONCLUSIVE (no limit below the probe's cap, where
 // the profile documents none, or the cap below the documented limit) is shown
 // like REVIEW, as the README's "Verdicts" table says: the probe ran and measured something a human
 // should look at; a SKIP is a probe that did not run. A FAIL rests on the
 // requirement's spec sentence, or — with declaredBy — on what the profile
 // documents (a limit the probe went well above without finding it).
-import { violationVerdict, type CheckMeta, type CheckResult, type Finding, type TimelineEntry, type Verdict } from '../../src/check/model.ts';
+import type { CheckMeta, CheckResult, TimelineEntry } from '../../src/check/model.ts';
+import { decideOutcome, type Claim } from '../../src/check/outcome.ts';
 import type { RecordedExchange } from '../../src/http/exchange.ts';
 import type { Redactor } from '../../src/http/redact.ts';
 import type { RateStep } from '../../src/results/load-model.ts';
 import type { AnalysisFinding } from '../probes/rate-limit/analysis.ts';
-import { verdictBasis } from '../../src/check/basis.ts';
+import { declaredBasis, specBasis } from '../../src/check/basis.ts';
 
 export const TARGET = 'target';
 
@@ -23,54 +24,54 @@ export interface ProbeOutcome {
   evidence?: RecordedExchange[];
   timeline?: TimelineEntry[];
   configKey?: string;
-  /** A FAIL against what the profile declares (e.g. a documented limit), not against the spec's text. */
+  /** A FAIL against what the profile declares (e.g. a documented limit), not against the spec's text: the key, and its value. */
   declaredBy?: string;
+  declaredValue?: unknown;
+  /** A FAIL on another sentence than the requirement's quote: a catalogue sentence id (src/check/basis.ts). */
+  on?: string;
+}
+
+/** The probe's outcome as claims for the one outcome function (src/check/outcome.ts). */
+function claimsOf(meta: CheckMeta, outcome: ProbeOutcome, findings: Claim[]): Claim[] {
+  const reason = outcome.reason ?? outcome.verdict;
+  switch (outcome.verdict) {
+    case 'FAIL': {
+      const basis = outcome.declaredBy ? declaredBasis(meta.requirements, outcome.declaredBy, outcome.declaredValue) : specBasis(meta.requirements, outcome.on);
+      return [...findings, { level: 'FAIL', message: reason, ...(outcome.details ? { details: outcome.details } : {}), ...(basis ? { basis } : {}) }];
+    }
+    case 'INCONCLUSIVE': {
+      const raise = outcome.configKey ? ` (raise ${outcome.configKey} in the profile)` : '';
+      return [...findings, { level: 'REVIEW', message: `INCONCLUSIVE: ${outcome.reason ?? "no limit was found below the probe's cap"}${raise}` }];
+    }
+    case 'REVIEW':
+      return [...findings, { level: 'REVIEW', message: reason }];
+    default:
+      return findings;
+  }
 }
 
 export function checkResult(meta: CheckMeta, outcome: ProbeOutcome, durationMs: number, redactor: Redactor): CheckResult {
-  const findings: Finding[] = (outcome.findings ?? []).map((f) => ({
+  const findings: Claim[] = (outcome.findings ?? []).map((f) => ({
     level: f.level,
     message: redactor.redactString(f.message),
     ...(f.details ? { details: redactor.redactJson(f.details) as Record<string, unknown> } : {}),
   }));
-  let verdict: Verdict;
-  let reason = outcome.reason;
-  switch (outcome.verdict) {
-    case 'FAIL':
-      verdict = violationVerdict(meta.severity, outcome.declaredBy);
-      break;
-    case 'INCONCLUSIVE':
-      verdict = 'REVIEW';
-      reason = `INCONCLUSIVE: ${reason ?? 'no limit was found below the probe\'s cap'}`;
-      if (outcome.configKey) reason = `${reason} (raise ${outcome.configKey} in the profile)`;
-      break;
-    case 'SKIP':
-      verdict = 'SKIP';
-      if (outcome.configKey && reason) reason = `${reason} (set ${outcome.configKey} in the profile to run it)`;
-      break;
-    case 'ERROR':
-      verdict = 'ERROR';
-      break;
-    case 'REVIEW': {
-      const warning = findings.find((f) => f.level === 'WARN');
-      verdict = warning ? 'WARN' : 'REVIEW';
-      if (warning) reason = warning.message;
-      break;
-    }
-    default: {
-      const warning = findings.find((f) => f.level === 'WARN');
-      verdict = warning ? 'WARN' : 'PASS';
-      if (warning) reason = `${warning.message} (${outcome.reason})`;
-    }
-  }
-  const failed = outcome.verdict === 'FAIL';
+  const skipReason = outcome.configKey && outcome.reason ? `${outcome.reason} (set ${outcome.configKey} in the profile to run it)` : (outcome.reason ?? 'skipped');
+  const decided = decideOutcome({
+    severity: meta.severity,
+    claims: claimsOf(meta, outcome, findings),
+    ...(outcome.verdict === 'SKIP' ? { skipped: { reason: skipReason } } : {}),
+    ...(outcome.verdict === 'ERROR' ? { stoppedBy: outcome.reason ?? 'the probe could not run' } : {}),
+  });
+  // A PASS or a WARN beside it says what the probe measured (its reason), as the check's reason does.
+  const measured = outcome.verdict === 'PASS' ? outcome.reason : undefined;
+  const reason = decided.verdict === 'PASS' ? measured : decided.verdict === 'WARN' && measured ? `${decided.reason} (${measured})` : decided.reason;
+  const details = outcome.details ?? decided.details;
   return {
     ...meta,
-    verdict,
+    ...decided,
     reason: reason === undefined ? undefined : redactor.redactString(reason),
-    ...(failed ? { basis: verdictBasis(meta.requirements, outcome.declaredBy) } : {}),
-    details: outcome.details && (redactor.redactJson(outcome.details) as Record<string, unknown>),
-    findings,
+    details: details && (redactor.redactJson(details) as Record<string, unknown>),
     evidence: outcome.evidence ?? [],
     timeline: outcome.timeline ?? [],
     target: TARGET,

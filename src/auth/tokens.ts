@@ -43,17 +43,6 @@ export class TokenSetupError extends PtasError {
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Seconds to wait as advertised by Retry-After (delta-seconds or HTTP-date), bounded. */
-export function retryAfterMs(res: HttpResponse, fallbackMs = 500, maxMs = 5_000): number {
-  const header = res.headers['retry-after'];
-  if (!header) return fallbackMs;
-  const seconds = Number(header);
-  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
-  return Math.min(Math.max(Number.isFinite(ms) ? ms : fallbackMs, 50), maxMs);
-}
-
 export function clientCredentialsBody(profile: ResolvedProfile): Record<string, string> {
   return {
     grant_type: 'client_credentials',
@@ -91,16 +80,9 @@ function renewedFrom(res: HttpResponse, what: string): RenewedTokens {
   };
 }
 
-/**
- * Posts to the token endpoint, waiting out 429s (bounded): the suite's own
- * set-up must not be mistaken for a failure because a rate limit is tight.
- */
-export async function postToken(http: HttpClient, body: unknown, label: string, attempts = 4): Promise<HttpResponse> {
-  for (let attempt = 1; ; attempt++) {
-    const res = await http.post(TOKEN_PATH, { json: body, label });
-    if (res.status !== 429 || attempt >= attempts) return res;
-    await sleep(retryAfterMs(res));
-  }
+/** Posts to the token endpoint; the client asks again after a transient answer (src/http/transient.ts). */
+export function postToken(http: HttpClient, body: unknown, label: string): Promise<HttpResponse> {
+  return http.post(TOKEN_PATH, { json: body, label });
 }
 
 export async function issuePair(http: HttpClient, profile: ResolvedProfile, label = 'obtain a token pair (client_credentials)'): Promise<TokenPair> {

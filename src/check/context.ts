@@ -1,25 +1,26 @@
-// The API a check body uses to reach its verdict. A check fails with one
-// human-readable reason and structured details; it can record warnings and
-// observations for review and carry on; it skips with the config key that
-// would enable it. Everything it says is redacted before it is kept.
+// The API a check body uses to say what it found. Each thing it says is a
+// claim with the sentence it rests on (src/check/basis.ts) and, where it
+// rests on an answer or a wait, what was observed; the outcome function
+// (src/check/outcome.ts) decides the verdict from the claims, so the basis
+// rules hold for every check without each check knowing them. A check ends
+// with fail(), failDeclared(), late() or notObserved(); it records warnings
+// and observations and carries on; it skips with the config key that would
+// enable it. Everything it says is redacted before it is kept.
 import type { RecordedExchange, ExchangeRecorder } from '../http/exchange.ts';
 import type { HttpResponse } from '../http/client.ts';
 import type { Redactor } from '../http/redact.ts';
 import { describeSchemaErrors, validateAgainst, type SchemaError } from '../schemas/registry.ts';
-import type { Finding, TimelineEntry } from './model.ts';
+import type { TimelineEntry } from './model.ts';
 import { isJsonMediaType } from '../http/media-type.ts';
 import { OPERATION_NAMES, documentedRefusals, type SpecOperation } from '../spec/status-codes.ts';
 import type { Profile } from '../config/profile.ts';
 import { isUnset, profileValue, type ProfileKey, type ProfileValue } from '../config/key-path.ts';
+import { declaredBasis, specBasis } from './basis.ts';
+import type { Claim, Observation } from './outcome.ts';
 
-/** Thrown by fail(): the check has reached its verdict (control flow of a check, not a PtasError: src/errors.ts). */
+/** Thrown when the check has reached its outcome (fail, failDeclared, late, notObserved): control flow of a check, not a PtasError (src/errors.ts). */
 export class CheckFailure extends Error {
-  constructor(
-    message: string,
-    readonly details?: Record<string, unknown>,
-    /** The profile key whose declaration was contradicted; absent when the spec's text was. */
-    readonly declaredBy?: string,
-  ) {
+  constructor(message: string) {
     super(message);
     this.name = 'CheckFailure';
   }
@@ -46,16 +47,43 @@ function statusList(codes: readonly number[]): string {
   return codes.length === 1 ? String(codes[0]) : codes.join('/');
 }
 
+/** The catalogue sentence of section 7's row for each operation: what a refusal code outside it deviates from. */
+export const SECTION_7_SENTENCE: Record<SpecOperation, string> = {
+  token: 'SPEC-7-TOKEN-CODES',
+  userDetails: 'SPEC-7-USER-DETAILS-CODES',
+  withdrawalAddress: 'SPEC-7-WITHDRAWAL-ADDRESS-CODES',
+  acceptOffer: 'SPEC-7-ACCEPT-CODES',
+};
+
+/** What a claim may say besides its message and details. */
+export interface ClaimOptions {
+  /** The sentence it rests on: one of the check's requirement ids, or a catalogue sentence id; default the first requirement's quote. */
+  on?: string;
+  /** What it rests on; default the answer of the exchange its details name (`exchange`). */
+  observed?: Observation;
+}
+
+/** What the context knows about its check: the requirements a finding's basis comes from, and the profile a declaration is read from. */
+export interface CheckScope {
+  requirements?: readonly string[];
+  profile?: Profile;
+}
+
 export class CheckContext implements ExchangeRecorder {
   readonly evidence: RecordedExchange[] = [];
-  readonly findings: Finding[] = [];
+  readonly claims: Claim[] = [];
   readonly timeline: TimelineEntry[] = [];
-  failure?: { reason: string; details?: Record<string, unknown>; declaredBy?: string };
   skipped?: { reason: string; configKey?: string };
   private readonly startedAt = performance.now();
   private readonly endHooks: Array<() => void | Promise<void>> = [];
+  private readonly requirements: readonly string[];
 
-  constructor(private readonly redactor: Redactor) {}
+  constructor(
+    private readonly redactor: Redactor,
+    private readonly scope: CheckScope = {},
+  ) {
+    this.requirements = scope.requirements ?? [];
+  }
 
   /** Runs when the check ends, whatever its verdict (releasing a lock, a receiver session). */
   onEnd(hook: () => void | Promise<void>): void {
@@ -75,14 +103,41 @@ export class CheckContext implements ExchangeRecorder {
     return this.redactor.redactJson(value) as T;
   }
 
+  /** The answer an exchange named in details got, for the basis rules (a transient answer decides nothing). */
+  private observedIn(details: Record<string, unknown> | undefined): Observation | undefined {
+    const id = details?.exchange;
+    if (typeof id !== 'number') return undefined;
+    const exchange = this.evidence.find((e) => e.id === id);
+    if (exchange?.response) return { kind: 'answer', status: exchange.response.status };
+    if (exchange?.error) return { kind: 'no-answer', failure: exchange.error.code };
+    return undefined;
+  }
+
+  private claim(level: Claim['level'], message: string, details: Record<string, unknown> | undefined, extra: Pick<Claim, 'basis' | 'observed'>): Claim {
+    const claim: Claim = {
+      level,
+      message: this.redactor.redactString(message),
+      ...(details ? { details: this.clean(details) } : {}),
+      ...(extra.basis ? { basis: this.clean(extra.basis) } : {}),
+      ...(extra.observed ? { observed: extra.observed } : {}),
+    };
+    this.claims.push(claim);
+    return claim;
+  }
+
+  private end(claim: Claim): never {
+    throw new CheckFailure(claim.message);
+  }
+
   /**
-   * Ends the check: a response contradicts the spec sentence the check's
-   * requirement quotes. FAIL on a MUST check, WARN on a SHOULD or REVIEW one.
-   * Where the spec is silent, use warn() or review(), or failDeclared().
+   * Ends the check: a response contradicts a sentence — the spec's (the
+   * check's requirement's quote, or `on`), or a standard's the requirement
+   * names. FAIL on a MUST check, WARN on a SHOULD or REVIEW one; ERROR when
+   * what it rests on was a transient answer (src/check/outcome.ts).
    */
-  fail(reason: string, details?: Record<string, unknown>): never {
-    this.failure = { reason: this.redactor.redactString(reason), details: details && this.clean(details) };
-    throw new CheckFailure(this.failure.reason, this.failure.details);
+  fail(reason: string, details?: Record<string, unknown>, options: ClaimOptions = {}): never {
+    const observed = options.observed ?? this.observedIn(details);
+    return this.end(this.claim('FAIL', reason, details, { basis: specBasis(this.requirements, options.on), observed }));
   }
 
   /**
@@ -90,9 +145,29 @@ export class CheckContext implements ExchangeRecorder {
    * behaviour open, the implementation profile states it (`profileKey`), and
    * the implementation contradicts its own declaration.
    */
-  failDeclared(profileKey: string, reason: string, details?: Record<string, unknown>): never {
-    this.failure = { reason: this.redactor.redactString(reason), details: details && this.clean(details), declaredBy: profileKey };
-    throw new CheckFailure(this.failure.reason, this.failure.details, profileKey);
+  failDeclared(profileKey: string, reason: string, details?: Record<string, unknown>, options: Pick<ClaimOptions, 'observed'> = {}): never {
+    const observed = options.observed ?? this.observedIn(details);
+    return this.end(this.claim('FAIL', reason, details, { basis: this.declared(profileKey), observed }));
+  }
+
+  private declared(profileKey: string) {
+    const value = this.scope.profile ? profileValue(this.scope.profile, profileKey as ProfileKey) : undefined;
+    return declaredBasis(this.requirements, profileKey, value);
+  }
+
+  /**
+   * Ends the check: what it waited for did not come within `waitedMs`. A
+   * FAIL against the profile when `declaredBy` names the key that declared
+   * the wait; ERROR "not observed" after a default wait the profile did not declare.
+   */
+  late(reason: string, wait: { waitedMs: number; declaredBy?: string }, details?: Record<string, unknown>): never {
+    const basis = wait.declaredBy ? this.declared(wait.declaredBy) : undefined;
+    return this.end(this.claim('FAIL', reason, details, { basis, observed: { kind: 'late', ...wait } }));
+  }
+
+  /** Ends the check with ERROR: what the rule needs could not be observed (a transient answer, an answer that refuses for another reason). */
+  notObserved(reason: string, details?: Record<string, unknown>): never {
+    return this.end(this.claim('ERROR', `not observed: ${reason}`, details, {}));
   }
 
   /** Ends the check with SKIP: a fixture or profile entry is missing. */
@@ -118,22 +193,26 @@ export class CheckContext implements ExchangeRecorder {
    * only narrows through explicitly typed names, and checks destructure their
    * fixtures; write `return check.fail(...)` where narrowing is needed.
    */
-  assert(condition: unknown, reason: string, details?: Record<string, unknown>): void {
-    if (!condition) this.fail(reason, details);
+  assert(condition: unknown, reason: string, details?: Record<string, unknown>, options?: ClaimOptions): void {
+    if (!condition) this.fail(reason, details, options);
   }
 
-  /** Records a deviation that does not break a MUST; the check goes on. */
-  warn(message: string, details?: Record<string, unknown>): void {
-    this.findings.push({ level: 'WARN', message: this.redactor.redactString(message), details: details && this.clean(details) });
+  /**
+   * Records a deviation that does not break a MUST; the check goes on. With
+   * `on`, it is a failed expectation and carries that sentence as its basis.
+   */
+  warn(message: string, details?: Record<string, unknown>, options: ClaimOptions = {}): void {
+    const basis = options.on ? specBasis(this.requirements, options.on) : undefined;
+    this.claim('WARN', message, details, { basis, observed: options.observed ?? this.observedIn(details) });
   }
 
   /** Records an observation about something the spec does not show. */
   review(message: string, details?: Record<string, unknown>): void {
-    this.findings.push({ level: 'REVIEW', message: this.redactor.redactString(message), details: details && this.clean(details) });
+    this.claim('REVIEW', message, details, {});
   }
 
   note(message: string, details?: Record<string, unknown>): void {
-    this.findings.push({ level: 'INFO', message: this.redactor.redactString(message), details: details && this.clean(details) });
+    this.claim('INFO', message, details, {});
   }
 
   /** A timestamped step, for polling and retry timelines. */
@@ -150,74 +229,81 @@ export class CheckContext implements ExchangeRecorder {
     if (exchange) exchange.schemaErrors = this.clean(errors);
   }
 
-  expectStatus(res: HttpResponse, expected: number | readonly number[], what: string): void {
+  expectStatus(res: HttpResponse, expected: number | readonly number[], what: string, options: ClaimOptions = {}): void {
     const codes = typeof expected === 'number' ? [expected] : expected;
     if (!codes.includes(res.status)) {
-      this.fail(`${what}: expected ${statusList(codes)}, got ${res.status}${bodyHint(res)}`, {
-        expected: codes,
-        actual: res.status,
-        exchange: res.exchangeId,
-      });
+      this.fail(`${what}: expected ${statusList(codes)}, got ${res.status}${bodyHint(res)}`, { expected: codes, actual: res.status, exchange: res.exchangeId }, options);
     }
   }
 
   /** Fails unless the response declares application/json (or a +json type; parameters such as charset allowed). */
-  expectJsonContentType(res: HttpResponse, what: string): void {
+  expectJsonContentType(res: HttpResponse, what: string, options: ClaimOptions = {}): void {
     if (!isJsonMediaType(res.contentType ?? undefined)) {
       this.fail(`${what}: Content-Type is ${res.contentType ?? 'missing'}, expected application/json`, {
         expected: 'application/json',
         actual: res.contentType ?? null,
-      });
+        exchange: res.exchangeId,
+      }, options);
     }
   }
 
   /**
-   * Validates the JSON body. A value that contradicts its type or format
-   * FAILs; a listed field left out or null is a WARN (the spec's tables do
-   * not say every field is always present and non-null; see SchemaError.kind).
+   * Validates the JSON body against the schema of what the spec documents.
+   * A value that contradicts its type or format, or a documented field left
+   * out (src/schemas/registry.ts: the spec's tables list the fields; those it
+   * makes conditional are not required), FAILs on the sentence `on` names; a
+   * documented field that is null where its type has no null is a WARN.
    */
-  expectSchema(res: HttpResponse, schemaFile: string, what: string): void {
+  expectSchema(res: HttpResponse, schemaFile: string, what: string, options: ClaimOptions = {}): void {
     if (res.json === undefined) {
-      this.fail(`${what}: body is not JSON (${res.jsonError ?? 'unparseable'})`, { exchange: res.exchangeId });
+      this.fail(`${what}: body is not JSON (${res.jsonError ?? 'unparseable'})`, { exchange: res.exchangeId }, options);
     }
     const errors = validateAgainst(schemaFile, res.json);
     if (!errors.length) return;
     this.attachSchemaErrors(res, errors);
-    const violations = errors.filter((e) => e.kind === 'violation');
+    const violations = errors.filter((e) => e.kind !== 'null');
     if (violations.length) {
-      this.fail(`${what}: body does not match ${schemaFile}: ${describeSchemaErrors(violations)}`, {
-        schema: schemaFile,
-        errors: violations.slice(0, 20),
-      });
+      this.fail(`${what}: body does not match ${schemaFile}: ${describeSchemaErrors(violations)}`, { schema: schemaFile, errors: violations.slice(0, 20), exchange: res.exchangeId }, options);
     }
-    this.warn(`${what}: fields the spec lists are left out or null: ${describeSchemaErrors(errors)} (the spec does not say they are always present and non-null)`, {
+    this.warn(`${what}: fields the spec documents are null, which their types do not allow: ${describeSchemaErrors(errors)}`, {
       schema: schemaFile,
       errors: errors.slice(0, 20),
-    });
+      exchange: res.exchangeId,
+    }, options);
   }
 
-  /** A refusal is a 4xx: a 2xx (accepted), 3xx or 5xx (server error) FAILs. */
-  private failUnlessClientError(res: HttpResponse, what: string, expected: string): void {
+  /**
+   * A refusal is a 4xx: a 2xx (accepted), 3xx or 5xx (server error) FAILs. A
+   * 429 or 413 refuses for another reason (a rate or size limit) than the
+   * rule's, so the rule's refusal was not observed.
+   */
+  private failUnlessClientError(res: HttpResponse, what: string, expected: string, options: ClaimOptions): void {
     const details = { expected, actual: res.status, exchange: res.exchangeId };
-    if (isSuccess(res.status)) this.fail(`${what} was accepted: ${res.status}`, details);
-    if (isServerError(res.status)) this.fail(`${what} caused a server error: ${res.status}${bodyHint(res)}`, details);
-    if (res.status < 400) this.fail(`${what}: expected a 4xx refusal, got ${res.status}`, details);
+    if (res.status === 429 || res.status === 413) {
+      this.notObserved(`${what} was answered ${res.status} (a ${res.status === 429 ? 'rate' : 'size'} limit), not the refusal the rule demands`, details);
+    }
+    if (isSuccess(res.status)) this.fail(`${what} was accepted: ${res.status}`, details, options);
+    if (isServerError(res.status)) this.fail(`${what} caused a server error: ${res.status}${bodyHint(res)}`, details, options);
+    if (res.status < 400) this.fail(`${what}: expected a 4xx refusal, got ${res.status}`, details, options);
   }
 
   /**
    * "Must be refused", where section 7 ties no code to the condition: a 2xx,
    * 3xx or 5xx FAILs; any 4xx the operation's section 7 list holds passes
    * (plus `alsoAllowed`, e.g. 404 "record not found" for an unknown record);
-   * another 4xx is a WARN, since the operation does not document it.
+   * another 4xx is a WARN on the operation's section 7 row. `input:
+   * 'invented'` marks input the suite made up outside the operation's
+   * domain (src/check/outcome.ts, rule 4).
    */
-  expectRefused(res: HttpResponse, options: { operation: SpecOperation; what: string; alsoAllowed?: readonly number[] }): void {
+  expectRefused(res: HttpResponse, options: { operation: SpecOperation; what: string; alsoAllowed?: readonly number[]; input?: 'invented'; on?: string }): void {
     const allowed = [...documentedRefusals(options.operation), ...(options.alsoAllowed ?? [])];
-    this.failUnlessClientError(res, options.what, `a 4xx refusal (${OPERATION_NAMES[options.operation]} documents ${statusList(allowed)})`);
+    const observed: Observation = { kind: 'answer', status: res.status, operation: options.operation, ...(options.input ? { input: options.input } : {}) };
+    this.failUnlessClientError(res, options.what, `a 4xx refusal (${OPERATION_NAMES[options.operation]} documents ${statusList(allowed)})`, { on: options.on, observed });
     if (!allowed.includes(res.status)) {
       this.warn(`${options.what} was refused with ${res.status}, a code section 7 does not list for ${OPERATION_NAMES[options.operation]} (${statusList(allowed)})`, {
         expected: allowed,
         actual: res.status,
-      });
+      }, { on: SECTION_7_SENTENCE[options.operation], observed });
     }
   }
 
@@ -228,8 +314,8 @@ export class CheckContext implements ExchangeRecorder {
    * but it ties no condition to it, so another 4xx is a WARN, not a FAIL.
    */
   expectUnauthorized(res: HttpResponse, what: string): void {
-    this.failUnlessClientError(res, what, 'a 4xx refusal, 401 (unauthorized)');
-    if (res.status !== 401) this.warn(`${what} was refused with ${res.status}, not 401 (unauthorized)`, { expected: 401, actual: res.status });
+    this.failUnlessClientError(res, what, 'a 4xx refusal, 401 (unauthorized)', {});
+    if (res.status !== 401) this.warn(`${what} was refused with ${res.status}, not 401 (unauthorized)`, { expected: 401, actual: res.status, exchange: res.exchangeId });
   }
 }
 

@@ -5,8 +5,8 @@ import { test as base, type TestInfo } from '@playwright/test';
 import { HttpClient } from '../http/client.ts';
 import { PtasError } from '../errors.ts';
 import { CheckContext } from './context.ts';
-import { META_ANNOTATION, OUTCOME_ATTACHMENT, violationVerdict, worstVerdict, type CheckMeta, type CheckOutcome, type Verdict } from './model.ts';
-import { verdictBasis } from './basis.ts';
+import { META_ANNOTATION, OUTCOME_ATTACHMENT, type CheckMeta, type CheckOutcome } from './model.ts';
+import { decideOutcome } from './outcome.ts';
 import { TARGET_ANNOTATION } from './run-targets.ts';
 import { TargetResourcePool, type TargetResources } from './target-resources.ts';
 
@@ -37,32 +37,21 @@ function firstLine(text: string | undefined): string {
   return (text ?? '').split('\n').find((line) => line.trim())?.trim() ?? 'unknown error';
 }
 
-/** Folds what happened during the test into one verdict with a reason. */
+/** Why the test did not run to its end, if it did not: its time limit, or an error it threw (not a check's own control flow). */
+function stoppedBy(testInfo: TestInfo, error: unknown): string | undefined {
+  if (testInfo.status === 'timedOut') return `the check did not finish within its ${testInfo.timeout} ms time limit`;
+  if (error === undefined && testInfo.status !== 'failed' && !testInfo.error) return undefined;
+  // An expected error (src/errors.ts) may word its own reason (TransportError, TokenSetupError); else its first line says why.
+  const own = error instanceof PtasError ? error.checkReason() : undefined;
+  return own ?? `the check could not run: ${firstLine(error instanceof Error ? error.message : testInfo.error?.message)}`;
+}
+
+/** What happened during the test, decided into one verdict by the one outcome function (src/check/outcome.ts). */
 export function outcomeOf(check: CheckContext, testInfo: TestInfo, meta: Pick<CheckMeta, 'severity' | 'requirements'>, error: unknown): CheckOutcome {
-  const { severity, requirements } = meta;
-  const base = { findings: check.findings, evidence: check.evidence, timeline: check.timeline };
-  if (check.skipped || testInfo.status === 'skipped') {
-    const skip = testInfo.annotations.find((a) => a.type === 'skip')?.description;
-    const configKey = check.skipped?.configKey;
-    return { ...base, verdict: 'SKIP', reason: check.skipped?.reason ?? skip ?? 'skipped', ...(configKey ? { configKey } : {}) };
-  }
-  if (check.failure) {
-    const { reason, details, declaredBy } = check.failure;
-    return { ...base, verdict: violationVerdict(severity, declaredBy), reason, details, basis: verdictBasis(requirements, declaredBy) };
-  }
-  if (testInfo.status === 'timedOut') {
-    return { ...base, verdict: 'ERROR', reason: `the check did not finish within its ${testInfo.timeout} ms time limit` };
-  }
-  if (error !== undefined || testInfo.status === 'failed' || testInfo.error) {
-    // An expected error (src/errors.ts) may word its own reason (TransportError, TokenSetupError); else its first line says why.
-    const own = error instanceof PtasError ? error.checkReason() : undefined;
-    const reason = own ?? `the check could not run: ${firstLine(error instanceof Error ? error.message : testInfo.error?.message)}`;
-    return { ...base, verdict: 'ERROR', reason };
-  }
-  const levels = check.findings.map((f): Verdict => (f.level === 'WARN' ? 'WARN' : f.level === 'REVIEW' ? 'REVIEW' : 'PASS'));
-  const verdict = worstVerdict(levels);
-  const reason = check.findings.find((f) => f.level === verdict)?.message;
-  return { ...base, verdict, reason };
+  const skipNote = testInfo.status === 'skipped' ? testInfo.annotations.find((a) => a.type === 'skip')?.description : undefined;
+  const skipped = check.skipped ?? (testInfo.status === 'skipped' ? { reason: skipNote ?? 'skipped' } : undefined);
+  const decided = decideOutcome({ severity: meta.severity, claims: check.claims, skipped, stoppedBy: stoppedBy(testInfo, error) });
+  return { ...decided, evidence: check.evidence, timeline: check.timeline };
 }
 
 /** Errors a check body threw, kept per test so teardown can classify them (testInfo only has their text). */
@@ -85,8 +74,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   redactor: async ({ targetResources }, use, testInfo) => use(targetResources.of(targetOf(testInfo)).redactor),
   tokens: async ({ targetResources }, use, testInfo) => use(targetResources.of(targetOf(testInfo)).tokens),
 
-  check: async ({ redactor }, use) => {
-    const check = new CheckContext(redactor);
+  check: async ({ redactor, profile }, use, testInfo) => {
+    const check = new CheckContext(redactor, { requirements: metaOf(testInfo)?.requirements, profile });
     try {
       await use(check);
     } finally {

@@ -43,10 +43,16 @@ export interface CheckMeta {
   severity: Severity;
 }
 
+/**
+ * What a check found, as the outcome function (src/check/outcome.ts) decided
+ * it: FAIL and ERROR only come from there. A FAIL always carries the sentence
+ * it rests on; a WARN does when it is a failed expectation.
+ */
 export interface Finding {
-  level: 'WARN' | 'REVIEW' | 'INFO';
+  level: 'FAIL' | 'ERROR' | 'WARN' | 'REVIEW' | 'INFO';
   message: string;
   details?: Record<string, unknown>;
+  basis?: VerdictBasis;
 }
 
 export interface TimelineEntry {
@@ -57,18 +63,28 @@ export interface TimelineEntry {
 }
 
 /**
- * Why a FAIL (or a WARN from a failed expectation) is defensible: the spec
- * sentence the response contradicts, or — "profile-declared" — the profile
- * key whose statement about the implementation it contradicts.
+ * The sentence a finding rests on, of one of three kinds: a sentence of the
+ * spec (clause and words, from the catalogue); a sentence of a standard the
+ * spec names for that field or exchange ("standard": RFC 9530 for
+ * Content-Digest, RFC 9110 for HTTP-date, …; section and words); or a
+ * declaration of the implementation profile ("profile-declared": key and
+ * value, where the spec leaves the behaviour open — clause and quote are then
+ * the requirement's own, which says what the spec leaves open).
  */
 export interface VerdictBasis {
-  kind: 'spec' | 'profile-declared';
+  kind: 'spec' | 'standard' | 'profile-declared';
   requirement: string;
+  /** spec and profile-declared: the spec's clause; standard: the standard's section. */
   clause: string;
-  /** The spec's own words (schemas/requirements.json "quote"). */
+  /** The words: the spec's, or the standard's. */
   quote: string;
-  /** The profile key that declared the behaviour (profile-declared only). */
+  /** standard only: which one ("RFC 9530"). */
+  standard?: string;
+  /** standard only: the spec's word that names what the standard defines. */
+  namedBy?: string;
+  /** profile-declared only: the key, and what the profile declares there. */
   profileKey?: string;
+  declaredValue?: unknown;
 }
 
 /** What one check produced: attached by the check runtime, read by the reporter. */
@@ -78,7 +94,7 @@ export interface CheckOutcome {
   reason?: string;
   /** On a SKIP: the profile key whose absence skipped the check, as the check named it (`ptas init` maps keys to the checks they unlock). */
   configKey?: string;
-  /** Set on a FAIL, and on a WARN that is a failed expectation of a SHOULD or REVIEW check. */
+  /** The basis of the finding that decided the verdict (a FAIL's always; a WARN's when it is a failed expectation). */
   basis?: VerdictBasis;
   /** Structured expected/actual of the failure, OpenID-suite style. */
   details?: Record<string, unknown>;
@@ -100,16 +116,6 @@ export interface CheckResult extends CheckMeta, CheckOutcome {
    * chose (for FLAKY: the failing one).
    */
   attempts?: CheckAttempt[];
-}
-
-/**
- * The verdict of a violated expectation, for a Playwright check
- * (src/check/fixtures.ts) and a load-stage probe (load/stage/results.ts)
- * alike: FAIL on a MUST check, WARN on a SHOULD or REVIEW one, and FAIL
- * whatever the severity when it contradicts what the profile declares.
- */
-export function violationVerdict(severity: Severity, declaredBy: string | undefined): 'FAIL' | 'WARN' {
-  return declaredBy || severity === 'MUST' ? 'FAIL' : 'WARN';
 }
 
 /** Verdicts ranked by how much they say is wrong, for folding findings into one verdict. */

@@ -10,8 +10,9 @@
 // FAILs; a beginning that is still JSON is REVIEW, since the rest was not seen.
 import { EVIDENCE_BODY_LIMIT, type RecordedExchange } from '../http/exchange.ts';
 import { isJsonMediaType } from '../http/media-type.ts';
-import { verdictBasis } from '../check/basis.ts';
-import type { CheckResult, Finding } from '../check/model.ts';
+import { specBasis } from '../check/basis.ts';
+import type { CheckResult } from '../check/model.ts';
+import { decideOutcome, type Claim } from '../check/outcome.ts';
 import { registerCheck } from '../check/registry.ts';
 import { OPERATION_NAMES, type SpecOperation } from '../spec/status-codes.ts';
 import { jsonPrefixProblem } from './json-prefix.ts';
@@ -163,12 +164,16 @@ function asEvidence(survey: ErrorAnswerSurvey, answers: readonly ErrorAnswer[]):
 
 /**
  * The verdict of errors.error-bodies-are-json for one target, from the
- * exchanges every check of that target recorded.
+ * exchanges every check of that target recorded. An answer to input the
+ * suite made up outside the operation's domain (evidence marks it invented)
+ * is at most a WARN, HTML or not: an intermediary (a proxy, a WAF) may give
+ * it before the service sees the request, and the spec binds the service.
  */
 export function errorBodiesAreJson(target: string, checks: readonly Pick<CheckResult, 'id' | 'evidence'>[], baseUrl?: string): CheckResult {
   const survey = surveyErrorAnswers(checks, baseUrl);
-  const base = { ...ERROR_BODIES_ARE_JSON, target, durationMs: 0, timeline: [] };
-  const offenders = survey.withBody.filter((a) => a.problem);
+  const meta = { ...ERROR_BODIES_ARE_JSON, target, durationMs: 0, timeline: [] };
+  const offenders = survey.withBody.filter((a) => a.problem && !survey.exchanges.get(a)!.invented);
+  const toInvented = survey.withBody.filter((a) => a.problem && survey.exchanges.get(a)!.invented);
   const partial = survey.withBody.filter((a) => a.partial && !a.problem);
   const seen = survey.withBody.length + survey.withoutBody;
   const checksSeen = new Set(survey.withBody.map((a) => a.check)).size;
@@ -176,32 +181,40 @@ export function errorBodiesAreJson(target: string, checks: readonly Pick<CheckRe
   const summary = `${survey.withBody.length} error answer(s) with a body from ${checksSeen} check(s) (${statusesSeen(survey.withBody) || 'none'})${withoutBody}`;
 
   if (seen === 0) {
-    return { ...base, verdict: 'SKIP', reason: 'no check of this run recorded an error answer (status 400 or above) of the token, user details, withdrawal address or accept operations', findings: [], evidence: [] };
+    return { ...meta, verdict: 'SKIP', reason: 'no check of this run recorded an error answer (status 400 or above) of the token, user details, withdrawal address or accept operations', findings: [], evidence: [] };
   }
+  const claims: Claim[] = [];
   if (offenders.length) {
-    return {
-      ...base,
-      verdict: 'FAIL',
-      reason: `${offenders.length} of ${survey.withBody.length} error answer(s) with a body are not JSON (application/json): ${nameOffenders(offenders)}`,
-      basis: verdictBasis(ERROR_BODIES_ARE_JSON.requirements),
+    claims.push({
+      level: 'FAIL',
+      message: `${offenders.length} of ${survey.withBody.length} error answer(s) with a body are not JSON (application/json): ${nameOffenders(offenders)}`,
+      basis: specBasis(ERROR_BODIES_ARE_JSON.requirements),
       details: { expected: 'a JSON body labelled application/json (or a +json type), or no body', offending: offenders, checked: summary },
-      findings: [],
-      evidence: asEvidence(survey, offenders),
-    };
+    });
   }
-  const checked = survey.withBody.length
-    ? `checked ${summary}: every body is JSON, labelled ${labelsSeen(survey.withBody)}`
-    : `${survey.withoutBody} error answer(s), none with a body: no body that could be other than JSON`;
-  const findings: Finding[] = [{ level: 'INFO', message: checked }];
+  if (toInvented.length) {
+    claims.push({
+      level: 'WARN',
+      message: `${toInvented.length} answer(s) to input the suite made up outside the operation's domain are not JSON (application/json): ${nameOffenders(toInvented)}; an intermediary may answer such input before the service does`,
+      details: { offending: toInvented },
+    });
+  }
   if (partial.length) {
-    findings.push({
+    claims.push({
       level: 'REVIEW',
       message: `${partial.length} error answer(s) are longer than evidence keeps (${EVIDENCE_BODY_LIMIT} characters) or were cut off at the response cap: they are labelled JSON and their kept beginning is JSON so far, but the rest was not seen`,
       details: { partial: partial.map((a) => describe(a)) },
     });
-    return { ...base, verdict: 'REVIEW', reason: findings[1]!.message, findings, evidence: asEvidence(survey, partial) };
   }
-  return { ...base, verdict: 'PASS', findings, evidence: [] };
+  if (!offenders.length && !toInvented.length) {
+    const checked = survey.withBody.length
+      ? `checked ${summary}: every body is JSON, labelled ${labelsSeen(survey.withBody)}`
+      : `${survey.withoutBody} error answer(s), none with a body: no body that could be other than JSON`;
+    claims.unshift({ level: 'INFO', message: checked });
+  }
+  const decided = decideOutcome({ severity: ERROR_BODIES_ARE_JSON.severity, claims });
+  const shown = decided.verdict === 'FAIL' ? offenders : decided.verdict === 'WARN' ? toInvented : decided.verdict === 'REVIEW' ? partial : [];
+  return { ...meta, ...decided, evidence: asEvidence(survey, shown) };
 }
 
 function labelsSeen(answers: readonly ErrorAnswer[]): string {

@@ -1,6 +1,7 @@
 // The one HTTP client every check, probe and fixture uses. It is bounded
-// (whole-exchange timeout, response-size cap, no redirects followed), and it
-// records every exchange — redacted — as evidence for the check that made it.
+// (whole-exchange timeout, response-size cap, no redirects followed), it asks
+// again after a transient answer (src/http/transient.ts), and it records every
+// exchange — redacted — as evidence for the check that made it.
 // Built on undici rather than Playwright's APIRequestContext because a
 // conformance suite must cap what a hostile server sends and see raw framing.
 // The parts of an exchange: outgoing.ts builds the request, send.ts sends it
@@ -15,6 +16,7 @@ import { buildOutgoing, type HttpRequest, type OutgoingRequest } from './outgoin
 import { Redactor } from './redact.ts';
 import { sendCapped, type ReceivedResponse } from './send.ts';
 import { PtasError } from '../errors.ts';
+import { IDEMPOTENT_METHODS, isTransientStatus, RETRIED_TRANSPORT_FAILURES, TRANSIENT_RETRY, transientWaitMs, TransientAnswerError } from './transient.ts';
 
 export type { HttpRequest, QueryValue } from './outgoing.ts';
 
@@ -152,7 +154,45 @@ export class HttpClient {
     return this.request({ ...init, method: 'PATCH', path });
   }
 
+  /**
+   * One request, asked again after a transient answer (429, 503; a connection
+   * reset only for an idempotent method) within the budget of
+   * src/http/transient.ts, unless `req.once`; each attempt is its own
+   * evidence. Still transient at the end: TransientAnswerError (the check is
+   * ERROR "not observed"), or the transport failure.
+   */
   async request(req: HttpRequest): Promise<HttpResponse> {
+    let waitedMs = 0;
+    const seen: string[] = [];
+    for (let attempt = 1; ; attempt++) {
+      const label = attempt === 1 ? req.label : `${req.label ?? `${req.method} ${req.path}`} (attempt ${attempt}, after ${seen.at(-1)})`;
+      let res: HttpResponse;
+      try {
+        res = await this.exchange({ ...req, label });
+      } catch (error) {
+        const again = !req.once && error instanceof TransportError && RETRIED_TRANSPORT_FAILURES.has(error.kind) && IDEMPOTENT_METHODS.has(req.method.toUpperCase());
+        if (!again || attempt >= TRANSIENT_RETRY.attempts || waitedMs >= TRANSIENT_RETRY.budgetMs) throw error;
+        seen.push(`no answer (${error.kind})`);
+        waitedMs += await this.pause(transientWaitMs(undefined, attempt), req, seen.at(-1)!);
+        continue;
+      }
+      if (req.once || !isTransientStatus(res.status)) return res;
+      seen.push(String(res.status));
+      if (attempt >= TRANSIENT_RETRY.attempts || waitedMs >= TRANSIENT_RETRY.budgetMs) {
+        const what = `${req.method.toUpperCase()} ${this.options.redactor.redactString(req.path)}`;
+        throw new TransientAnswerError(`${what} was answered ${seen.join(', ')} in ${attempt} attempts over ${(waitedMs / 1000).toFixed(1)} s (Retry-After honoured): a transient answer decides no rule`, res.exchangeId);
+      }
+      waitedMs += await this.pause(transientWaitMs(res.headers['retry-after'], attempt), req, seen.at(-1)!);
+    }
+  }
+
+  private async pause(ms: number, req: HttpRequest, after: string): Promise<number> {
+    this.options.recorder?.event?.('asked again after a transient answer', `${req.label ?? `${req.method} ${req.path}`}: ${after}; waiting ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return ms;
+  }
+
+  private async exchange(req: HttpRequest): Promise<HttpResponse> {
     const { transport, redactor } = this.options;
     const outgoing = buildOutgoing(this.options.baseUrl, req, redactor, this.options.runHeaders);
     const id = ++exchangeCounter;
@@ -160,7 +200,7 @@ export class HttpClient {
     const t0 = performance.now();
     const timeoutMs = req.timeoutMs ?? transport.timeoutMs;
     const record = (outcome: Pick<RecordedExchange, 'response' | 'error'>): void =>
-      this.options.recorder?.record(outgoingEvidence(redactor, outgoing, { id, label: req.label, startedAt, t0 }, outcome));
+      this.options.recorder?.record(outgoingEvidence(redactor, outgoing, { id, label: req.label, startedAt, t0, invented: req.input === 'invented' }, outcome));
 
     let received: ReceivedResponse;
     try {
@@ -208,7 +248,7 @@ export class HttpClient {
 function outgoingEvidence(
   redactor: Redactor,
   outgoing: OutgoingRequest,
-  meta: { id: number; label?: string; startedAt: Date; t0: number },
+  meta: { id: number; label?: string; startedAt: Date; t0: number; invented: boolean },
   outcome: Pick<RecordedExchange, 'response' | 'error'>,
 ): RecordedExchange {
   const { method, url, headers, body } = outgoing;
@@ -224,6 +264,7 @@ function outgoingEvidence(
     body: body === undefined ? undefined : Buffer.isBuffer(body) ? body.toString('utf8') : body,
     bodyBytes: body === undefined ? 0 : Buffer.byteLength(body),
     bodyKind: 'structured',
+    ...(meta.invented ? { invented: true as const } : {}),
     ...outcome,
   });
 }

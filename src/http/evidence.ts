@@ -46,6 +46,8 @@ export interface EvidenceInput {
   error?: RecordedExchange['error'];
   /** The implementation sent it (a webhook delivery), not the suite. */
   incoming?: true;
+  /** The suite made up the request's input outside the operation's domain. */
+  invented?: true;
 }
 
 export function buildEvidence(redactor: Redactor, input: EvidenceInput): RecordedExchange {
@@ -67,6 +69,7 @@ export function buildEvidence(redactor: Redactor, input: EvidenceInput): Recorde
     ...(response ? { response } : {}),
     ...(error ? { error } : {}),
     ...(input.incoming ? { incoming: true as const } : {}),
+    ...(input.invented ? { invented: true as const } : {}),
     curl: curlLine(
       method,
       redactor.redactString(url, 'shell'),

@@ -34,6 +34,8 @@ export interface RecordedExchange {
   error?: { code: string; message: string };
   /** The implementation sent it (a webhook delivery to the suite's receiver), not the suite. */
   incoming?: true;
+  /** The suite made up this request's input outside the operation's domain (a hostile probe). */
+  invented?: true;
   /** A copy-pasteable reproduction with secrets as shell placeholders. */
   curl: string;
   schemaErrors?: SchemaError[];
@@ -41,6 +43,8 @@ export interface RecordedExchange {
 
 export interface ExchangeRecorder {
   record(exchange: RecordedExchange): void;
+  /** A step worth a line in the check's timeline (a request asked again after a transient answer). */
+  event?(event: string, detail?: string): void;
 }
 
 export function clipForEvidence(text: string): string {

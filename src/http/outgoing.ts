@@ -20,6 +20,14 @@ export interface HttpRequest {
   timeoutMs?: number;
   /** What this exchange is for, shown in evidence. */
   label?: string;
+  /**
+   * Send exactly once, and hand back whatever comes, 429 and 503 included:
+   * for races and rate-limit probes, where asking again would change what is
+   * measured. Without it the client asks again after a transient answer (src/http/transient.ts).
+   */
+  once?: true;
+  /** 'invented': input the suite made up outside the operation's domain (a hostile probe); recorded in evidence (src/check/outcome.ts, rule 4). */
+  input?: 'invented';
 }
 
 export interface OutgoingRequest {

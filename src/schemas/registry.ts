@@ -18,17 +18,21 @@ export interface SchemaError {
   params: Record<string, unknown>;
   /**
    * violation: a value contradicts the type or format the spec gives it.
-   * absent / null: a field the spec's table lists is left out or null — the
-   * tables list a resource's fields without saying each is always present and
-   * non-null, so this is a deviation (WARN), unless the schema marks the
-   * members with SPEC_REQUIRES because the spec's text says the object has them.
+   * absent: a field the spec's table documents is left out — a finding like a
+   * violation (the spec documents the field; a field the spec makes
+   * conditional is not required by the schema, and the catalogue's
+   * conditionalFields says why).
+   * null: a documented field is null where its type has no null — a WARN,
+   * unless the schema marks the object with SPEC_REQUIRES because the spec's
+   * text says it is there (e.g. `data` holding the user of 2.2).
    */
   kind: 'violation' | 'absent' | 'null';
 }
 
 /**
- * Annotation keyword: the spec's own words require these members (e.g. 2.4
- * "Each item has message, message_key, …"), so leaving one out is a violation.
+ * Annotation keyword: the spec's own words say this object is there (4.2
+ * "an object with data holding the user of 2.2"; 2.4 "Each item has …"), so
+ * null in its place is a violation, not a WARN.
  */
 export const SPEC_REQUIRES = 'x-ptas-spec-requires';
 
@@ -73,7 +77,7 @@ export function validatorFor(schemaFile: string): ValidateFunction {
 
 function kindOf(error: ErrorObject): SchemaError['kind'] {
   const parent = error.parentSchema as Record<string, unknown> | undefined;
-  if (error.keyword === 'required') return parent?.[SPEC_REQUIRES] === true ? 'violation' : 'absent';
+  if (error.keyword === 'required') return 'absent';
   if (error.keyword === 'type' && error.data === null && parent?.[SPEC_REQUIRES] !== true) return 'null';
   return 'violation';
 }

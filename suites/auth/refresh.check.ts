@@ -98,7 +98,7 @@ defineCheck(
     const pair = await issuePair(http, profile);
     // One attempt each: retrying a 429 here would serialize the race away.
     const results = await Promise.all(
-      Array.from({ length: n }, (_, i) => http.post('/v1/oauth/token', { json: refreshBody(profile, pair.refreshToken), label: `concurrent refresh ${i + 1}/${n}` })),
+      Array.from({ length: n }, (_, i) => http.post('/v1/oauth/token', { json: refreshBody(profile, pair.refreshToken), label: `concurrent refresh ${i + 1}/${n}`, once: true })),
     );
     const statuses = results.map((r) => r.status);
     const successes = statuses.filter(isSuccess).length;

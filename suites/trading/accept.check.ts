@@ -17,7 +17,7 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     const { bearer, userId, offer } = await freshOffer({ check, http, profile, tokens });
-    const res = await accept(check, http, offer.offerId, { bearer, userId, label: 'accept the newest offer (no request body)' });
+    const res = await accept(http, offer.offerId, { bearer, userId, label: 'accept the newest offer (no request body)' });
     check.expectStatus(res, ACCEPTED, `accept without a request body of the newest offer ${shortId(offer.offerId)} of user ${shortId(userId)}`);
     check.note(`the accept carried no request body (4.4: "No request body is shown") and answered ${res.status}`);
     if (res.status === 200) {
@@ -42,7 +42,7 @@ defineCheck(
     const predefined = section.processingTimeMs === undefined ? '' : `; predefined time ${section.processingTimeMs} ms`;
     for (const recipe of recipes) {
       const offer = await createOffer(http, recipe, bearer, userId);
-      const res = await accept(check, http, offer.offerId, { bearer, userId, label: `accept an offer (${describeRecipe(recipe)})` });
+      const res = await accept(http, offer.offerId, { bearer, userId, label: `accept an offer (${describeRecipe(recipe)})` });
       if (res.status === 202) {
         // The spec does not show the predefined time: which offers finish within it is the profile's statement.
         check.failDeclared(
@@ -70,7 +70,7 @@ defineCheck(
     const userId = await checkUser({ check, http, profile }, bearer);
     for (const recipe of recipes) {
       const offer = await createOffer(http, recipe, bearer, userId);
-      const res = await accept(check, http, offer.offerId, { bearer, userId, label: `accept an offer (${describeRecipe(recipe)})` });
+      const res = await accept(http, offer.offerId, { bearer, userId, label: `accept an offer (${describeRecipe(recipe)})` });
       if (res.status === 200) {
         check.failDeclared(
           recipe.declaredBy,
@@ -92,7 +92,7 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     const { section, bearer, userId, offer } = await freshOffer({ check, http, profile, tokens });
-    const res = await accept(check, http, offer.offerId, { bearer, userId, label: 'accept an offer to read its trade' });
+    const res = await accept(http, offer.offerId, { bearer, userId, label: 'accept an offer to read its trade' });
     if (res.status === 202) {
       // Whether that 202 contradicts the profile is trading.accept-within-predefined-time-is-200's concern.
       const hint = section.recipes.answering200.length ? undefined : RECIPE_KEYS.answering200;
@@ -120,7 +120,7 @@ defineCheck(
     const recipes = [section.recipes.standard, ...section.recipes.answering202.slice(0, 1)];
     for (const recipe of recipes) {
       const offer = await createOffer(http, recipe, bearer, userId);
-      const res = await accept(check, http, offer.offerId, { bearer, userId, label: `accept an offer (${describeRecipe(recipe)})` });
+      const res = await accept(http, offer.offerId, { bearer, userId, label: `accept an offer (${describeRecipe(recipe)})` });
       check.expectStatus(res, ACCEPTED, `accept of offer ${shortId(offer.offerId)}`);
       // 4.4 does not show the 202 body; if there is one, it is JSON like every body of the API (1).
       if (res.status === 202 && res.body.length === 0) continue;
@@ -140,7 +140,7 @@ defineCheck(
     const { section, bearer, userId, offer } = await freshOffer({ check, http, profile, tokens });
     // A plain UUID: the parameter's format is not shown, and a UUID is what a partner's transaction id most often is.
     const externalTransactionId = crypto.randomUUID();
-    const res = await accept(check, http, offer.offerId, { bearer, userId, externalTransactionId, label: 'accept with external_transaction_id' });
+    const res = await accept(http, offer.offerId, { bearer, userId, externalTransactionId, label: 'accept with external_transaction_id' });
     if (!isAccepted(res.status)) {
       check.fail(`accept of offer ${shortId(offer.offerId)} with external_transaction_id=${externalTransactionId} at ${clockOf(res)} was refused: ${res.status}`, {
         expected: ACCEPTED,
@@ -163,7 +163,7 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     const { bearer, userId, offer } = await freshOffer({ check, http, profile, tokens });
-    const res = await accept(check, http, offer.offerId, { bearer, userId, json: {}, label: 'accept with the body {}' });
+    const res = await accept(http, offer.offerId, { bearer, userId, json: {}, label: 'accept with the body {}' });
     const what = `accept at ${clockOf(res)} of the newest offer ${shortId(offer.offerId)} with the body {}`;
     // 4.4 shows no body: ignoring one and refusing one are both the implementation's choice; breaking on one is not.
     if (isServerError(res.status)) check.fail(`${what} caused a server error: ${res.status}`, { expected: 'an answer of 4.4 (200/202, or a 4xx refusal)', actual: res.status });

@@ -20,13 +20,13 @@ defineCheck(
     const bearer = await tokens.get();
     const { ownerId, otherId } = await ownerAndOtherUser({ check, http, profile }, bearer);
     const offer = await createOffer(http, section.recipes.standard, bearer, ownerId);
-    const res = await accept(check, http, offer.offerId, { bearer, userId: otherId, label: 'accept as another user' });
+    const res = await accept(http, offer.offerId, { bearer, userId: otherId, label: 'accept as another user' });
     check.expectRefused(res, {
       operation: 'acceptOffer',
       what: `accept at ${clockOf(res)} of user ${shortId(ownerId)}'s offer ${shortId(offer.offerId)} for user ${shortId(otherId)}`,
       alsoAllowed: RECORD_NOT_FOUND,
     });
-    const own = await accept(check, http, offer.offerId, { bearer, userId: ownerId, label: 'accept by the owner' });
+    const own = await accept(http, offer.offerId, { bearer, userId: ownerId, label: 'accept by the owner' });
     check.expectStatus(own, ACCEPTED, `accept of offer ${shortId(offer.offerId)} by its owner after another user's attempt`);
   },
 );
@@ -42,9 +42,9 @@ defineCheck(
     const bearer = await tokens.get();
     const userId = await checkUser({ check, http, profile }, bearer, { changesOffers: false });
     const unknown = crypto.randomUUID();
-    const res = await accept(check, http, unknown, { bearer, userId, label: 'accept an unknown offer id' });
+    const res = await accept(http, unknown, { bearer, userId, label: 'accept an unknown offer id' });
     check.expectRefused(res, { operation: 'acceptOffer', what: `accept of the unknown offer ${shortId(unknown)}`, alsoAllowed: RECORD_NOT_FOUND });
-    const malformed = await accept(check, http, 'not-an-offer-id', { bearer, userId, label: 'accept a malformed offer id' });
+    const malformed = await accept(http, 'not-an-offer-id', { bearer, userId, label: 'accept a malformed offer id' });
     check.expectRefused(malformed, { operation: 'acceptOffer', what: 'accept of the malformed offer id "not-an-offer-id"', alsoAllowed: RECORD_NOT_FOUND });
   },
 );
@@ -57,7 +57,7 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     const { userId, offer } = await freshOffer({ check, http, profile, tokens });
-    const res = await accept(check, http, offer.offerId, { userId, label: 'accept without Authorization' });
+    const res = await accept(http, offer.offerId, { userId, label: 'accept without Authorization' });
     const what = `accept at ${clockOf(res)} of offer ${shortId(offer.offerId)} without a bearer credential`;
     check.expectUnauthorized(res, what);
   },
@@ -71,7 +71,7 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     const { bearer, offer } = await freshOffer({ check, http, profile, tokens });
-    const res = await accept(check, http, offer.offerId, { bearer, label: 'accept without svc-user-id' });
+    const res = await accept(http, offer.offerId, { bearer, label: 'accept without svc-user-id' });
     // 4.4 names the header; which refusal a request without it gets is not shown (422 parameter error and 403 forbidden are both in the list).
     check.expectRefused(res, { operation: 'acceptOffer', what: `accept at ${clockOf(res)} of offer ${shortId(offer.offerId)} without svc-user-id` });
   },

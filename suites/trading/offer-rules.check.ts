@@ -25,7 +25,7 @@ import {
   tradingSection,
   type CreatedOffer,
 } from './support.ts';
-import { retryAfterMs } from '../../src/auth/tokens.ts';
+import { transientWaitMs } from '../../src/http/transient.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -47,12 +47,12 @@ defineCheck(
     const userId = await checkUser({ check, http, profile }, bearer);
     const older = await createOffer(http, section.recipes.standard, bearer, userId, 'create the older offer');
     const newer = await createOffer(http, section.recipes.standard, bearer, userId, 'create a newer offer for the same user');
-    const res = await accept(check, http, older.offerId, { bearer, userId, label: 'accept the older offer' });
+    const res = await accept(http, older.offerId, { bearer, userId, label: 'accept the older offer' });
     check.expectRefused(res, {
       operation: 'acceptOffer',
       what: `accept at ${clockOf(res)} of the older offer ${shortId(older.offerId)}, although ${shortId(newer.offerId)} is newer`,
     });
-    const newest = await accept(check, http, newer.offerId, { bearer, userId, label: 'accept the newest offer' });
+    const newest = await accept(http, newer.offerId, { bearer, userId, label: 'accept the newest offer' });
     check.expectStatus(newest, ACCEPTED, `accept of the newest offer ${shortId(newer.offerId)} after the older one was refused`);
   },
 );
@@ -71,7 +71,7 @@ async function acceptExpiredOffer(check: CheckContext, fixtures: Pick<CheckFixtu
   const offer = await createOffer(http, recipe, bearer, userId);
   check.event('offer created', `offer ${shortId(offer.offerId)} valid for ${validity} s (${describeRecipe(recipe)}); waiting ${waitMs} ms`);
   await sleep(waitMs);
-  const res = await accept(check, http, offer.offerId, { bearer, userId, label: `accept ${waitMs} ms after creation` });
+  const res = await accept(http, offer.offerId, { bearer, userId, label: `accept ${waitMs} ms after creation` });
   return { res, what: `accept of offer ${shortId(offer.offerId)} at ${clockOf(res)}, ${waitMs} ms after it was created with a ${validity} s validity period` };
 }
 
@@ -121,13 +121,13 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     const { section, bearer, userId, offer } = await freshOffer({ check, http, profile, tokens });
-    const first = await accept(check, http, offer.offerId, { bearer, userId, label: 'first accept' });
+    const first = await accept(http, offer.offerId, { bearer, userId, label: 'first accept' });
     check.expectStatus(first, ACCEPTED, `first accept of offer ${shortId(offer.offerId)}`);
     // A second accept must meet a finished offer too, not only one still in progress.
     if (first.status === 202) await settleIfPossible(check, http, section, bearer, offer);
     // The trade of the first execution, read before the second accept could replace it.
     const firstTrade = await tradeOf(http, section, bearer, offer, first, 'first');
-    const second = await accept(check, http, offer.offerId, { bearer, userId, label: 'second accept of the same offer' });
+    const second = await accept(http, offer.offerId, { bearer, userId, label: 'second accept of the same offer' });
     const what = `second accept of offer ${shortId(offer.offerId)} at ${clockOf(second)}`;
     if (!isSuccess(second.status)) return check.expectRefused(second, { operation: 'acceptOffer', what });
 
@@ -179,7 +179,7 @@ defineCheck(
       if (limited.length < n) {
         check.fail(`none of ${n} simultaneous accepts of the newest offer ${shortId(offer.offerId)} ${when} was accepted (${statuses.join(', ')})`, { statuses });
       }
-      await sleep(retryAfterMs(limited[0]!));
+      await sleep(transientWaitMs(limited[0]!.headers['retry-after'], 1));
     }
     check.skip(`every simultaneous accept was rate limited (429) in both rounds, so the race was not exercised`);
   },

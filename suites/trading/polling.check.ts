@@ -22,7 +22,7 @@ defineCheck(
     const bearer = await tokens.get();
     const userId = await checkUser({ check, http, profile }, bearer);
     const offer = await createOffer(http, recipe, bearer, userId);
-    const res = await accept(check, http, offer.offerId, { bearer, userId, label: `accept an offer that processes slowly (${describeRecipe(recipe)})` });
+    const res = await accept(http, offer.offerId, { bearer, userId, label: `accept an offer that processes slowly (${describeRecipe(recipe)})` });
     // Whether that 200 contradicts the recipe's declaration is trading.accept-beyond-predefined-time-is-202's concern.
     if (res.status === 200) return check.skip(`the accept answered 200, so there was no 202 to follow up`, recipe.declaredBy);
     check.expectStatus(res, 202, `accept of offer ${shortId(offer.offerId)}`);

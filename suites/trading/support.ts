@@ -14,7 +14,6 @@ import type { ResolvedProfile } from '../../src/config/profile.ts';
 import type { OperationTemplate } from '../../src/config/sections/operation.ts';
 import type { TradingProfile } from '../../src/config/sections/trading.ts';
 import { offerRecipes, type OfferRecipes, type ResolvedRecipe } from '../../src/config/sections/offer-recipes.ts';
-import { retryAfterMs } from '../../src/auth/tokens.ts';
 import { callOperation, type Placeholders } from '../../src/operations.ts';
 import { pollUntilTerminal, type PollObservation, type PollOutcome } from '../../src/polling.ts';
 import { PtasError } from '../../src/errors.ts';
@@ -161,30 +160,30 @@ export interface AcceptOptions {
   label: string;
 }
 
-/** One accept, exactly as asked (no retry): for races and rate-limit-sensitive checks. */
-export function acceptOnce(http: HttpClient, offerId: string, options: AcceptOptions): Promise<HttpResponse> {
+function acceptRequest(http: HttpClient, offerId: string, options: AcceptOptions, once?: true): Promise<HttpResponse> {
   return http.patch(acceptPath(offerId), {
     headers: options.userId === undefined ? {} : { [http.userIdHeader]: options.userId },
     query: { external_transaction_id: options.externalTransactionId },
     json: options.json,
     bearer: options.bearer,
     label: options.label,
+    ...(once ? { once } : {}),
   });
 }
 
+/** One accept, exactly as asked, a 429 or 503 included: for races and rate-limit-sensitive checks. */
+export function acceptOnce(http: HttpClient, offerId: string, options: AcceptOptions): Promise<HttpResponse> {
+  return acceptRequest(http, offerId, options, true);
+}
+
 /**
- * An accept that waits out a 429 (bounded), so the suite's own pace is not
- * taken for the behaviour under test. A 429 must not execute the offer
+ * An accept asked again after a transient answer (the HTTP client's budget,
+ * src/http/transient.ts), so the suite's own pace is not taken for the
+ * behaviour under test. A 429 must not execute the offer
  * (OFFER-RATE-LIMITED-NOT-EXECUTED), so trying again is sound.
  */
-export async function accept(check: CheckContext, http: HttpClient, offerId: string, options: AcceptOptions, attempts = 3): Promise<HttpResponse> {
-  for (let attempt = 1; ; attempt++) {
-    const res = await acceptOnce(http, offerId, options);
-    if (res.status !== 429 || attempt >= attempts) return res;
-    const wait = retryAfterMs(res);
-    check.event('accept rate limited', `429 on ${options.label}; trying again in ${wait} ms`);
-    await new Promise((resolve) => setTimeout(resolve, wait));
-  }
+export function accept(http: HttpClient, offerId: string, options: AcceptOptions): Promise<HttpResponse> {
+  return acceptRequest(http, offerId, options);
 }
 
 export interface StatusObservation extends PollObservation {

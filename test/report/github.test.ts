@@ -73,7 +73,7 @@ test('one ::error per FAIL, naming the check, its requirements and the clause (o
   assert.equal(spec.properties.title, `FAIL auth.spec-fail — ${REQ[0]} — spec ${clause0.clause}`);
   assert.equal(spec.message, `auth.spec-fail said FAIL\nspec ${clause0.clause}: "${clause0.quote}"`);
   const declared = fails.find((a) => a.properties.title!.includes('trading.declared-fail'))!;
-  assert.match(declared.properties.title!, new RegExp(`— ${REQ[2]} — profile-declared \\(trading\\.offerRecipes\\); spec `));
+  assert.match(declared.properties.title!, new RegExp(`— ${REQ[2]} — profile-declared trading\\.offerRecipes; spec `));
   const error = parsed.filter((a) => a.command === 'error' && a.properties.title!.startsWith('ERROR '));
   assert.deepEqual(error.map((a) => [a.properties.title, a.message]), [[`ERROR auth.error could not run — ${REQ[0]}`, 'connection reset']]);
   assert.deepEqual(parsed.filter((a) => a.command === 'warning').map((a) => a.properties.title!.split(' — ')[0]), ['WARN auth.warn']);
@@ -119,7 +119,7 @@ test('the summary has the verdict and why, the counts, the failing table and the
   assert.match(md, /### Failing checks \(2\)/);
   const row = md.split('\n').find((l) => l.includes('`auth.one`'))!;
   const clause = requirementById(REQ[0])!.clause;
-  assert.ok(row.includes(`| \`${REQ[0]}\` |`) && row.includes(`| ${clause}: “`), row);
+  assert.ok(row.includes(`| \`${REQ[0]}\` |`) && row.includes(`| spec ${clause}: “`), row);
   assert.equal(row.split(/(?<!\\)\|/).length - 2, 5, `five cells: the reason's pipe is escaped: ${row}`);
   assert.ok(row.includes('&lt;script&gt;') && !row.includes('<script'), row);
   assert.ok(row.includes('\\[x\\](http'), 'a link in a reason is text, not a link');

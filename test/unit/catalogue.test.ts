@@ -57,3 +57,45 @@ test('every fault names a known requirement, and every requirement has a fault',
   const broken = new Set(FAULTS.map((f) => f.requirement));
   assert.deepEqual(requirements.filter((r) => !broken.has(r.id)).map((r) => r.id), [], 'requirements no fault breaks');
 });
+
+test('every further sentence is the spec verbatim, or a standard named by a word the spec uses; requirements list only known ones', () => {
+  const spec = specTextNormalized(specBytes.toString('utf8'));
+  const { sentences } = catalogue();
+  for (const [id, sentence] of Object.entries(sentences)) {
+    assert.ok(sentence.clause && sentence.quote, `${id} needs a clause and a quote`);
+    if (sentence.source === 'spec') {
+      assert.ok(spec.includes(specTextNormalized(sentence.quote)), `${id} is not in spec/service-spec.md: ${sentence.quote}`);
+    } else {
+      assert.match(sentence.source, /^RFC \d+$/, `${id}: source is "spec" or "RFC n"`);
+      assert.ok(sentence.namedBy && spec.includes(sentence.namedBy), `${id}: the spec must name what ${sentence.source} defines (namedBy "${sentence.namedBy}")`);
+    }
+  }
+  for (const r of requirements) for (const id of r.sentences ?? []) assert.ok(sentences[id], `${r.id} lists unknown sentence ${id}`);
+});
+
+test('documented fields are required by the response schemas, except those the catalogue names conditional', async () => {
+  const { validateAgainst } = await import('../../src/schemas/registry.ts');
+  const { conditionalFields } = catalogue();
+  assert.ok(conditionalFields.every((f) => f.clause && f.reason.length > 20), 'each conditional field names its clause and why');
+  // A refresh response without refresh_token is valid only because 4.1 rule 2 makes it conditional.
+  const refresh = validateAgainst('token-response.schema.json#/$defs/refreshResponse', { expires_in: 300, access_token: 'a.b.c' });
+  assert.deepEqual(refresh, []);
+  assert.ok(conditionalFields.some((f) => f.schema.endsWith('refreshResponse') && f.field === 'refresh_token'));
+  // Every field of the tables of 2.1 to 2.4 is required where the spec does not make it conditional.
+  const tables: Array<[string, string, string]> = [
+    ['2.1 Token response', 'token-response.schema.json', ''],
+    ['2.2 User', 'user-details.schema.json', '/data'],
+    ['2.3 Crypto withdrawal address', 'withdrawal-address-response.schema.json', '/data'],
+    ['2.4 Accepted trade', 'accepted-trade.schema.json', '/data'],
+  ];
+  const text = specBytes.toString('utf8');
+  for (const [heading, schema, at] of tables) {
+    const section = text.slice(text.indexOf(`### ${heading}`));
+    const rows = section.slice(0, section.indexOf('\n\n', section.indexOf('|---')) + 1);
+    const fields = [...rows.matchAll(/^\| ([a-z_]+) \|/gm)].map((m) => m[1]!).filter((f) => f !== 'Field');
+    assert.ok(fields.length >= 3, `${heading}: table rows found`);
+    const errors = validateAgainst(schema, at ? { data: {} } : {}).filter((e) => e.keyword === 'required' && e.instancePath === at);
+    const required = errors.map((e) => String(e.params.missingProperty));
+    assert.deepEqual(fields.filter((f) => !required.includes(f)), [], `${schema}: documented fields not required`);
+  }
+});

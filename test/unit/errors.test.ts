@@ -19,6 +19,7 @@ import { TemplateError } from '../../src/operations.ts';
 import { TokenSetupError } from '../../src/auth/tokens.ts';
 import { JwksUnavailable } from '../../src/auth/jwks.ts';
 import { TransportError } from '../../src/http/client.ts';
+import { TransientAnswerError } from '../../src/http/transient.ts';
 import { Redactor } from '../../src/http/redact.ts';
 import { CheckContext } from '../../src/check/context.ts';
 import { outcomeOf } from '../../src/check/fixtures.ts';
@@ -47,6 +48,7 @@ const EXAMPLES: Array<{ error: PtasError; exit: number }> = [
   { error: new TokenSetupError('token endpoint did not issue an access token (status 401)', 401), exit: EXIT.INTERNAL },
   { error: new JwksUnavailable('JWK Set at http://127.0.0.1:1/jwks answered 404 without a "keys" array'), exit: EXIT.INTERNAL },
   { error: new TransportError('TIMEOUT', 'no complete response within 50 ms', 3, 'http://127.0.0.1:1/v1/oauth/token'), exit: EXIT.INTERNAL },
+  { error: new TransientAnswerError('GET /v2/users/x was answered 503 4 times (Retry-After honoured)', 7), exit: EXIT.INTERNAL },
 ];
 
 function sourceFiles(dir: string): string[] {

@@ -6,7 +6,6 @@
 // first 200 and the first 202 the offer status is read (offer-status.ts),
 // before a newer offer for the same user could change it.
 import type { HttpResponse } from '../../../src/http/client.ts';
-import { retryAfterMs } from '../../../src/auth/tokens.ts';
 import type { OperationTemplate } from '../../../src/config/sections/operation.ts';
 import type { TradingProfile } from '../../../src/config/sections/trading.ts';
 import { offerRecipes, type ResolvedRecipe } from '../../../src/config/sections/offer-recipes.ts';
@@ -105,18 +104,13 @@ async function createStep(
   return { offer: { offerId: String(offerId), userId } };
 }
 
-/** PATCH /v1/offers/{id}/accept (spec 4.4) with the user-id header; a 429 is waited out once. */
-async function sendAccept(ctx: DoctorContext, offer: CreatedOffer, label: string): Promise<HttpResponse> {
-  const send = () =>
-    ctx.http.patch(`/v1/offers/${encodeURIComponent(offer.offerId)}/accept`, {
-      headers: { [ctx.http.userIdHeader]: offer.userId },
-      bearer: ctx.bearer,
-      label: `doctor: accept the offer (recipe ${label})`,
-    });
-  const res = await send();
-  if (res.status !== 429) return res;
-  await new Promise((resolve) => setTimeout(resolve, retryAfterMs(res)));
-  return send();
+/** PATCH /v1/offers/{id}/accept (spec 4.4) with the user-id header; a 429 or 503 is waited out by the client (src/http/transient.ts). */
+function sendAccept(ctx: DoctorContext, offer: CreatedOffer, label: string): Promise<HttpResponse> {
+  return ctx.http.patch(`/v1/offers/${encodeURIComponent(offer.offerId)}/accept`, {
+    headers: { [ctx.http.userIdHeader]: offer.userId },
+    bearer: ctx.bearer,
+    label: `doctor: accept the offer (recipe ${label})`,
+  });
 }
 
 async function acceptStep(ctx: DoctorContext, recipe: ResolvedRecipe, offer: CreatedOffer): Promise<AcceptedOffer | undefined> {

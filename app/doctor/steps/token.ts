@@ -8,8 +8,8 @@ const OPERATION = 'token';
 const KEY = 'credentials';
 
 export async function tokenStep(ctx: DoctorContext): Promise<void> {
-  // Two attempts at most: a 429 is waited out once, so a tight limit does not read as wrong credentials.
-  const res = await postToken(ctx.http, clientCredentialsBody(ctx.profile), 'doctor: access token (client_credentials)', 2);
+  // A 429 or 503 is waited out by the client (src/http/transient.ts), so a tight limit does not read as wrong credentials.
+  const res = await postToken(ctx.http, clientCredentialsBody(ctx.profile), 'doctor: access token (client_credentials)');
   const request = ctx.exchanges.requestLine(res);
   const body = res.json as { access_token?: unknown; refresh_token?: unknown; expires_in?: unknown } | undefined;
   if (res.status === 200 && typeof body?.access_token === 'string' && body.access_token) {

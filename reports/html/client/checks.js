@@ -103,15 +103,22 @@ function waivedLine(waived) {
   );
 }
 
-/** The spec sentence (or profile declaration) a FAIL rests on, shown beside it. */
+/** Where a basis's words come from: the spec's clause, a standard's section, or the profile's key and value (src/check/basis.ts basisSource). */
+function basisSourceText(basis) {
+  if (basis.kind === 'standard') return `${basis.standard} section ${basis.clause}${basis.namedBy ? ` (the spec names ${basis.namedBy})` : ''}`;
+  if (basis.kind === 'profile-declared') {
+    const value = basis.declaredValue === undefined ? '' : ` = ${typeof basis.declaredValue === 'string' ? basis.declaredValue : JSON.stringify(basis.declaredValue)}`;
+    return `profile-declared ${basis.profileKey}${value}; spec ${basis.clause}`;
+  }
+  return `spec ${basis.clause}`;
+}
+
+/** The sentence a finding rests on (spec, a standard the spec names, or the profile's declaration), shown beside it. */
 function basisLine(basis) {
-  const declared = basis.kind === 'profile-declared';
   return h(
     'div',
     { class: `check-basis basis-${basis.kind}` },
-    declared ? h('span', { class: 'basis-kind' }, `profile-declared (${basis.profileKey})`) : h('span', { class: 'basis-kind' }, 'spec'),
-    ' ',
-    h('span', { class: 'basis-clause' }, basis.clause),
+    h('span', { class: 'basis-kind' }, basisSourceText(basis)),
     ': ',
     h('q', { class: 'basis-quote' }, basis.quote),
   );

@@ -169,6 +169,7 @@ function findingsBlock(findings) {
           badge(f.level),
           ' ',
           withMarkers(f.message),
+          f.basis ? basisLine(f.basis) : null,
           f.details ? h('pre', { class: 'finding-details' }, withMarkers(JSON.stringify(f.details, null, 2))) : null,
         ),
       ),

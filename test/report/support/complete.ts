@@ -53,9 +53,19 @@ export const completeResults: DeepRequired<RunResults> = {
         clause: '4.1 rule 2, 5 rule 2',
         quote: 'the refresh token used in the request is invalidated',
         profileKey: 'auth.example',
+        declaredValue: ['a'],
+        standard: 'RFC 9530',
+        namedBy: 'Content-Digest',
       },
       details: { expected: 422, actual: 200 },
-      findings: [{ level: 'INFO', message: 'access_token: alg EdDSA', details: { claims: ['iss'] } }],
+      findings: [
+        {
+          level: 'FAIL',
+          message: 'refresh token reused at 21:13:47 was accepted: 200',
+          details: { claims: ['iss'] },
+          basis: { kind: 'spec', requirement: 'TOKEN-REFRESH-SINGLE-USE', clause: '4.1 rule 2', quote: 'each refresh token is single-use', standard: 'RFC 9530', namedBy: 'Content-Digest', profileKey: 'k', declaredValue: 1 },
+        },
+      ],
       evidence: [
         {
           id: 1,
@@ -66,6 +76,7 @@ export const completeResults: DeepRequired<RunResults> = {
           response: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"expires_in":300}', bodyBytes: 940, truncated: false },
           error: { code: 'CONNECTION_RESET', message: 'reset after the headers' },
           incoming: true,
+          invented: true,
           curl: "curl -sS -X POST 'https://sandbox.example.com/v1/oauth/token'",
           schemaErrors: [{ instancePath: '/expires_in', message: 'must be integer', keyword: 'type', params: { type: 'integer' }, kind: 'violation' }],
         },
@@ -85,7 +96,7 @@ export const completeResults: DeepRequired<RunResults> = {
       ],
     },
   ],
-  requirements: [{ id: 'TOKEN-REFRESH-SINGLE-USE', area: 'auth', clause: '4.1 rule 2', quote: 'each refresh token is single-use', level: 'MUST', text: 'The refresh token is single-use.', checks: ['auth.refresh-token-single-use'] }],
+  requirements: [{ id: 'TOKEN-REFRESH-SINGLE-USE', area: 'auth', clause: '4.1 rule 2', quote: 'each refresh token is single-use', level: 'MUST', text: 'The refresh token is single-use.', sentences: ['SPEC-7-TOKEN-CODES'], checks: ['auth.refresh-token-single-use'] }],
   load: {
     engine: 'embedded',
     startedAt: '2026-11-22T21:13:49.000Z',

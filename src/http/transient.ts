@@ -1,0 +1,61 @@
+// Transient answers: a 429 or 503 says "not now", not what the operation
+// does (section 7 lists them without a condition; RFC 9110 15.6.4: the 503
+// server "is currently unable to handle the request due to a temporary
+// overload"), and a transport failure says nothing at all. Neither may decide
+// a rule, so the HTTP client asks again, honouring Retry-After, within a
+// bounded budget; when the answer is still transient, the check could not
+// observe what it needs (TransientAnswerError: ERROR "not observed").
+import { PtasError } from '../errors.ts';
+import { TRANSIENT_STATUSES } from '../check/outcome.ts';
+
+export const TRANSIENT_RETRY = {
+  /** Attempts in all, the first included. */
+  attempts: 4,
+  /** Wait before the next attempt when the answer names none; doubled at each attempt. */
+  firstWaitMs: 500,
+  /** Longest single wait, whatever Retry-After asks. */
+  maxWaitMs: 5_000,
+  /** Longest total wait for one request. */
+  budgetMs: 12_000,
+} as const;
+
+export const isTransientStatus = (status: number): boolean => TRANSIENT_STATUSES.has(status);
+
+/**
+ * Methods a client may send again after a transport failure without risking
+ * a second effect (RFC 9110 9.2.2, idempotent methods). A 429 or 503 is
+ * asked again whatever the method: the server did not handle the request.
+ */
+export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+/**
+ * Transport failures asked again (for an idempotent method): a connection
+ * closed under the request, as a keep-alive race or a restarting instance
+ * does. A timeout is not: the client already waited its whole time limit.
+ */
+export const RETRIED_TRANSPORT_FAILURES: ReadonlySet<string> = new Set(['CONNECTION_RESET']);
+
+/** How long Retry-After (delta-seconds or HTTP-date, RFC 9110 10.2.3) asks to wait, bounded; the doubling fallback without one. */
+export function transientWaitMs(retryAfter: string | undefined, attempt: number): number {
+  const fallback = TRANSIENT_RETRY.firstWaitMs * 2 ** (attempt - 1);
+  if (!retryAfter) return Math.min(fallback, TRANSIENT_RETRY.maxWaitMs);
+  const seconds = Number(retryAfter);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - Date.now();
+  return Math.min(Math.max(Number.isFinite(ms) ? ms : fallback, 50), TRANSIENT_RETRY.maxWaitMs);
+}
+
+/** The request stayed transient through every attempt the budget allows: the check could not observe its answer. */
+export class TransientAnswerError extends PtasError {
+  readonly code = 'not-observed';
+  constructor(
+    message: string,
+    readonly exchangeId: number,
+  ) {
+    super(message);
+    this.name = 'TransientAnswerError';
+  }
+
+  override checkReason(): string {
+    return `not observed: ${this.message}`;
+  }
+}
