@@ -7,4 +7,11 @@ export interface Fault {
   requirement: string;
   /** What the implementation does wrong, in one sentence. */
   description: string;
+  /**
+   * The profile keys (dotted paths) the covering check needs beyond what
+   * `ptas init --yes` writes, when the fault must be caught without the
+   * declarations of the reference's full profile: the self-test then also
+   * runs it under a profile of only these keys (test/support/minimal-profile.ts).
+   */
+  minimalProfile?: string[];
 }

@@ -11,6 +11,7 @@ import { test, thrownByTest, type TestFixtures } from './fixtures.ts';
 import { META_ANNOTATION, type CheckMeta } from './model.ts';
 import { registerCheck, type CheckDeclaration } from './registry.ts';
 import { TARGET_ANNOTATION, targetSelects, targetsFromEnv, type RunTarget } from './run-targets.ts';
+import type { ResolvedProfile } from '../config/profile.ts';
 
 export type CheckFixtures = Omit<TestFixtures, 'checkOutcome'>;
 export type CheckBody = (fixtures: CheckFixtures & { check: CheckContext }, testInfo: TestInfo) => Promise<void>;
@@ -38,27 +39,38 @@ export async function registeringOnly<T>(load: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * A conformance check's declaration. `waitsMs`: the longest the check may
+ * wait on the implementation by what the profile declares (a poll deadline,
+ * a validity period, a delivery window), added to its time limit so a slow
+ * but declared implementation is never cut short, and a run stays bounded.
+ */
+export type ConformanceDeclaration = CheckDeclaration & { waitsMs?: (profile: ResolvedProfile) => number };
+
 /** Declares one check: its id, title and requirement ids, and the body that exercises the implementation. */
-export function defineCheck(declaration: CheckDeclaration, body: CheckBody): void {
-  const meta = registerCheck(declaration, 'conformance');
+export function defineCheck(declaration: ConformanceDeclaration, body: CheckBody): void {
+  const { waitsMs, ...checkDeclaration } = declaration;
+  const meta = registerCheck(checkDeclaration, 'conformance');
   if (!declaringTests) return;
-  for (const target of targets()) declareTest(target, meta, body);
+  for (const target of targets()) declareTest(target, meta, body, waitsMs);
 }
 
 /** The check's test against one target, if the target's grep selects it. */
-function declareTest(target: RunTarget, meta: CheckMeta, body: CheckBody): void {
+function declareTest(target: RunTarget, meta: CheckMeta, body: CheckBody, waitsMs: ConformanceDeclaration['waitsMs']): void {
   const tags = checkTags(meta);
   if (!targetSelects(target, meta.title, tags)) return;
   // The target's name keeps the titles of the same check for two targets apart.
-  test.describe(target.name, () => declareTargetTest(target, meta, tags, body));
+  test.describe(target.name, () => declareTargetTest(target, meta, tags, body, waitsMs));
 }
 
-function declareTargetTest(target: RunTarget, meta: CheckMeta, tags: string[], body: CheckBody): void {
+function declareTargetTest(target: RunTarget, meta: CheckMeta, tags: string[], body: CheckBody, waitsMs: ConformanceDeclaration['waitsMs']): void {
   const annotation = [
     { type: META_ANNOTATION, description: JSON.stringify(meta) },
     { type: TARGET_ANNOTATION, description: target.name },
   ];
   test(meta.title, { tag: tags, annotation }, async ({ check, http, targetName, profile, connection, transport, redactor, tokens }, testInfo) => {
+    const declaredWaits = waitsMs?.(profile) ?? 0;
+    if (declaredWaits > 0 && testInfo.timeout) testInfo.setTimeout(testInfo.timeout + declaredWaits);
     try {
       await body({ check, http, targetName, profile, connection, transport, redactor, tokens }, testInfo);
     } catch (error) {

@@ -53,11 +53,11 @@ test('self-test: clean reference passes, every fault is caught, every legitimate
   t.diagnostic(`self-test time: ${seconds(result.durationMs)} in all (side by side: checks ${seconds(result.checksMs)}, load stages ${seconds(result.loadStagesMs)})`);
 
   assert.deepEqual(
-    missed.map((f) => `${f.fault.name} (${f.fault.requirement}): ${f.checks.map((c) => `${c.id}=${c.verdict}`).join(', ') || 'no covering check ran'}`),
+    missed.map((f) => `${f.target} (${f.fault.requirement}): ${f.checks.map((c) => `${c.id}=${c.verdict}`).join(', ') || 'no covering check ran'}`),
     [],
     'faults no check caught',
   );
-  assert.deepEqual(notFlagged.map((f) => f.fault.name), [], 'faults of MUST requirements that left the run CONFORMANT');
+  assert.deepEqual(notFlagged.map((f) => f.target), [], 'faults of MUST requirements that left the run CONFORMANT');
   assert.deepEqual(
     result.variants.filter((v) => !specific.includes(v)).map((v) => `${v.target} → ${v.verdict}: ${v.falseVerdicts.map((c) => `${c.id}=${c.verdict} ${c.reason}`).join('; ') || 'no check FAILed or ERRORed'}`),
     [],
@@ -69,7 +69,7 @@ function verdictsByTarget(result: Awaited<ReturnType<typeof runSelfTest>>): Reco
   const byId = (checks: { id: string; verdict: string }[]) => Object.fromEntries(checks.map((c) => [c.id, c.verdict]).sort(([a], [b]) => a.localeCompare(b)));
   return {
     clean: byId(result.clean),
-    ...Object.fromEntries(result.faults.map((f) => [`fault:${f.fault.name}`, byId(f.checks)])),
+    ...Object.fromEntries(result.faults.map((f) => [`fault:${f.target}`, byId(f.checks)])),
     ...Object.fromEntries(result.variants.map((v) => [v.target, byId(v.checks)])),
   };
 }

@@ -14,6 +14,7 @@ import { Writable } from 'node:stream';
 import { FAULTS, type Fault } from '../../reference/faults/index.ts';
 import { compatibleVariants, variantByName, VARIANTS, type Variant } from '../../reference/variants/index.ts';
 import { referenceProfile } from '../../reference/profile.ts';
+import { minimalProfile } from './minimal-profile.ts';
 import { spawnReferences } from '../../app/run/reference-process.ts';
 import { runConformance } from '../../app/run/conformance.ts';
 import type { CheckResult } from '../../src/check/model.ts';
@@ -29,6 +30,8 @@ export const ALL_COMPATIBLE = 'variants:all-compatible';
 
 export interface FaultVerdict {
   fault: Fault;
+  /** The fault's name, or minimalTarget(name) for its run under a minimal profile. */
+  target: string;
   checks: CheckResult[];
   caught: boolean;
   /** A MUST requirement's fault must make the run NOT CONFORMANT. */
@@ -93,6 +96,19 @@ interface ServerPlan {
   faults: string[];
   variants: string[];
   grep?: string;
+  /** Keys of a minimal profile (test/support/minimal-profile.ts) instead of the reference's full one. */
+  minimalProfile?: string[];
+}
+
+/** The target name of a fault run under its minimal profile. */
+export const minimalTarget = (fault: string) => `${fault}@minimal-profile`;
+
+/** Every fault, and each fault that declares a minimal profile once more under it. */
+function faultPlans(faults: readonly Fault[]): ServerPlan[] {
+  return faults.flatMap((f) => {
+    const plan = { name: f.name, faults: [f.name], variants: [], grep: faultGrep(f) };
+    return f.minimalProfile ? [plan, { ...plan, name: minimalTarget(f.name), minimalProfile: f.minimalProfile }] : [plan];
+  });
 }
 
 /**
@@ -156,16 +172,16 @@ export async function runSelfTest(
   const faults = selection.faults ?? (await conformanceFaults());
   const plans: ServerPlan[] = [
     { name: CLEAN, faults: [], variants: [] },
-    ...faults.map((f) => ({ name: f.name, faults: [f.name], variants: [], grep: faultGrep(f) })),
+    ...faultPlans(faults),
     ...variantPlans(selection.variants ?? VARIANTS),
   ];
   const farm = await spawnReferences(plans.map((p) => ({ faults: p.faults, variants: p.variants })));
   try {
-    const targets = farm.servers.map((server, i) => ({
-      name: plans[i]!.name,
-      profile: referenceProfile(server.url, server.options),
-      grep: plans[i]!.grep,
-    }));
+    const targets = farm.servers.map((server, i) => {
+      const full = referenceProfile(server.url, server.options);
+      const keys = plans[i]!.minimalProfile;
+      return { name: plans[i]!.name, profile: keys ? minimalProfile(full, keys) : full, grep: plans[i]!.grep };
+    });
     const quiet = new Writable({ write: (_chunk, _enc, done) => done() });
     // The load stages run beside the checks, which yield the CPU to them (nice): the probes measure rates,
     // and at equal priority a busy CPU moved a 429 onset enough to turn a PASS into a WARN.
@@ -193,11 +209,14 @@ export async function runSelfTest(
     }
     return {
       clean: byTarget(CLEAN),
-      faults: faults.map((fault) => {
-        const checks = byTarget(fault.name);
-        const must = requirementById(fault.requirement)?.level === 'MUST';
-        return { fault, checks, caught: isCaught(checks), notConformant: !must || checks.some(breaksConformance) };
-      }),
+      faults: plans
+        .filter((plan) => plan.faults.length)
+        .map((plan) => {
+          const fault = faults.find((f) => f.name === plan.faults[0])!;
+          const checks = byTarget(plan.name);
+          const must = requirementById(fault.requirement)?.level === 'MUST';
+          return { fault, target: plan.name, checks, caught: isCaught(checks), notConformant: !must || checks.some(breaksConformance) };
+        }),
       variants,
       errors: output.errors,
       durationMs: performance.now() - started,

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTransport, HttpClient, TransportError } from '../../src/http/client.ts';
 import { Redactor } from '../../src/http/redact.ts';
+import { TransientAnswerError } from '../../src/http/transient.ts';
 import type { RecordedExchange } from '../../src/http/exchange.ts';
 import { startServer } from '../support/servers.ts';
 
@@ -114,4 +115,43 @@ test('a connection reset mid-body is CONNECTION_RESET', async (t) => {
   t.after(() => server.close());
   const { http } = client(server.url);
   await assert.rejects(http.get('/'), (e: unknown) => e instanceof TransportError && e.kind === 'CONNECTION_RESET');
+});
+
+test('a 429 or 503 is asked again, honouring Retry-After; each attempt is evidence; still transient at the end: TransientAnswerError', async (t) => {
+  let calls = 0;
+  const server = await startServer((req, res) => {
+    calls++;
+    const transient = req.url === '/always' || calls <= 2;
+    res.writeHead(transient ? (calls % 2 ? 503 : 429) : 200, transient ? { 'retry-after': '0' } : {});
+    res.end();
+  });
+  t.after(() => server.close());
+  const { http, exchanges } = client(server.url);
+  const res = await http.post('/v1/oauth/token', { json: {}, label: 'issue' });
+  assert.equal(res.status, 200);
+  assert.deepEqual(exchanges.map((e) => e.response?.status), [503, 429, 200]);
+  assert.match(exchanges[2]!.label!, /attempt 3, after 429/);
+
+  calls = 0;
+  await assert.rejects(http.get('/always', { label: 'always busy' }), (error: unknown) => {
+    assert.ok(error instanceof TransientAnswerError);
+    assert.match(error.checkReason(), /^not observed: GET \/always was answered 503, 429, 503, 429 in 4 attempts/);
+    return true;
+  });
+  calls = 0;
+  assert.equal((await http.get('/always', { once: true })).status, 503, 'once: the transient answer comes back as it is');
+});
+
+test('a connection reset is asked again for an idempotent method only (RFC 9110 9.2.2)', async (t) => {
+  let calls = 0;
+  const server = await startServer((req, res) => {
+    calls++;
+    if (calls === 1) return req.socket.destroy();
+    res.end('{}');
+  });
+  t.after(() => server.close());
+  const { http } = client(server.url);
+  assert.equal((await http.get('/x')).status, 200);
+  calls = 0;
+  await assert.rejects(http.post('/x', { json: {} }), (error: unknown) => error instanceof TransportError && error.kind === 'CONNECTION_RESET');
 });
