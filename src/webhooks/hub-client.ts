@@ -9,13 +9,18 @@ import { fromWire, WEBHOOK_HUB_ENV, type SessionMessage } from './hub-protocol.t
 import type { ResponseStep } from './routing.ts';
 import { SessionDeliveries } from './session-deliveries.ts';
 
-const agent = new http.Agent({ keepAlive: true });
 /** Round trips to the hub's clock; the fastest sets the offset. */
 const CLOCK_SAMPLES = 5;
 
+/**
+ * One control call on a connection of its own. A kept-alive connection would
+ * save a loopback handshake, but a check that waits longer than the hub's
+ * keep-alive timeout (Node's 5 s) between two calls would send the next one
+ * as the hub closes that connection: "socket hang up", and a check ERROR.
+ */
 function call(url: string, method: 'GET' | 'POST'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, agent }, (res) => {
+    const req = http.request(url, { method, agent: false }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));

@@ -6,6 +6,7 @@
 // control address (src/webhooks/hub-server.ts, hub-client.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { Agent, request } from 'undici';
 import { IDEMPOTENCY_HEADER, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
 import { syntheticDelivery } from '../support/deliveries.ts';
@@ -152,6 +153,51 @@ test('over the hub: a worker mirrors its session (deliveries, answers written la
     assert.equal(slow.isOpen, false);
     await assert.rejects(new HubClient(`${server.url}x`).openSession({ ...base, users: [['ua']], script: [{ status: 204 }] }), /clock/);
   } finally {
+    await server.close();
+    await hub.close();
+  }
+});
+
+/**
+ * A TCP relay in front of the hub that drops a connection when a second
+ * request arrives on it: what a client sees when it reuses a kept-alive
+ * connection at the moment the server's keep-alive timeout closes it.
+ */
+async function closingOnReuse(upstream: URL): Promise<{ url: string; close: () => Promise<void> }> {
+  const relay = net.createServer((client) => {
+    const hub = net.connect(Number(upstream.port), upstream.hostname);
+    let requests = 0;
+    client.on('data', (chunk) => {
+      requests += chunk.toString('latin1').match(/^(GET|POST) \S+ HTTP\/1\.1\r$/gm)?.length ?? 0;
+      if (requests > 1) return client.destroy();
+      hub.write(chunk);
+    });
+    hub.on('data', (chunk) => client.write(chunk));
+    client.on('close', () => hub.destroy());
+    hub.on('close', () => client.destroy());
+    client.on('error', () => hub.destroy());
+    hub.on('error', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  const { port } = relay.address() as net.AddressInfo;
+  return { url: `http://127.0.0.1:${port}${upstream.pathname}`, close: () => new Promise((resolve) => relay.close(() => resolve())) };
+}
+
+test('over the hub: no control call reuses a connection the hub may be closing (a check idle longer than its keep-alive)', async () => {
+  const hub = new WebhookHub();
+  const server = await serveHub(hub);
+  const relay = await closingOnReuse(new URL(server.url));
+  try {
+    const client = new HubClient(relay.url);
+    const receiver = { listenHost: '127.0.0.1', listenPort: 0, path: '/hook' };
+    const session = await client.openSession({ receiverKey: 'target', receiver, holdMs: 0, users: [['ua']], script: [{ status: 204 }] });
+    for (let round = 0; round < 5; round++) {
+      await session.lockCause();
+      await session.unlockCause();
+    }
+    await session.end();
+  } finally {
+    await relay.close();
     await server.close();
     await hub.close();
   }
