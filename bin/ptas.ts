@@ -50,6 +50,12 @@ await yargs(hideBin(process.argv))
           coerce: splitNames,
           describe: 'Run the embedded reference with legitimate variants: behaviours the spec allows that it does not show by default (NAME[,NAME]; see `ptas reference --list-variants`)',
         })
+        .option('condition', {
+          type: 'string',
+          array: true,
+          coerce: splitNames,
+          describe: 'Run the embedded reference under real-world conditions: latency, closed connections, a proxy, transient 503/429, slow webhooks, long processing … (NAME[,NAME]; see `ptas reference --list-conditions`)',
+        })
         .option('grep', { type: 'string', describe: 'Run only checks whose title or tags match, e.g. @TOKEN-REFRESH-SINGLE-USE or @area:auth' })
         .option('workers', { type: 'number', describe: 'Parallel check workers (default: twice the CPU count, 4 to 8: checks mostly wait)' })
         .option('check-timeout-ms', { type: 'number', default: 60_000, describe: 'Time limit for one check' })
@@ -68,6 +74,7 @@ await yargs(hideBin(process.argv))
         .example('$0 run --base-url https://sandbox.example.com -c profile.json', 'Test an implementation described by a profile')
         .example('$0 run --fault refresh-token-reusable', 'See a check fail against a deliberately broken reference')
         .example('$0 run --variant duplicate-address-refused,accept-replay-idempotent', 'See the checks hold on a reference that reads the spec\'s gaps differently')
+        .example('$0 run --condition latency,transient-503', 'See the verdict hold on a reference that answers late and sometimes 503')
         .example('$0 run --grep @area:auth', 'Run only the auth checks')
         .example('$0 run --waivers waivers.json --strict-waivers', 'Accept known failures that have an owner and an expiry date; fail when a waiver is out of date')
         .example('$0 run --out bundle --reporter github', 'In GitHub Actions: annotations and a job summary')
@@ -88,6 +95,7 @@ await yargs(hideBin(process.argv))
           outDir: args.out,
           faults: args.fault,
           variants: args.variant,
+          conditions: args.condition,
           grep: args.grep,
           workers: args.workers,
           checkTimeoutMs: args.checkTimeoutMs,

@@ -3,6 +3,7 @@ import yargs, { type Argv, type Options } from 'yargs';
 import { ConfigError } from '../src/config/errors.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { VARIANTS } from '../reference/variants/index.ts';
+import { CONDITIONS } from '../reference/conditions/index.ts';
 import { REFERENCE_DEFAULTS, type ReferenceOptions } from '../reference/options.ts';
 import { startReference } from '../reference/server.ts';
 import { referenceModes, type ReferenceModeArgs } from '../reference/modes.ts';
@@ -15,6 +16,8 @@ export interface ReferenceArgs extends ReferenceModeArgs {
   fault?: string[];
   listFaults?: boolean;
   listVariants?: boolean;
+  condition?: string[];
+  listConditions?: boolean;
   clientId: string;
   ownLicenceClientId: string;
   seed: number;
@@ -45,6 +48,13 @@ export const REFERENCE_CLI_OPTIONS = {
   'list-faults': { type: 'boolean', describe: 'Print every fault with the requirement it breaks, then exit' },
   variant: { type: 'string', array: true, coerce: splitNames, describe: 'Behave in a way the spec allows but the reference does not show by default (NAME[,NAME])' },
   'list-variants': { type: 'boolean', describe: 'Print every legitimate variant with the clause that allows it, then exit' },
+  condition: {
+    type: 'string',
+    array: true,
+    coerce: splitNames,
+    describe: 'Behave the way real deployments do around a correct implementation: latency, closed connections, a proxy, transient 503/429, slow webhooks, long processing … (NAME[,NAME])',
+  },
+  'list-conditions': { type: 'boolean', describe: 'Print every condition with what it does and the spec areas it touches, then exit' },
   // Sugar for variants: one flag per question real deployments answer differently (reference/modes.ts).
   signature: {
     type: 'string',
@@ -111,10 +121,11 @@ export function referenceOptionsBuilder<T>(y: Argv<T>, env: NodeJS.ProcessEnv = 
     .example('$0 reference --port 8080', 'Serve the reference on http://127.0.0.1:8080')
     .example('$0 reference --fault refresh-token-reusable', 'Serve a reference that lets refresh tokens be reused')
     .example('$0 reference --variant duplicate-address-refused', 'Serve a reference that refuses a withdrawal address it already has (allowed by the spec)')
+    .example('$0 reference --condition latency,transient-503', 'Serve a reference with a WAN\'s latency that answers every 20th request of an operation 503')
     .example('$0 reference --deployed-api', 'Serve a reference configured like the deployed API; the banner says what your profile must declare')
     .example('$0 reference --signature hmac --user-id-header x-partner-user-id', 'HMAC-signed webhooks and a renamed user-id header')
     .epilog(
-      `Every option can also be set as ${REFERENCE_ENV_PREFIX}<OPTION>, e.g. PTAS_REF_TOKEN_RATE=300, PTAS_REF_DEPLOYED_API=1 or PTAS_REF_FAULT=a,b; a flag given wins. ` +
+      `Every option can also be set as ${REFERENCE_ENV_PREFIX}<OPTION>, e.g. PTAS_REF_TOKEN_RATE=300, PTAS_REF_DEPLOYED_API=1, PTAS_REF_FAULT=a,b or PTAS_REF_CONDITION=latency; a flag given wins. ` +
         `The secrets come only from the environment (a flag would show in ps): the client secret from ${REFERENCE_SECRET_VARIABLES.clientSecret}, ` +
         `the webhook shared secret from ${REFERENCE_SECRET_VARIABLES.webhookSharedSecret} (defaults: demo secrets printed at start).`,
     );
@@ -141,6 +152,7 @@ export function referenceOptionsFrom(args: ReferenceArgs, env: NodeJS.ProcessEnv
     host: args.host,
     faults: args.fault ?? [],
     variants: modes.variants,
+    conditions: args.condition ?? [],
     clientId: args.clientId,
     ownLicenceClientId: args.ownLicenceClientId,
     seed: args.seed,
@@ -169,6 +181,10 @@ export async function runReferenceCommand(args: ReferenceArgs): Promise<void> {
     process.stdout.write(listVariants());
     return;
   }
+  if (args.listConditions) {
+    process.stdout.write(listConditions());
+    return;
+  }
   if (args.listFaults) {
     const width = Math.max(...FAULTS.map((f) => f.name.length));
     for (const f of FAULTS) process.stdout.write(`${f.name.padEnd(width)}  ${f.requirement}\n${' '.repeat(width + 2)}${f.description}\n`);
@@ -187,6 +203,7 @@ export async function runReferenceCommand(args: ReferenceArgs): Promise<void> {
       `  client_id ${running.options.clientId}; client_secret ${secretFromEnv ? `from ${REFERENCE_SECRET_VARIABLES.clientSecret}` : `"${running.options.clientSecret}" (demo default)`}\n` +
       (running.options.faults.length ? `  faults: ${running.options.faults.join(', ')}\n` : '') +
       (running.options.variants.length ? `  variants: ${running.options.variants.join(', ')}\n` : '') +
+      (running.options.conditions.length ? `  conditions: ${running.options.conditions.join(', ')}\n` : '') +
       `  what a profile for it says:\n${profileHints(running.options, running.url).map((line) => `    ${line}\n`).join('')}` +
       `  test it: PTAS_CLIENT_SECRET=… ptas run --base-url ${running.url} --client-id ${running.options.clientId} --config profile.json\n`,
   );
@@ -213,4 +230,11 @@ export function listVariants(): string {
     return `${v.name.padEnd(width)}  [${v.area}] ${v.description}\n${pad}allowed by: ${v.allowedBy}${conflicts}\n`;
   });
   return `${VARIANTS.length} legitimate variants (behaviours the spec allows that the reference does not show by default):\n\n${lines.join('')}`;
+}
+
+/** Every condition, one line each: name, the areas it touches, what it does. */
+export function listConditions(): string {
+  const width = Math.max(...CONDITIONS.map((c) => c.name.length));
+  const lines = CONDITIONS.map((c) => `${c.name.padEnd(width)}  [${c.touches === 'all' ? 'all' : c.touches.join(', ')}] ${c.description}\n`);
+  return `${CONDITIONS.length} conditions (how real deployments behave around a correct implementation; the verdict must stay CONFORMANT):\n\n${lines.join('')}`;
 }

@@ -4,6 +4,8 @@ import type { ServerResponse } from 'node:http';
 import { sendError } from './http-util.ts';
 import type { FaultSet } from './faults/index.ts';
 import type { VariantSet } from './variants/index.ts';
+import type { ConditionSet } from './conditions/index.ts';
+import type { ReferenceClock } from './conditions/second-resolution.ts';
 import type { TokenClaims, TokenKeys } from './keys.ts';
 import type { ReferenceOptions } from './options.ts';
 import type { RouteRequest } from './router.ts';
@@ -14,6 +16,9 @@ export interface ReferenceContext {
   options: ReferenceOptions;
   faults: FaultSet;
   variants: VariantSet;
+  conditions: ConditionSet;
+  /** How the reference reads time and writes timestamps: milliseconds, or whole seconds under second-resolution. */
+  clock: ReferenceClock;
   keys: TokenKeys;
   users: Map<string, User>;
   /** Opaque token → JWT, used only by the opaque-tokens fault. */

@@ -3,6 +3,9 @@
 // unpublished HS256 key signs refresh tokens under the
 // refresh-token-internal-key variant: only the issuer ever verifies a
 // refresh token, so nothing obliges it to use a published key.
+// Under the deterministic-tokens condition access tokens carry no jti: the
+// same claims within one whole second then sign to the same bytes (Ed25519
+// signatures are deterministic, RFC 8032 5.1.6).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify, SignJWT, type JWK, type JWTPayload, type CryptoKey } from 'jose';
 
@@ -11,7 +14,8 @@ export type TokenUse = 'access' | 'refresh';
 export interface TokenClaims extends JWTPayload {
   token_use: TokenUse;
   client_id: string;
-  jti: string;
+  /** Absent only from access tokens under the deterministic-tokens condition; refresh tokens always carry one. */
+  jti?: string;
   exp: number;
   iat: number;
 }
@@ -21,6 +25,8 @@ export interface SignOptions {
   key?: 'published' | 'internal';
   /** Another issuer than the reference's: such a token never verifies here (the refreshed-access-token-rejected fault). */
   issuer?: string;
+  /** No jti claim (the deterministic-tokens condition's access tokens). */
+  withoutJti?: boolean;
 }
 
 export class TokenKeys {
@@ -51,13 +57,16 @@ export class TokenKeys {
   async sign(use: TokenUse, clientId: string, ttlSeconds: number, jti = randomUUID(), options: SignOptions = {}): Promise<string> {
     const internal = options.key === 'internal';
     const typ = use === 'access' ? 'at+jwt' : 'rt+jwt';
-    return new SignJWT({ token_use: use, client_id: clientId })
+    // One reading of the clock for iat and exp, so both fall in the same second.
+    const now = Math.floor(Date.now() / 1000);
+    const jwt = new SignJWT({ token_use: use, client_id: clientId })
       .setProtectedHeader(internal ? { alg: 'HS256', typ } : { alg: 'EdDSA', kid: this.kid, typ })
       .setIssuer(options.issuer ?? this.issuer)
-      .setSubject(clientId)
-      .setJti(jti)
-      .setIssuedAt()
-      .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+      .setSubject(clientId);
+    if (!options.withoutJti) jwt.setJti(jti);
+    return jwt
+      .setIssuedAt(now)
+      .setExpirationTime(now + ttlSeconds)
       .sign(internal ? this.internalSecret : this.privateKey);
   }
 

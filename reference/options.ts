@@ -12,6 +12,12 @@ export interface ReferenceOptions {
   faults: string[];
   /** Active legitimate variants (see --list-variants): behaviours the spec allows that the reference does not show by default. */
   variants: string[];
+  /**
+   * Active conditions (see --list-conditions): how real deployments behave
+   * around a correct implementation (latency, proxies, transient answers, slow
+   * webhooks, long processing …). None by default.
+   */
+  conditions: string[];
   /** Seed for the generated fixtures (users, offers). */
   seed: number;
   /** Access-token lifetime in seconds (expires_in). */
@@ -73,6 +79,7 @@ export const REFERENCE_DEFAULTS: ReferenceOptions = {
   clientSecret: 'reference-demo-secret-change-me',
   faults: [],
   variants: [],
+  conditions: [],
   seed: 1,
   accessTokenTtlSeconds: 300,
   refreshTokenTtlSeconds: 86_400,

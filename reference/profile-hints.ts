@@ -1,8 +1,8 @@
 // What a profile for a running reference has to say, for `ptas reference`'s
 // start banner: how deliveries are signed and where the key is, whether the
 // JWK Sets need the bearer token, how to make a slow offer, and the user-id
-// header. Each line pairs the behaviour with the profile entry that
-// describes it, so a partner can copy the entry.
+// header, and the conditions it runs under. Each line pairs the behaviour
+// with the profile entry that describes it, so a partner can copy the entry.
 import { DEMO_WEBHOOK_SHARED_SECRET, type ReferenceOptions } from './options.ts';
 import { WEBHOOK_JWKS_PATH } from './routes/webhooks.ts';
 import { TOKEN_JWKS_ROUTE } from './routes/token.ts';
@@ -10,6 +10,8 @@ import { SLOW_AMOUNT, slowProcessingMs } from './trading/offer-request.ts';
 import { userIdHeaderName } from './trading/svc-user-id.ts';
 import { VariantSet } from './variants/index.ts';
 import { seedUsers } from './fixtures/users.ts';
+import { conditionByName } from './conditions/index.ts';
+import { referenceProfile } from './profile.ts';
 
 const DEFAULT_COMPONENTS = '@method @target-uri content-type content-digest date x-bts-idempotency-key';
 const DEPLOYED_COMPONENTS = '@method @target-uri host date content-digest content-type content-length x-bts-idempotency-key, with created and expires (+5 min)';
@@ -62,6 +64,24 @@ function userHint(options: ReferenceOptions): string[] {
   ];
 }
 
+/** The profile entries a condition's adjustment changes, per section: what a profile must declare under it. */
+function declaredUnder(name: string, options: ReferenceOptions, baseUrl: string): string[] {
+  const adjust = conditionByName(name)?.adjustProfile;
+  if (!adjust) return [];
+  const before = referenceProfile(baseUrl, { ...options, conditions: [] }) as unknown as Record<string, Record<string, unknown>>;
+  const after = adjust(referenceProfile(baseUrl, { ...options, conditions: [] }), options) as unknown as Record<string, Record<string, unknown>>;
+  return Object.keys(after).flatMap((section) => {
+    const changed = Object.entries(after[section] ?? {}).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(before[section]?.[key]));
+    if (!changed.length || typeof after[section] !== 'object') return [];
+    return [`    "${section}": {${changed.map(([key, value]) => `"${key}": ${JSON.stringify(value)}`).join(', ')}}`];
+  });
+}
+
+/** One line per active condition, what it does, and what a profile must declare under it. */
+function conditionHints(options: ReferenceOptions, baseUrl: string): string[] {
+  return options.conditions.flatMap((name) => [`condition ${name}: ${conditionByName(name)?.description ?? ''}`, ...declaredUnder(name, options, baseUrl)]);
+}
+
 /** The banner lines: each behaviour a profile must describe, then the entry that describes it. */
 export function profileHints(options: ReferenceOptions, baseUrl: string): string[] {
   const variants = new VariantSet(options.variants);
@@ -72,5 +92,6 @@ export function profileHints(options: ReferenceOptions, baseUrl: string): string
     ...slowOfferHint(options, variants),
     ...(header === 'svc-user-id' ? ['user-id header: svc-user-id (the spec\'s)'] : [`user-id header: ${header} instead of svc-user-id`, `    "userIdHeader": "${header}"`]),
     ...userHint(options),
+    ...conditionHints(options, baseUrl),
   ];
 }

@@ -9,6 +9,7 @@ import { tradingSection } from './profile-sections/trading.ts';
 import { webhooksSection } from './profile-sections/webhooks.ts';
 import { loadSection } from './profile-sections/load.ts';
 import { variantByName } from './variants/index.ts';
+import { conditionByName } from './conditions/index.ts';
 
 export function referenceProfile(baseUrl: string, overrides: Partial<ReferenceOptions> = {}): ResolvedProfile {
   const options: ReferenceOptions = { ...REFERENCE_DEFAULTS, ...overrides };
@@ -27,5 +28,7 @@ export function referenceProfile(baseUrl: string, overrides: Partial<ReferenceOp
   // Sections an area does not fill are left out rather than written as undefined.
   const plain = JSON.parse(JSON.stringify(profile)) as ResolvedProfile;
   // A variant may change what a certification team would write (e.g. a limit no longer documented).
-  return options.variants.map(variantByName).reduce((p, variant) => variant?.adjustProfile?.(p, options) ?? p, plain);
+  const varied = options.variants.map(variantByName).reduce((p, variant) => variant?.adjustProfile?.(p, options) ?? p, plain);
+  // A condition after them: the waits it declares apply to the profile the variants made (e.g. a retry schedule only where one is declared).
+  return options.conditions.map(conditionByName).reduce((p, condition) => condition?.adjustProfile?.(p, options) ?? p, varied);
 }

@@ -21,12 +21,15 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { FaultSet } from './faults/index.ts';
+import type { ReferenceClock } from './conditions/second-resolution.ts';
 import type { ErrorBody } from './http-util.ts';
 import type { VariantSet } from './variants/index.ts';
 
 export interface ResponseScope {
   variants: VariantSet;
   faults: FaultSet;
+  /** How timestamps are written (whole seconds under the second-resolution condition); the millisecond default without it. */
+  clock?: ReferenceClock;
   method: string;
   pathname: string;
 }
@@ -67,7 +70,8 @@ function withExtraMembers(body: unknown): unknown {
     extended.scope ??= 'partner:read partner:write';
   }
   if (isPlainObject(body.data)) extended.data = { links: { self: scopes.getStore()?.pathname ?? '/' }, ...body.data };
-  extended.meta ??= { request_id: randomUUID(), served_at: new Date().toISOString() };
+  const servedAt = new Date();
+  extended.meta ??= { request_id: randomUUID(), served_at: scopes.getStore()?.clock?.iso(servedAt) ?? servedAt.toISOString() };
   return extended;
 }
 

@@ -13,17 +13,22 @@ export type Handler = (req: RouteRequest, res: ServerResponse) => Promise<void> 
 
 interface Route {
   method: string;
+  pattern: string;
   segments: string[];
   handler: Handler;
 }
 
-export type RouteMatch = { kind: 'found'; handler: Handler; params: Record<string, string> } | { kind: 'method-not-allowed'; allowed: string[] } | { kind: 'not-found' };
+/** `route`: the operation found, as method and pattern ("GET /v2/users/:userId"), the same for every request of it. */
+export type RouteMatch =
+  | { kind: 'found'; handler: Handler; params: Record<string, string>; route: string }
+  | { kind: 'method-not-allowed'; allowed: string[] }
+  | { kind: 'not-found' };
 
 export class Router {
   private readonly routes: Route[] = [];
 
   add(method: string, pattern: string, handler: Handler): this {
-    this.routes.push({ method, segments: pattern.split('/').filter(Boolean), handler });
+    this.routes.push({ method, pattern, segments: pattern.split('/').filter(Boolean), handler });
     return this;
   }
 
@@ -45,7 +50,7 @@ export class Router {
         return segment === parts[i];
       });
       if (!ok) continue;
-      if (route.method === method) return { kind: 'found', handler: route.handler, params };
+      if (route.method === method) return { kind: 'found', handler: route.handler, params, route: `${route.method} ${route.pattern}` };
       allowed.push(route.method);
     }
     return allowed.length ? { kind: 'method-not-allowed', allowed } : { kind: 'not-found' };

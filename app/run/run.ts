@@ -32,6 +32,8 @@ export interface RunOptions {
   faults?: string[];
   /** Legitimate variants of the embedded reference. */
   variants?: string[];
+  /** Real-world conditions of the embedded reference (reference/conditions/). */
+  conditions?: string[];
   /** Options of the embedded reference (limits, seed). */
   reference?: Partial<ReferenceOptions>;
   grep?: string;

@@ -4,7 +4,7 @@
 // which must then name its credentials (src/config/resolved.ts); without one,
 // the bundled reference started in a child process with its own profile, the
 // user's sections replacing the reference's own (so a profile can be tried
-// against it), and faults and variants only ever applied to it. The target
+// against it), and faults, variants and conditions only ever applied to it. The target
 // carries its connection (src/http/connection.ts): base URL, credentials,
 // timeouts and TLS, decided once for everything the command sends.
 import { ConfigError } from '../../src/config/errors.ts';
@@ -15,13 +15,15 @@ import { FaultSet } from '../../reference/faults/index.ts';
 import type { ReferenceOptions } from '../../reference/options.ts';
 import { referenceProfile } from '../../reference/profile.ts';
 import { VariantSet } from '../../reference/variants/index.ts';
+import { ConditionSet } from '../../reference/conditions/index.ts';
 import { spawnReference } from './reference-process.ts';
 
 export interface TargetRequest {
   profile: Profile;
-  /** Faults and legitimate variants of the bundled reference; refused with a base URL. */
+  /** Faults, legitimate variants and conditions of the bundled reference; refused with a base URL. */
   faults?: string[];
   variants?: string[];
+  conditions?: string[];
   /** Options of the bundled reference (limits, seed). */
   reference?: Partial<ReferenceOptions>;
 }
@@ -31,19 +33,21 @@ export interface Target {
   /** How every request of the command reaches the target (from the profile). */
   connection: Connection;
   /** Set when the target is the bundled reference this command started. */
-  embedded?: { url: string; faults: string[]; variants: string[] };
+  embedded?: { url: string; faults: string[]; variants: string[]; conditions: string[] };
   /** "the bundled reference at http://… with fault(s) …" or the base URL, for progress lines. */
   description: string;
   stop(): Promise<void>;
 }
 
-/** Faults and variants change the bundled reference only, and must be known ones. */
-function checkReferenceChoices({ profile, faults = [], variants = [] }: TargetRequest): void {
+/** Faults, variants and conditions change the bundled reference only, and must be known ones. */
+function checkReferenceChoices({ profile, faults = [], variants = [], conditions = [] }: TargetRequest): void {
   if (faults.length && profile.baseUrl) throw new ConfigError('--fault injects faults into the embedded reference; it cannot be combined with --base-url');
   if (variants.length && profile.baseUrl) throw new ConfigError('--variant changes the embedded reference; it cannot be combined with --base-url');
+  if (conditions.length && profile.baseUrl) throw new ConfigError('--condition changes the embedded reference; it cannot be combined with --base-url');
   try {
     new FaultSet(faults);
     new VariantSet(variants);
+    new ConditionSet(conditions);
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
@@ -57,16 +61,18 @@ export async function resolveTarget(request: TargetRequest): Promise<Target> {
   }
   const faults = request.faults ?? [];
   const variants = request.variants ?? [];
-  const reference = await spawnReference({ ...request.reference, faults, variants });
+  const conditions = request.conditions ?? [];
+  const reference = await spawnReference({ ...request.reference, faults, variants, conditions });
   const { baseUrl: _ignored, credentials: _alsoIgnored, ...userSections } = request.profile;
   const withFaults = faults.length ? ` with fault(s) ${faults.join(', ')}` : '';
   const withVariants = variants.length ? ` with variant(s) ${variants.join(', ')}` : '';
+  const underConditions = conditions.length ? ` under condition(s) ${conditions.join(', ')}` : '';
   const profile: ResolvedProfile = { ...referenceProfile(reference.url, reference.options), ...userSections };
   return {
     profile,
     connection: connectionOf(profile),
-    embedded: { url: reference.url, faults, variants },
-    description: `the reference implementation at ${reference.url}${withFaults}${withVariants}`,
+    embedded: { url: reference.url, faults, variants, conditions },
+    description: `the reference implementation at ${reference.url}${withFaults}${withVariants}${underConditions}`,
     stop: reference.stop,
   };
 }

@@ -8,7 +8,7 @@ import type { WebhooksProfile } from '../../src/config/sections/webhooks.ts';
 import { seedUsers } from '../fixtures/users.ts';
 import type { ReferenceOptions } from '../options.ts';
 import { WEBHOOK_JWKS_PATH, WEBHOOK_REGISTER_PATH, WEBHOOK_TRIGGER_PATH } from '../routes/webhooks.ts';
-import { retryDelaysMs } from '../webhooks/dispatcher.ts';
+import { retryDelaysMs } from '../webhooks/schedule.ts';
 import { RISK_EVALUATION_ACTION } from '../webhooks/events.ts';
 
 /** How many of the seed users the webhook checks may cause events for. */

@@ -89,8 +89,8 @@ class WithdrawalAddresses {
       return sendError(res, 422, 'parameter_error', 'this address, with this destination tag, is already in the user\'s address book');
     }
 
-    const now = new Date();
-    const stored = this.book.add(userId, request, this.fault('wda-created-at-local-offset') ? atPlusTwoHours(now) : now.toISOString());
+    const now = this.ctx.clock.now();
+    const stored = this.book.add(userId, request, this.fault('wda-created-at-local-offset') ? atPlusTwoHours(now) : this.ctx.clock.iso(now));
     const shown = this.fault('wda-id-not-uuid') ? { ...stored, id: `wa_${stored.id.replace(/-/g, '').slice(0, 16)}` } : stored;
     if (this.fault('wda-content-type-text')) {
       res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });

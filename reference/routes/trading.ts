@@ -20,6 +20,11 @@
 //        tells executions apart.
 //   POST /reference/v1/users   → 201 {data: {id}}, a fresh user (fixture-users.ts).
 //
+// Conditions (reference/conditions/): long-processing makes a slow offer
+// process for 90 s and the default validity 120 s; second-resolution writes
+// created_at, valid_until and the trade time in whole seconds and judges
+// validity by whole seconds (the offer book's clock).
+//
 // Accept answers (the spec lists 200, 202, 401, 403, 406, 409, 410, 422, 429,
 // 500, 503 and leaves most conditions not shown; the reference's choices):
 //   401 no or invalid bearer credential;
@@ -56,11 +61,12 @@ import { TradingAnswers } from '../trading/answers.ts';
 import { registerFixtureUserRoute } from '../trading/fixture-users.ts';
 import { OfferBook } from '../trading/offer-book.ts';
 import { settingsFromAmount, settingsFromTimes, type OfferSettings } from '../trading/offer-request.ts';
+import { longProcessingDefaults, withLongProcessing } from '../conditions/long-processing.ts';
 import { readUserHeader, userIdHeaderName } from '../trading/svc-user-id.ts';
 import { registerAcceptRoute } from './accept.ts';
 
 export function registerTradingRoutes(router: Router, ctx: ReferenceContext): void {
-  const book = new OfferBook();
+  const book = new OfferBook(ctx.clock);
   const answers = new TradingAnswers(ctx, book);
   registerAcceptRoute(router, ctx, book, answers);
 
@@ -107,7 +113,9 @@ async function offerOptions(ctx: ReferenceContext, req: RouteRequest, res: Serve
     if (!value || typeof value !== 'object' || Array.isArray(value)) return void sendError(res, 422, 'parameter_error', 'body must be a JSON object');
     body = value;
   }
-  const settings = fromBody(body, ctx.options);
+  // long-processing: a longer default validity, and a slow offer processes for 90 s (conditions/long-processing.ts).
+  const longProcessing = ctx.conditions.has('long-processing');
+  const settings = fromBody(body, longProcessing ? longProcessingDefaults(ctx.options) : ctx.options);
   if (typeof settings === 'string') return void sendError(res, 422, 'parameter_error', settings);
-  return settings;
+  return longProcessing ? withLongProcessing(settings, ctx.options) : settings;
 }

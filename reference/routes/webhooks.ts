@@ -85,7 +85,7 @@ function dispatchEvent(ctx: ReferenceContext, dispatcher: WebhookDispatcher, { r
     : randomUUID();
   const offerStatus = () => ({ id: randomUUID(), kind: 'offer-status' as const, idempotencyKey: randomUUID(), url, body: offerStatusBody(userId, at) });
   if (sendsOtherKinds) dispatcher.dispatch(offerStatus());
-  dispatcher.dispatch({ id, kind: 'user-update', idempotencyKey, url, body: eventBody(params, id, ctx.faults, ctx.variants) });
+  dispatcher.dispatch({ id, kind: 'user-update', idempotencyKey, url, body: eventBody(params, id, ctx.faults, ctx.variants, ctx.clock.iso) });
   if (sendsOtherKinds) dispatcher.dispatch(offerStatus());
   return id;
 }

@@ -88,7 +88,9 @@ export class TokenGrants {
     if ((typeof clientId !== 'string' || !clientId) && !clientIdOptional) return this.parameterError(res, 'client_id is required');
     if (typeof presented !== 'string' || !presented) return this.parameterError(res, 'refresh_token is required');
     const jwt = ctx.opaqueTokens.get(presented) ?? presented;
-    const claims = await ctx.keys.verify(jwt);
+    const verified = await ctx.keys.verify(jwt);
+    // A refresh token is tracked by its jti; one without any is no refresh token of this server.
+    const claims = verified?.jti === undefined ? undefined : { ...verified, jti: verified.jti };
     if (!claims || claims.token_use !== 'refresh') {
       if (this.fault('refresh-accepts-any-token')) return this.issue(res, { clientId: ctx.options.clientId, grant: 'refresh_token' });
       return this.parameterError(res, 'refresh_token is not a valid refresh token');
@@ -138,7 +140,12 @@ export class TokenGrants {
     const ctx = this.ctx;
     // The fault's access token carries an issuer the reference does not accept, so it never opens the API.
     const unrecognised = grant === 'refresh_token' && this.fault('refreshed-access-token-rejected');
-    return ctx.keys.sign('access', clientId, ctx.options.accessTokenTtlSeconds, undefined, unrecognised ? { issuer: `${ctx.keys.issuer}/unrecognised` } : {});
+    // deterministic-tokens: no jti, so the same claims within one second sign to the same token.
+    const withoutJti = ctx.conditions.has('deterministic-tokens');
+    return ctx.keys.sign('access', clientId, ctx.options.accessTokenTtlSeconds, undefined, {
+      withoutJti,
+      ...(unrecognised ? { issuer: `${ctx.keys.issuer}/unrecognised` } : {}),
+    });
   }
 
   private async signRefreshToken(clientId: string, accessToken: string, parentJti?: string): Promise<string> {

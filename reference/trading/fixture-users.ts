@@ -24,7 +24,7 @@ export function registerFixtureUserRoute(router: Router, ctx: ReferenceContext):
     const user = {
       ...template!,
       id: crypto.randomUUID(),
-      registered_at: new Date().toISOString(),
+      registered_at: ctx.clock.iso(ctx.clock.now()),
       external_id: `reference-fixture-${created}`,
       external_meta: { source: 'reference-fixture' },
     };

@@ -3,7 +3,9 @@
 // by its owner, and only once. refusal() and begin() are synchronous: a route
 // that calls them back to back, with no await in between, makes
 // check-and-set atomic on the event loop, so of simultaneous accepts exactly
-// one begins.
+// one begins. Time is read through the reference's clock: in whole seconds
+// under the second-resolution condition (conditions/second-resolution.ts).
+import { referenceClock, type ReferenceClock } from '../conditions/second-resolution.ts';
 import { quoteFor, tradeFor, type AcceptedTrade, type Quote } from './trade.ts';
 
 /** What the book stores; "expired" and "superseded" are derived from time and newer offers. */
@@ -42,7 +44,9 @@ export class OfferBook {
   private readonly newestByUser = new Map<string, string>();
   private sequence = 0;
 
-  create(userId: string, options: { processingMs: number; validitySeconds: number }, now = new Date()): Offer {
+  constructor(private readonly clock: ReferenceClock = referenceClock(false)) {}
+
+  create(userId: string, options: { processingMs: number; validitySeconds: number }, now = this.clock.now()): Offer {
     const offer: Offer = {
       id: crypto.randomUUID(),
       userId,
@@ -65,7 +69,7 @@ export class OfferBook {
   statusOf(offer: Offer, now = new Date()): OfferStatus {
     if (offer.status !== 'offered') return offer.status;
     if (this.newestByUser.get(offer.userId) !== offer.id) return 'superseded';
-    return now >= offer.validUntil ? 'expired' : 'offered';
+    return this.clock.isPast(offer.validUntil, now) ? 'expired' : 'offered';
   }
 
   /** Why `userId` may not accept the offer now, or undefined when they may. */
@@ -74,7 +78,7 @@ export class OfferBook {
     if (offer.status === 'in_progress') return 'already-accepted';
     if (offer.status === 'accepted' && rules.completedStaysAccepted) return 'already-accepted';
     if (rules.newestOnly && this.newestByUser.get(offer.userId) !== offer.id) return 'superseded';
-    if (rules.validity && now >= offer.validUntil) return 'expired';
+    if (rules.validity && this.clock.isPast(offer.validUntil, now)) return 'expired';
     return undefined;
   }
 
@@ -85,8 +89,8 @@ export class OfferBook {
     offer.trade = undefined;
   }
 
-  complete(offer: Offer, at = new Date()): AcceptedTrade {
-    offer.trade = tradeFor(offer.id, offer.quote, at);
+  complete(offer: Offer, at = this.clock.now()): AcceptedTrade {
+    offer.trade = tradeFor(offer.id, offer.quote, this.clock.iso(at));
     offer.status = 'accepted';
     return offer.trade;
   }

@@ -50,7 +50,8 @@ export function quoteFor(sequence: number): Quote {
   return { type: 'buy', fiatId: 1, assetId: 1, fiatMinor: 10_000n, priceMinor: 5_234_117n + BigInt(sequence % 500) };
 }
 
-export function tradeFor(offerId: string, quote: Quote, at: Date): AcceptedTrade {
+/** The trade of an execution; `at` is the execution's ISO 8601 UTC timestamp ("…Z"), written with the spec's UTC offset. */
+export function tradeFor(offerId: string, quote: Quote, at: string): AcceptedTrade {
   const fees = (quote.fiatMinor * FEE_BPS) / 10_000n;
   const tax = 0n;
   const netPrice = (quote.priceMinor * (10_000n - SPREAD_BPS)) / 10_000n;
@@ -66,7 +67,7 @@ export function tradeFor(offerId: string, quote: Quote, at: Date): AcceptedTrade
     total_amount: decimal(quote.fiatMinor + tax + fees, 2n),
     asset_amount: decimal(assetUnits, ASSET_DECIMALS),
     asset_price: decimal(quote.priceMinor, 2n),
-    time: at.toISOString().replace('Z', '+00:00'),
+    time: at.replace(/Z$/, '+00:00'),
     spread: decimal(SPREAD_BPS, 4n),
     fees_after_cost: decimal(fees, 2n),
     fee_percentage: decimal(FEE_BPS, 2n),
@@ -103,9 +104,9 @@ export function exponentForm(decimal: string, exponentMark = 'e'): string {
   return `${negative ? '-' : ''}${mantissa[0]}${mantissa.length > 1 ? `.${mantissa.slice(1)}` : ''}${exponentMark}${exponent}`;
 }
 
-/** An ISO 8601 timestamp of `instant` written at a UTC offset of `minutes` ("+01:00"). */
-export function atOffset(instant: Date, minutes: number): string {
-  const local = new Date(instant.getTime() + minutes * 60_000).toISOString().slice(0, -1);
+/** An ISO 8601 timestamp of `instant` written at a UTC offset of `minutes` ("+01:00"); `wholeSeconds` leaves the fraction out. */
+export function atOffset(instant: Date, minutes: number, wholeSeconds = false): string {
+  const local = new Date(instant.getTime() + minutes * 60_000).toISOString().slice(0, wholeSeconds ? 19 : -1);
   const sign = minutes < 0 ? '-' : '+';
   const abs = Math.abs(minutes);
   return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
@@ -119,6 +120,9 @@ export function presentTrade(trade: AcceptedTrade, presentation: TradePresentati
     shown.asset_amount = exponentForm(trade.asset_amount);
     shown.spread = exponentForm(trade.spread, 'E');
   }
-  if (presentation.timeOffsetMinutes !== undefined) shown.time = atOffset(new Date(trade.time), presentation.timeOffsetMinutes);
+  if (presentation.timeOffsetMinutes !== undefined) {
+    // A time written without a fraction (second-resolution) keeps none at the other offset.
+    shown.time = atOffset(new Date(trade.time), presentation.timeOffsetMinutes, !trade.time.includes('.'));
+  }
   return shown;
 }

@@ -1,26 +1,22 @@
 // Delivers user-update events (and, with webhook-unrelated-notifications,
 // offer-status notifications) to the receiving address each client set up.
 // An answer of 200, 201, 202 or 204 confirms receipt (spec 6.1); anything
-// else, a connection error or a timeout is retried with exponential backoff
-// (webhookRetryBaseMs, doubling; ten times that base with the
-// webhook-retry-slower variant) up to webhookMaxAttempts, under the same
-// idempotency key. One dispatcher per server: its state is its own.
+// else, a connection error or a timeout is retried on the server's schedule
+// (schedule.ts: exponential backoff from webhookRetryBaseMs by default, the
+// slow-webhooks condition's seconds), under the same idempotency key. One
+// dispatcher per server: its state is its own.
 import { appendFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import type { ReferenceContext } from '../context.ts';
 import { buildDelivery, type WebhookEvent } from './message.ts';
+import { deliverySchedule, type DeliverySchedule } from './schedule.ts';
 import type { WebhookSigner } from './signer.ts';
 
-const ACKNOWLEDGEMENTS = new Set([200, 201, 202, 204]);
-/** webhook-retry-slower: the first retry comes this many times later than the base (2 s by default, after the suite's window). */
-const SLOWER_RETRY_FACTOR = 20;
+// Where the reference's profile and the tests have always read the schedule from.
+export { retryDelaysMs } from './schedule.ts';
 
-/** The delays between attempts (ms): the schedule the reference's profile declares as webhooks.retryDelaysMs. */
-export function retryDelaysMs(options: { webhookRetryBaseMs: number; webhookMaxAttempts: number }, slower = false): number[] {
-  const base = options.webhookRetryBaseMs * (slower ? SLOWER_RETRY_FACTOR : 1);
-  return Array.from({ length: Math.max(0, options.webhookMaxAttempts - 1) }, (_, i) => base * 2 ** i);
-}
+const ACKNOWLEDGEMENTS = new Set([200, 201, 202, 204]);
 /** An answer body is only looked at for its presence; more than this is not read. */
 const ANSWER_READ_LIMIT = 64 * 1024;
 
@@ -30,11 +26,14 @@ export class WebhookDispatcher {
   /** client_id → the receiving address that client set up. */
   private readonly addresses = new Map<string, string>();
   private readonly agent = new Agent({ keepAliveTimeout: 2_000 });
+  private readonly schedule: DeliverySchedule;
 
   constructor(
     private readonly ctx: ReferenceContext,
     private readonly signer: WebhookSigner,
-  ) {}
+  ) {
+    this.schedule = deliverySchedule(ctx);
+  }
 
   register(clientId: string, url: string): void {
     this.addresses.set(clientId, url);
@@ -58,8 +57,9 @@ export class WebhookDispatcher {
   }
 
   private async deliver(event: WebhookEvent): Promise<void> {
-    const { options, faults, variants } = this.ctx;
-    const delays = faults.has('webhook-no-retry') ? [] : retryDelaysMs(options, variants.has('webhook-retry-slower'));
+    const { firstDelayMs, retryDelaysMs: delays } = this.schedule;
+    // unref: a queued delivery must not keep a closed reference's process alive.
+    if (firstDelayMs > 0) await sleep(firstDelayMs, undefined, { ref: false });
     for (let attempt = 1; ; attempt++) {
       if (this.acknowledged(await this.attempt(event, attempt))) return;
       const delay = delays[attempt - 1];
@@ -79,7 +79,7 @@ export class WebhookDispatcher {
         headers: delivery.headers,
         body: delivery.body,
         dispatcher: this.agent,
-        signal: AbortSignal.timeout(this.ctx.options.webhookTimeoutMs),
+        signal: AbortSignal.timeout(this.schedule.timeoutMs),
       });
       let bodyBytes = 0;
       for await (const chunk of response.body as AsyncIterable<Buffer>) {

@@ -141,6 +141,8 @@ const REFERENCE_SAMPLES: Record<string, { raw: string; arg: unknown; options?: P
   'list-faults': { raw: '1', arg: true },
   variant: { raw: 'duplicate-address-refused,accept-replay-idempotent', arg: ['duplicate-address-refused', 'accept-replay-idempotent'], options: { variants: ['duplicate-address-refused', 'accept-replay-idempotent'] } },
   'list-variants': { raw: 'true', arg: true },
+  condition: { raw: 'latency, transient-503', arg: ['latency', 'transient-503'], options: { conditions: ['latency', 'transient-503'] } },
+  'list-conditions': { raw: '1', arg: true },
   signature: { raw: 'hmac', arg: 'hmac', options: { variants: ['webhook-signature-hmac'] } },
   'signature-components': { raw: 'deployed', arg: 'deployed', options: { variants: ['webhook-signature-more-components'] } },
   'jwks-auth': { raw: 'bearer', arg: 'bearer', options: { variants: ['jwks-requires-bearer'] } },
