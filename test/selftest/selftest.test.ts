@@ -1,13 +1,16 @@
 // The proof that the suite's verdicts can be trusted (README, "How the suite
 // proves its verdicts hold"), in one run: the clean reference passes every check; every fault of
 // the reference is caught by the checks covering the requirement it breaks
-// (sensitivity: the mutation score); and every legitimate variant — alone,
-// and all compatible ones together — is CONFORMANT with no FAIL and no ERROR
+// (sensitivity: the mutation score), also under latency and closed
+// connections; every legitimate variant — alone, and all compatible ones
+// together — and every real-world condition — alone on the areas it touches,
+// and all at once on every check — is CONFORMANT with no FAIL and no ERROR
 // (specificity).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { VARIANTS } from '../../reference/variants/index.ts';
+import { CONDITIONS } from '../../reference/conditions/index.ts';
 import { conformanceFaults, runSelfTest } from '../support/selftest.ts';
 
 // PTAS_SELFTEST_ONLY=name,name (fault or variant names, or requirement-id prefixes) narrows the run while developing.
@@ -15,6 +18,7 @@ const only = process.env.PTAS_SELFTEST_ONLY?.split(',').filter(Boolean);
 // PTAS_SELFTEST_WORKERS=N sets the number of Playwright workers (default: test/support/selftest.ts).
 const faults = (await conformanceFaults()).filter((f) => !only || only.some((o) => f.name === o || f.requirement.startsWith(o)));
 const variants = VARIANTS.filter((v) => !only || only.includes(v.name));
+const conditions = CONDITIONS.filter((c) => !only || only.includes(c.name));
 
 // PTAS_SELFTEST_VERDICTS=file writes every target's check verdicts (target → check id → verdict):
 // diff two such files to prove a refactoring changed no verdict.
@@ -22,8 +26,8 @@ const verdictsFile = process.env.PTAS_SELFTEST_VERDICTS;
 
 const percent = (part: number, whole: number) => (whole ? (100 * part) / whole : 100).toFixed(1);
 
-test('self-test: clean reference passes, every fault is caught, every legitimate variant is conformant', { timeout: 12 * 60_000 }, async (t) => {
-  const result = await runSelfTest({ faults, variants }, { workers: Number(process.env.PTAS_SELFTEST_WORKERS) || undefined });
+test('self-test: clean reference passes, every fault is caught (also under latency and closed connections), every legitimate variant and every real-world condition is conformant', { timeout: 12 * 60_000 }, async (t) => {
+  const result = await runSelfTest({ faults, variants, conditions }, { workers: Number(process.env.PTAS_SELFTEST_WORKERS) || undefined });
   if (verdictsFile) writeFileSync(verdictsFile, JSON.stringify(verdictsByTarget(result), null, 2) + '\n');
   assert.deepEqual(result.errors, [], 'the check runner reported errors');
 
@@ -48,6 +52,8 @@ test('self-test: clean reference passes, every fault is caught, every legitimate
     `specificity: ${specific.length}/${result.variants.length} variant targets CONFORMANT (${percent(specific.length, result.variants.length)}%); ` +
       `${variantChecks.length - falseChecks.length}/${variantChecks.length} check verdicts free of FAIL and ERROR (${percent(variantChecks.length - falseChecks.length, variantChecks.length)}%)`,
   );
+  const conformantUnder = result.conditions.filter((c) => c.verdict === 'CONFORMANT' && c.falseVerdicts.length === 0);
+  t.diagnostic(`conditions: ${conformantUnder.length}/${result.conditions.length} condition targets CONFORMANT (${result.conditions.map((c) => c.target).join(', ')})`);
   t.diagnostic(`clean reference: ${result.clean.length} checks, ${result.clean.filter((c) => c.verdict === 'PASS').length} PASS`);
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   t.diagnostic(`self-test time: ${seconds(result.durationMs)} in all (side by side: checks ${seconds(result.checksMs)}, load stages ${seconds(result.loadStagesMs)})`);
@@ -63,6 +69,11 @@ test('self-test: clean reference passes, every fault is caught, every legitimate
     [],
     'legitimate variants the suite does not find CONFORMANT (false verdicts)',
   );
+  assert.deepEqual(
+    result.conditions.filter((c) => !conformantUnder.includes(c)).map((c) => `${c.target} → ${c.verdict}: ${c.falseVerdicts.map((v) => `${v.id}=${v.verdict} ${v.reason}`).join('; ') || 'no check FAILed or ERRORed'}`),
+    [],
+    'real-world conditions under which the correct reference is not CONFORMANT',
+  );
 });
 
 function verdictsByTarget(result: Awaited<ReturnType<typeof runSelfTest>>): Record<string, Record<string, string>> {
@@ -71,5 +82,6 @@ function verdictsByTarget(result: Awaited<ReturnType<typeof runSelfTest>>): Reco
     clean: byId(result.clean),
     ...Object.fromEntries(result.faults.map((f) => [`fault:${f.target}`, byId(f.checks)])),
     ...Object.fromEntries(result.variants.map((v) => [v.target, byId(v.checks)])),
+    ...Object.fromEntries(result.conditions.map((c) => [c.target, byId(c.checks)])),
   };
 }

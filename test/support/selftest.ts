@@ -13,6 +13,7 @@ import os from 'node:os';
 import { Writable } from 'node:stream';
 import { FAULTS, type Fault } from '../../reference/faults/index.ts';
 import { compatibleVariants, variantByName, VARIANTS, type Variant } from '../../reference/variants/index.ts';
+import { CONDITIONS, type Condition } from '../../reference/conditions/index.ts';
 import { referenceProfile } from '../../reference/profile.ts';
 import { minimalProfile } from './minimal-profile.ts';
 import { spawnReferences } from '../../app/run/reference-process.ts';
@@ -38,10 +39,12 @@ export interface FaultVerdict {
   notConformant: boolean;
 }
 
+/** A target that must be CONFORMANT: a legitimate variant, or a real-world condition. */
 export interface VariantVerdict {
-  /** `variant:NAME`, or ALL_COMPATIBLE. */
+  /** `variant:NAME`, ALL_COMPATIBLE, `condition:NAME` or ALL_CONDITIONS. */
   target: string;
   variants: string[];
+  conditions: string[];
   checks: CheckResult[];
   verdict: RunVerdict;
   /** The checks that gave a verdict the variant does not deserve: FAIL or ERROR. */
@@ -52,6 +55,8 @@ export interface SelfTestResult {
   clean: CheckResult[];
   faults: FaultVerdict[];
   variants: VariantVerdict[];
+  /** Each condition on the areas it touches, and all conditions at once on every check. */
+  conditions: VariantVerdict[];
   errors: string[];
   durationMs: number;
   /** From the start, until the checks (one Playwright run over every target) and until the load stages beside them were done. */
@@ -95,6 +100,8 @@ interface ServerPlan {
   name: string;
   faults: string[];
   variants: string[];
+  /** Real-world conditions of the reference (reference/conditions/). */
+  conditions?: string[];
   grep?: string;
   /** Keys of a minimal profile (test/support/minimal-profile.ts) instead of the reference's full one. */
   minimalProfile?: string[];
@@ -103,12 +110,42 @@ interface ServerPlan {
 /** The target name of a fault run under its minimal profile. */
 export const minimalTarget = (fault: string) => `${fault}@minimal-profile`;
 
-/** Every fault, and each fault that declares a minimal profile once more under it. */
-function faultPlans(faults: readonly Fault[]): ServerPlan[] {
+/**
+ * The conditions every fault must still be caught under: real deployments'
+ * latency and closed connections must not hide a contradiction.
+ */
+export const FAULT_CONDITIONS = ['latency', 'connection-close'] as const;
+
+/** The target name of a fault run under FAULT_CONDITIONS. */
+export const underConditions = (fault: string) => `${fault}@${FAULT_CONDITIONS.join(',')}`;
+
+/** Every fault alone, once more under FAULT_CONDITIONS, and once more under its minimal profile when it declares one. */
+function faultPlans(faults: readonly Fault[], withConditions: boolean): ServerPlan[] {
   return faults.flatMap((f) => {
     const plan = { name: f.name, faults: [f.name], variants: [], grep: faultGrep(f) };
-    return f.minimalProfile ? [plan, { ...plan, name: minimalTarget(f.name), minimalProfile: f.minimalProfile }] : [plan];
+    const conditioned = withConditions ? [{ ...plan, name: underConditions(f.name), conditions: [...FAULT_CONDITIONS] }] : [];
+    const minimal = f.minimalProfile ? [{ ...plan, name: minimalTarget(f.name), minimalProfile: f.minimalProfile }] : [];
+    return [plan, ...conditioned, ...minimal];
   });
+}
+
+export const ALL_CONDITIONS = 'conditions:all';
+
+/**
+ * The condition targets: each condition alone, running the checks of the
+ * areas it touches, then every condition at once running every check. A
+ * correct implementation under real-world conditions must stay CONFORMANT.
+ */
+function conditionPlans(conditions: readonly Condition[]): ServerPlan[] {
+  const plans: ServerPlan[] = conditions.map((c) => ({
+    name: `condition:${c.name}`,
+    faults: [],
+    variants: [],
+    conditions: [c.name],
+    grep: c.touches === 'all' ? undefined : `@area:(${c.touches.join('|')})(\\s|$)`,
+  }));
+  if (conditions.length > 1) plans.push({ name: ALL_CONDITIONS, faults: [], variants: [], conditions: conditions.map((c) => c.name) });
+  return plans;
 }
 
 /**
@@ -165,17 +202,19 @@ const SELFTEST_WORKERS = 8;
 const CHECKS_NICENESS = 10;
 
 export async function runSelfTest(
-  selection: { faults?: Fault[]; variants?: readonly Variant[] } = {},
+  selection: { faults?: Fault[]; variants?: readonly Variant[]; conditions?: readonly Condition[] } = {},
   options: { workers?: number } = {},
 ): Promise<SelfTestResult> {
   const started = performance.now();
   const faults = selection.faults ?? (await conformanceFaults());
+  const conditions = selection.conditions ?? CONDITIONS;
   const plans: ServerPlan[] = [
     { name: CLEAN, faults: [], variants: [] },
-    ...faultPlans(faults),
+    ...faultPlans(faults, conditions.length > 0),
     ...variantPlans(selection.variants ?? VARIANTS),
+    ...conditionPlans(conditions),
   ];
-  const farm = await spawnReferences(plans.map((p) => ({ faults: p.faults, variants: p.variants })));
+  const farm = await spawnReferences(plans.map((p) => ({ faults: p.faults, variants: p.variants, conditions: p.conditions ?? [] })));
   try {
     const targets = farm.servers.map((server, i) => {
       const full = referenceProfile(server.url, server.options);
@@ -195,18 +234,19 @@ export async function runSelfTest(
     const loadStagesMs = loadDone - started;
     const byTarget = (name: string) => output.checks.filter((c) => c.target === name);
 
-    const variants: VariantVerdict[] = [];
-    for (const plan of plans) {
-      if (!plan.variants.length) continue;
+    const specificity = (plan: ServerPlan): VariantVerdict => {
       const checks = [...byTarget(plan.name), ...(loadChecks.get(plan.name) ?? [])];
-      variants.push({
+      return {
         target: plan.name,
         variants: plan.variants,
+        conditions: plan.conditions ?? [],
         checks,
         verdict: runVerdict({ checks, errors: output.errors }),
         falseVerdicts: checks.filter((c) => c.verdict === 'FAIL' || c.verdict === 'ERROR'),
-      });
-    }
+      };
+    };
+    const variants = plans.filter((plan) => plan.variants.length).map(specificity);
+    const conditionVerdicts = plans.filter((plan) => !plan.faults.length && plan.conditions?.length).map(specificity);
     return {
       clean: byTarget(CLEAN),
       faults: plans
@@ -218,6 +258,7 @@ export async function runSelfTest(
           return { fault, target: plan.name, checks, caught: isCaught(checks), notConformant: !must || checks.some(breaksConformance) };
         }),
       variants,
+      conditions: conditionVerdicts,
       errors: output.errors,
       durationMs: performance.now() - started,
       checksMs: checksDone - started,
