@@ -71,7 +71,9 @@ function buildManifest(input: BundleInput): Manifest {
       counts: results.counts,
       nonce: input.nonce ?? null,
       grep: input.grep ?? null,
-      reference: results.run.reference ? { faults: results.run.reference.faults, variants: results.run.reference.variants ?? [] } : null,
+      reference: results.run.reference
+        ? { faults: results.run.reference.faults, variants: results.run.reference.variants ?? [], conditions: results.run.reference.conditions ?? [] }
+        : null,
       shard: results.run.shard ?? null,
       mergedFrom: results.run.mergedFrom ?? null,
     },

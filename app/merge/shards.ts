@@ -59,7 +59,9 @@ function readShard(dir: string, publicKey: KeyObject | undefined): ShardBundle {
 function identity(shard: ShardBundle): Record<string, unknown> {
   const { manifest, results } = shard;
   const target = results.run.reference
-    ? { target: `the bundled reference (faults ${JSON.stringify(results.run.reference.faults)}, variants ${JSON.stringify(results.run.reference.variants ?? [])})` }
+    ? {
+        target: `the bundled reference (faults ${JSON.stringify(results.run.reference.faults)}, variants ${JSON.stringify(results.run.reference.variants ?? [])}, conditions ${JSON.stringify(results.run.reference.conditions ?? [])})`,
+      }
     : { 'profile hash': results.run.profileHash, target: manifest.target.baseUrl };
   return {
     'suite version': manifest.suite.version,

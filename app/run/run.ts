@@ -16,6 +16,7 @@ import { assertReachable } from './preflight.ts';
 import { profileHash } from './profile-hash.ts';
 import { resolveTarget, type Target } from './target.ts';
 import { runLoadStage, type LoadStageResult } from '../../load/stage.ts';
+import { withLoadEvidence } from '../../load/stage/crosscut.ts';
 import { loadSigningKey } from '../../src/certify/signing.ts';
 import { requiredCheckIds } from '../certify/required-checks.ts';
 import { tlsCertificateSha256 } from '../certify/target-fingerprint.ts';
@@ -141,12 +142,13 @@ function runResults(options: RunOptions, { profile, connection }: Pick<Target, '
       startedAt: startedAt.toISOString(),
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt.getTime() - startedAt.getTime(),
-      reference: embeddedReference ? { faults: options.faults ?? [], variants: options.variants ?? [] } : undefined,
+      reference: embeddedReference ? { faults: options.faults ?? [], variants: options.variants ?? [], conditions: options.conditions ?? [] } : undefined,
       insecureTls: connection.insecure,
       interrupted,
       shard: options.shard,
     },
-    checks: [...checks.checks, ...loadStage.checks],
+    // The cross-cutting checks judged again over both stages' exchanges: the load stage's error answers too.
+    checks: [...withLoadEvidence(checks.checks, loadStage.checks, profile.baseUrl), ...loadStage.checks],
     load: loadStage.load,
     errors: checks.errors,
   });

@@ -49,6 +49,10 @@ function notices(results: RunResults): string {
   if (faults.length) {
     out.push(`<div class="notice notice-info" id="notice-faults">Target: the bundled reference implementation with injected fault${faults.length === 1 ? '' : 's'} <b>${esc(faults.join(', '))}</b> (a demonstration, not an implementation under test).</div>`);
   }
+  const conditions = results.run.reference?.conditions ?? [];
+  if (conditions.length) {
+    out.push(`<div class="notice notice-info" id="notice-conditions">Target: the bundled reference implementation under real-world condition${conditions.length === 1 ? '' : 's'} <b>${esc(conditions.join(', '))}</b> (a correct implementation behind them).</div>`);
+  }
   const variants = results.run.reference?.variants ?? [];
   if (variants.length) {
     out.push(`<div class="notice notice-info" id="notice-variants">Target: the bundled reference implementation with legitimate variant${variants.length === 1 ? '' : 's'} <b>${esc(variants.join(', '))}</b> (behaviours the spec allows).</div>`);

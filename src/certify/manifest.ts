@@ -57,7 +57,7 @@ export interface Manifest {
     /** Set when the run was narrowed (--grep): not every check ran. */
     grep: string | null;
     /** Set when the target was the bundled reference. */
-    reference: { faults: string[]; variants: string[] } | null;
+    reference: { faults: string[]; variants: string[]; conditions: string[] } | null;
     /** Set when this bundle is one part of a sharded run. */
     shard: ShardPart | null;
     /** Set when this bundle was merged from shards (ptas merge): each part's manifest by its SHA-256. */

@@ -24,7 +24,7 @@ export interface RunMetadata {
   finishedAt: string;
   durationMs: number;
   /** Set when the run used the bundled reference implementation. */
-  reference?: { faults: string[]; variants?: string[] };
+  reference?: { faults: string[]; variants?: string[]; conditions?: string[] };
   /** TLS verification was switched off (--insecure). */
   insecureTls: boolean;
   /** The run was cut short (SIGINT, deadline); the verdict is INCOMPLETE. */

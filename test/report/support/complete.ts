@@ -29,7 +29,7 @@ export const completeResults: DeepRequired<RunResults> = {
     startedAt: '2026-11-22T21:13:43.194Z',
     finishedAt: '2026-11-22T21:13:48.822Z',
     durationMs: 5628,
-    reference: { faults: ['refresh-token-reusable'], variants: ['accept-replay-idempotent'] },
+    reference: { faults: ['refresh-token-reusable'], variants: ['accept-replay-idempotent'], conditions: ['latency'] },
     insecureTls: true,
     interrupted: 'interrupted (SIGINT)',
     shard: { index: 1, total: 2 },
