@@ -2,6 +2,18 @@ import type { Fault } from './types.ts';
 
 export const usersFaults: Fault[] = [
   { name: 'users-external-meta-number', requirement: 'USERS-DETAILS-SCHEMA', description: 'external_meta carries a number value ({"tier": 2}) where 2.2 allows only strings.' },
+  {
+    name: 'users-is-pep-missing',
+    requirement: 'USERS-DETAILS-SCHEMA',
+    description: 'The user object leaves out is_pep, a field of 2.2.',
+    minimalProfile: ['users.existingUserId'],
+  },
+  {
+    name: 'users-data-null',
+    requirement: 'USERS-DETAILS-SCHEMA',
+    description: 'User details of an existing user answer 200 with data: null instead of the user of 2.2.',
+    minimalProfile: ['users.existingUserId'],
+  },
   { name: 'users-wrong-user-returned', requirement: 'USERS-RETURNS-REQUESTED-USER', description: 'User details answer with the record of the next seeded user instead of the one requested.' },
   { name: 'users-content-type-text', requirement: 'USERS-JSON-BODY', description: 'User details are labelled Content-Type: text/plain.' },
   { name: 'users-registered-at-no-offset', requirement: 'USERS-TIMESTAMP-OFFSET', description: 'registered_at is sent as local time without a UTC offset (this also breaks the 2.2 schema, which the offset is part of).' },

@@ -22,6 +22,7 @@
 //   registered-at-offset                registered_at at +02:00 for every user;
 //   registered-at-fractional-seconds    registered_at with milliseconds;
 //   terms-descending                    terms_not_accepted in descending order;
+//   repeated-parameter-last-wins        a single-valued parameter given twice is read as its last value;
 //   content-language                    Content-Language only in answer to Accept-Language,
 //                                       naming the matched tag as the client wrote it.
 import type { ServerResponse } from 'node:http';
@@ -123,7 +124,7 @@ function answerUser(ctx: ReferenceContext, req: RouteRequest, res: ServerRespons
 }
 
 /** The body of one user in the resolved context, with the output faults applied. */
-function present(ctx: ReferenceContext, user: User, journeys: readonly Journey[], language: Language): { data: Record<string, unknown> } {
+function present(ctx: ReferenceContext, user: User, journeys: readonly Journey[], language: Language): { data: Record<string, unknown> | null } {
   const { faults, variants } = ctx;
   const terms = termsForJourneys(user.terms_not_accepted, journeys);
   const data: Record<string, unknown> = {
@@ -134,6 +135,10 @@ function present(ctx: ReferenceContext, user: User, journeys: readonly Journey[]
   };
   if (faults.has('users-external-meta-number')) data.external_meta = { ...user.external_meta, tier: 2 };
   if (faults.has('users-registered-at-no-offset')) data.registered_at = user.registered_at.replace(/(Z|[+-]\d{2}:\d{2})$/, '');
+  // The fault stands for a serializer that omits false booleans.
+  if (faults.has('users-is-pep-missing')) delete data.is_pep;
+  // The fault stands for a lookup whose result the handler wraps without looking.
+  if (faults.has('users-data-null')) return { data: null };
   return { data };
 }
 

@@ -83,6 +83,16 @@ function fromFlow(flow: string, params: URLSearchParams, assetParameters: AssetP
   return { ok: true, journeys: [...new Set(journeys)], source: 'user_flow' };
 }
 
+/** The variant repeated-parameter-last-wins: each single-valued parameter keeps its last value, as many web frameworks do. */
+function lastValues(params: URLSearchParams): URLSearchParams {
+  const single = new URLSearchParams();
+  for (const [name, value] of params) {
+    if (name === 'user_journey[]') single.append(name, value);
+    else single.set(name, value);
+  }
+  return single;
+}
+
 /** Resolves the journey context of a request (spec 4.2 rules 1-6). */
 export function resolveJourneyContext(params: URLSearchParams, faults: Faults, variants: Variants = NO_VARIANTS): JourneyContext {
   const journeyValues = params.getAll('user_journey[]');
@@ -90,18 +100,19 @@ export function resolveJourneyContext(params: URLSearchParams, faults: Faults, v
   if (flows.length > 1) {
     // The fault stands for a handler that assumed a scalar and crashed on the array a repeated parameter gives.
     if (faults.has('users-repeated-flow-500')) throw new TypeError('user_flow.trim is not a function');
-    return refuse('user_flow may be given only once');
+    if (!variants.has('repeated-parameter-last-wins')) return refuse('user_flow may be given only once');
   }
   const repeated = ASSET_PARAMETERS.find((p) => params.getAll(p).length > 1);
-  if (repeated) return refuse(`${repeated} may be given only once`);
-  const assetParameters = ASSET_PARAMETERS.filter((p) => params.has(p));
-  const flow = flows[0];
+  if (repeated && !variants.has('repeated-parameter-last-wins')) return refuse(`${repeated} may be given only once`);
+  const query = repeated || flows.length > 1 ? lastValues(params) : params;
+  const assetParameters = ASSET_PARAMETERS.filter((p) => query.has(p));
+  const flow = flows.at(-1);
 
   if (flow !== undefined && journeyValues.length) {
     if (!faults.has('users-journey-and-flow-accepted')) return refuse('user_journey[] and user_flow exclude each other: send one of them');
   }
   let context: JourneyContext;
-  if (flow !== undefined) context = fromFlow(flow, params, assetParameters, faults);
+  if (flow !== undefined) context = fromFlow(flow, query, assetParameters, faults);
   else if (journeyValues.length) context = fromJourneys(journeyValues, assetParameters, faults, variants);
   else if (assetParameters.length && !variants.has('asset-groups-without-flow-ignored')) return refuse(`${assetParameters.join(', ')} applies only together with user_flow`);
   else if (faults.has('users-journey-required')) return refuse('send user_journey[] or user_flow');

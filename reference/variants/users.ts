@@ -51,6 +51,14 @@ export const usersVariants: Variant[] = [
     allowedBy: '2.2: terms_not_accepted is an "array of integer", "Identifiers of the terms and conditions the user has not yet accepted"; no order is shown.',
   },
   {
+    name: 'repeated-parameter-last-wins',
+    area: 'users',
+    description:
+      'A single-valued query parameter given more than once (user_flow=onboard&user_flow=stake, asset_group twice) is read as its last value, as many web frameworks do, instead of being refused.',
+    allowedBy:
+      '4.2 types user_flow and the asset groups as "(string)" and user_journey[] as "(array, repeatable)", but says nothing of a single-valued parameter given twice; the value taken is one of the eight of rule 2, so the answer contradicts no rule.',
+  },
+  {
     name: 'content-language',
     area: 'users',
     description:

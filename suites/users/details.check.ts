@@ -1,6 +1,6 @@
 // The 200 answer of user details v2 for an existing user (spec 4.2, 2.2).
 import { defineCheck } from '../../src/check/index.ts';
-import { ISO_8601_WITH_OFFSET, USER_DETAILS_SCHEMA, existingUserId, getUser, impossibleTimestamp } from './support.ts';
+import { ISO_8601_WITH_OFFSET, USER_DETAILS_SCHEMA, describeData, existingUserId, expectUserServed, getUser, impossibleTimestamp, userOf } from './support.ts';
 
 defineCheck(
   {
@@ -25,11 +25,13 @@ defineCheck(
   async ({ check, http, profile, tokens }) => {
     const userId = existingUserId(profile, check);
     const res = await getUser({ http, tokens, userId, label: 'user details of the fixture user' });
-    check.expectStatus(res, 200, 'GET user details of users.existingUserId');
-    const id = (res.json as { data?: { id?: unknown } } | undefined)?.data?.id;
-    // Left out: a WARN like any listed field (the details-schema check says so); another type: 2.2 types id as a string.
-    if (id === undefined || id === null) return check.warn('data.id is left out, so the user cannot be matched with the requested id');
-    if (typeof id !== 'string') return check.fail(`data.id is ${typeof id}, expected the requested user id`, { actual: id });
+    expectUserServed(check, res, 'GET user details of users.existingUserId');
+    const user = userOf(res);
+    // No user object, or no id in it: nothing to match, and users.details-schema FAILs the body on 4.2 and 2.2.
+    if (!user) return check.warn(`data is ${describeData(res)}, not a user object, so no user can be matched with the requested id (users.details-schema judges the body)`);
+    const id = user.id;
+    if (id === undefined || id === null) return check.warn(`data.id is ${id === null ? 'null' : 'left out'}, so the user cannot be matched with the requested id (users.details-schema judges the body)`);
+    if (typeof id !== 'string') return check.fail(`data.id is ${typeof id}, expected the requested user id`, { actual: id }, { on: 'SPEC-2-2-ID' });
     // UUIDs compare case-insensitively (RFC 9562, 4).
     if (id.toLowerCase() !== userId.toLowerCase()) {
       check.fail(`asked for user ${userId}, got data.id ${id}`, { expected: userId, actual: id });
@@ -46,7 +48,7 @@ defineCheck(
   async ({ check, http, profile, tokens }) => {
     const userId = existingUserId(profile, check);
     const res = await getUser({ http, tokens, userId, label: 'user details of the fixture user' });
-    check.expectStatus(res, 200, 'GET user details of users.existingUserId');
+    expectUserServed(check, res, 'GET user details of users.existingUserId');
     check.expectJsonContentType(res, 'user details');
   },
 );
@@ -60,9 +62,11 @@ defineCheck(
   async ({ check, http, profile, tokens }) => {
     const userId = existingUserId(profile, check);
     const res = await getUser({ http, tokens, userId, label: 'user details of the fixture user' });
-    check.expectStatus(res, 200, 'GET user details of users.existingUserId');
-    const value = (res.json as { data?: { registered_at?: unknown } } | undefined)?.data?.registered_at;
-    if (value === undefined || value === null) return check.warn('registered_at is left out, so its format cannot be checked');
+    expectUserServed(check, res, 'GET user details of users.existingUserId');
+    const user = userOf(res);
+    if (!user) return check.warn(`data is ${describeData(res)}, not a user object, so registered_at cannot be checked (users.details-schema judges the body)`);
+    const value = user.registered_at;
+    if (value === undefined || value === null) return check.warn(`registered_at is ${value === null ? 'null' : 'left out'}, so its format cannot be checked (users.details-schema judges the body)`);
     if (typeof value !== 'string') return check.fail(`registered_at is ${typeof value}, expected an ISO 8601 string`, { actual: value });
     if (!ISO_8601_WITH_OFFSET.test(value)) {
       return check.fail(`registered_at "${value}" is not an ISO 8601 timestamp with a UTC offset (e.g. 2024-01-01T09:30:00Z or …+02:00)`, { actual: value });

@@ -5,22 +5,27 @@
 // mismatch is a profile-declared FAIL naming the key.
 import { defineCheck } from '../../src/check/index.ts';
 import type { CheckContext, HttpResponse } from '../../src/check/index.ts';
-import { describeQuery, existingUserId, formatTerms, getUser, requireJourneys, sameTerms, termsOf } from './support.ts';
+import { describeData, describeQuery, existingUserId, formatTerms, getUser, requireJourneys, sameTerms, termsOf, userOf } from './support.ts';
 
 /**
  * data.terms_not_accepted of a 200, or undefined when there is none to
- * compare: left out is a WARN (2.2 lists the field without saying it is
- * always present), another type a FAIL (2.2: "array of integer").
+ * compare: no user object or no field is a WARN here (users.details-schema
+ * FAILs the body for it), another type a FAIL on 2.2 ("array of integer").
  */
 function termsArray(check: CheckContext, res: HttpResponse, what: string): unknown[] | undefined {
   const terms = termsOf(res);
   if (terms) return terms;
-  const value = (res.json as { data?: { terms_not_accepted?: unknown } } | undefined)?.data?.terms_not_accepted;
-  if (value === undefined || value === null) {
-    check.warn(`${what} has no terms_not_accepted, so the terms of the journey context cannot be compared`);
+  const user = userOf(res);
+  if (!user) {
+    check.warn(`${what}: data is ${describeData(res)}, not a user object, so the terms of the journey context cannot be compared (users.details-schema judges the body)`);
     return undefined;
   }
-  return check.fail(`${what}: terms_not_accepted is ${typeof value}, 2.2 types it as an array of integer`, { actual: value });
+  const value = user.terms_not_accepted;
+  if (value === undefined || value === null) {
+    check.warn(`${what} has no terms_not_accepted, so the terms of the journey context cannot be compared (users.details-schema judges the body)`);
+    return undefined;
+  }
+  return check.fail(`${what}: terms_not_accepted is ${typeof value}, 2.2 types it as an array of integer`, { actual: value, exchange: res.exchangeId }, { on: 'SPEC-2-2-TERMS' });
 }
 
 defineCheck(

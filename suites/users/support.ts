@@ -11,6 +11,37 @@ import { profileValue } from '../../src/config/key-path.ts';
 
 export const USER_DETAILS_SCHEMA = 'user-details.schema.json';
 
+/** 4.2 "Response 200: an object with data holding the user of 2.2.": what an existing user's details answer. */
+export const RESPONSE_200 = 'SPEC-4-2-RESPONSE-200';
+/** 7's row for user details v2, which lists no 500: what a server error on the caller's bad input contradicts. */
+export const STATUS_CODES = 'SPEC-7-USER-DETAILS-CODES';
+
+/** The sentence a refusal's failure rests on: a 5xx contradicts 7's list (503 aside: transient); otherwise the check's own. */
+export const refusalBasis = (res: HttpResponse): string | undefined => (isServerError(res.status) ? STATUS_CODES : undefined);
+
+/**
+ * data of a 200 as an object, or undefined when it is null, left out or no
+ * object: then there is no user to look into, and whether the body is the
+ * user of 2.2 is users.details-schema's to judge.
+ */
+export function userOf(res: HttpResponse): Record<string, unknown> | undefined {
+  const data = (res.json as { data?: unknown } | null | undefined)?.data;
+  return data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
+}
+
+/** What data was, for a message: "null", "left out", "an array". */
+export function describeData(res: HttpResponse): string {
+  const json = res.json as { data?: unknown } | null | undefined;
+  if (json === null || typeof json !== 'object' || !('data' in json)) return 'left out';
+  const data = json.data;
+  return data === null ? 'null' : Array.isArray(data) ? 'an array' : typeof data;
+}
+
+/** Expects 200 for the profile's existing user: 4.2 shows that answer (a transient 503 is ERROR, src/check/outcome.ts). */
+export function expectUserServed(check: CheckContext, res: HttpResponse, what: string): void {
+  check.expectStatus(res, 200, what, { on: RESPONSE_200 });
+}
+
 /**
  * 2.2: registered_at is an "ISO 8601 timestamp with UTC offset". ISO 8601
  * date and time in extended (2024-01-01T09:30:00+02:00) or basic
@@ -110,20 +141,25 @@ export interface UserRequest {
   query?: JourneyQuery;
   headers?: Record<string, string>;
   label: string;
+  /** 'invented': a hostile probe the suite made up outside the operation's domain (src/check/outcome.ts, rule 4). */
+  input?: 'invented';
 }
 
-export async function getUser({ http, tokens, userId, query, headers, label }: UserRequest): Promise<HttpResponse> {
-  return http.get(userPath(userId), { bearer: await tokens.get(), query, headers, label });
+export async function getUser({ http, tokens, userId, query, headers, label, input }: UserRequest): Promise<HttpResponse> {
+  return http.get(userPath(userId), { bearer: await tokens.get(), query, headers, label, ...(input ? { input } : {}) });
 }
 
 /**
- * A journey-rule violation must be refused: 2xx and 5xx are FAIL. Which 4xx
+ * A journey-rule violation must be refused: a 2xx FAILs on the rule, a 5xx
+ * on 7's row for the operation (which lists no 500). Which 4xx
  * is the business of users.parameter-errors-documented-code alone. A 401 or
  * 403 means the request never reached the rule, so the check cannot judge it.
  */
 export function expectJourneyRejected(check: CheckContext, res: HttpResponse, what: string): void {
   if (isSuccess(res.status)) check.fail(`${what} was accepted: ${res.status}`, { expected: '4xx (400/422)', actual: res.status, exchange: res.exchangeId });
-  if (isServerError(res.status)) check.fail(`${what} caused a server error: ${res.status}`, { expected: '4xx (400/422)', actual: res.status, exchange: res.exchangeId });
+  if (isServerError(res.status)) {
+    check.fail(`${what} caused a server error: ${res.status}`, { expected: '4xx (400/422)', actual: res.status, exchange: res.exchangeId }, { on: STATUS_CODES });
+  }
   if (res.status === 401 || res.status === 403) {
     throw new Error(`${what} was refused with ${res.status} before the journey rule applied: the worker's access token is not accepted for this user`);
   }
@@ -132,7 +168,7 @@ export function expectJourneyRejected(check: CheckContext, res: HttpResponse, wh
 
 /** data.terms_not_accepted of a 200 body, or undefined when it is not an array. */
 export function termsOf(res: HttpResponse): unknown[] | undefined {
-  const terms = (res.json as { data?: { terms_not_accepted?: unknown } } | undefined)?.data?.terms_not_accepted;
+  const terms = userOf(res)?.terms_not_accepted;
   return Array.isArray(terms) ? terms : undefined;
 }
 

@@ -189,7 +189,7 @@ describe('GET /v2/users/{User-ID} over HTTP', () => {
   });
 
   test('the schema is strict where 2.2 is: the output faults do not validate', async () => {
-    for (const fault of ['users-external-meta-number', 'users-registered-at-no-offset']) {
+    for (const fault of ['users-external-meta-number', 'users-registered-at-no-offset', 'users-is-pep-missing', 'users-data-null']) {
       const faulty = await startReference({ port: 0, clientSecret: reference.options.clientSecret, faults: [fault] });
       try {
         const res = await fetch(`${faulty.url}/v1/oauth/token`, {
@@ -354,6 +354,18 @@ describe('user-details variants (reference/variants/users.ts)', () => {
       const terms = (await get(`/v2/users/${user.id}`, { user_flow: 'crypto_transfer' })).body.data.terms_not_accepted as number[];
       assert.deepEqual(terms, [601, 301, 102]);
     });
+  });
+
+  test('repeated-parameter-last-wins: a single-valued parameter given twice is read as its last value', () => {
+    const variants = new VariantSet(['repeated-parameter-last-wins']);
+    const resolveWith = (params: URLSearchParams) => resolveJourneyContext(params, CLEAN, variants);
+    const flow = resolveWith(new URLSearchParams([['user_flow', 'onboard'], ['user_flow', 'stake']]));
+    assert.ok(flow.ok && flow.source === 'user_flow' && [...flow.journeys].sort().join() === 'crypto,staking', JSON.stringify(flow));
+    const group = resolveWith(new URLSearchParams([['user_flow', 'trade_buy'], ['asset_group', 'metals'], ['asset_group', 'crypto']]));
+    assert.ok(group.ok && [...group.journeys].sort().join() === 'crypto,trading', JSON.stringify(group));
+    const unknownLast = resolveWith(new URLSearchParams([['user_flow', 'trade_buy'], ['asset_group', 'crypto'], ['asset_group', 'b']]));
+    assert.ok(!unknownLast.ok, 'the last value is still held to the asset groups');
+    assert.ok(!resolveJourneyContext(new URLSearchParams([['user_flow', 'onboard'], ['user_flow', 'stake']]), CLEAN).ok, 'without the variant a repeat is refused');
   });
 
   test('content-language: only in answer to Accept-Language, naming the tag as the client wrote it', async () => {
