@@ -16,7 +16,7 @@ import { assertReachable } from './preflight.ts';
 import { profileHash } from './profile-hash.ts';
 import { resolveTarget, type Target } from './target.ts';
 import { runLoadStage, type LoadStageResult } from '../../load/stage.ts';
-import { withLoadEvidence } from '../../load/stage/crosscut.ts';
+import { rejudgedLines, withLoadEvidence } from '../../load/stage/crosscut.ts';
 import { loadSigningKey } from '../../src/certify/signing.ts';
 import { requiredCheckIds } from '../certify/required-checks.ts';
 import { tlsCertificateSha256 } from '../certify/target-fingerprint.ts';
@@ -93,8 +93,11 @@ export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
       options.load === false || options.signal?.aborted || (options.shard && options.shard.index !== LOAD_SHARD)
         ? { checks: [] }
         : await runLoadStage({ profile, embeddedReference: Boolean(target.embedded), signal: options.signal, output: out });
+    // The cross-cutting checks judged again over both stages' exchanges: the load stage's error answers too.
+    const judged = withLoadEvidence(checks.checks, loadStage.checks, profile.baseUrl);
+    for (const line of rejudgedLines(checks.checks, judged)) out.write(`${line}\n`);
     const interrupted = options.signal?.aborted || checks.status === 'interrupted' ? 'interrupted (SIGINT)' : undefined;
-    const built = runResults(options, target, { startedAt, embeddedReference: Boolean(target.embedded), interrupted, checks, loadStage });
+    const built = runResults(options, target, { startedAt, embeddedReference: Boolean(target.embedded), interrupted, checks: { ...checks, checks: judged }, loadStage });
     // Expiry is judged at the run's end, so re-rendering the bundle later says the same.
     const results = waivers ? applyWaivers(built, waivers, { strict: Boolean(options.strictWaivers), now: new Date(built.run.finishedAt) }) : built;
     const report = writeReport(results, path.resolve(options.outDir));
@@ -147,8 +150,7 @@ function runResults(options: RunOptions, { profile, connection }: Pick<Target, '
       interrupted,
       shard: options.shard,
     },
-    // The cross-cutting checks judged again over both stages' exchanges: the load stage's error answers too.
-    checks: [...withLoadEvidence(checks.checks, loadStage.checks, profile.baseUrl), ...loadStage.checks],
+    checks: [...checks.checks, ...loadStage.checks],
     load: loadStage.load,
     errors: checks.errors,
   });

@@ -12,8 +12,22 @@ export interface Answer {
   /** Header names and values as received, alternating (undici's raw form). */
   rawHeaders?: Buffer[];
   body?: string;
+  /** The head and body were kept as a sample of an error answer (KeepBodyOf said so). */
+  sampled?: boolean;
+  /** The sampled body was longer than SAMPLE_BODY_LIMIT and is cut there. */
+  bodyCut?: boolean;
   errorCode?: string;
 }
+
+/**
+ * Whether to keep the head and body of an answer with this status and
+ * Content-Type as a sample (error answers only: the engine keeps one of each
+ * kind, src/crosscut/error-bodies.ts judges them).
+ */
+export type KeepBodyOf = (status: number, contentType: string | undefined) => boolean;
+
+/** The most of a sampled body kept: evidence shows 16 KiB, the JSON check judges a longer prefix as partial. */
+export const SAMPLE_BODY_LIMIT = 64 * 1024;
 
 /** A transport failure under its code. */
 export function failure(errorCode: string): Answer {

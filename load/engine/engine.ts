@@ -35,6 +35,7 @@ export async function runEngine(options: EngineOptions): Promise<NormalizedRun> 
       timeoutMs: options.timeoutMs ?? HTTP_DEFAULTS.timeoutMs,
       maxConnections: options.maxConnections ?? maxInFlight,
       keepHeadersOf: HeaderSampler.samples,
+      keepBodyOf: (status, contentType) => recording.errorSamples.wants(status, contentType),
       prefer: options.transport,
     },
     options.scenario.iteration,
@@ -48,7 +49,7 @@ export async function runEngine(options: EngineOptions): Promise<NormalizedRun> 
     t0,
     iteration: options.scenario.iteration,
     variables: options.variables,
-    record: (phase, answer, startMs, endMs, values) => recording.record(phase, answer, startMs, endMs, values),
+    record: (phase, answer, startMs, endMs, values, template) => recording.record(phase, answer, startMs, endMs, values, template),
   });
   const scheduler = new Scheduler(phases, now, { maxInFlight, maxLagMs: options.maxLagMs ?? 50 }, recording.series, iterate);
   // Interrupted: no more arrivals, and requests in flight are cut rather than waited for.

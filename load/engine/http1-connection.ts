@@ -7,7 +7,7 @@
 // answer was complete, a malformed answer, a timeout — calls the waiting
 // request back with status 0 and a code.
 import net from 'node:net';
-import { failure, type Answer } from './answer.ts';
+import { failure, type Answer, type KeepBodyOf } from './answer.ts';
 import { ResponseReader } from './http1-reader.ts';
 import type { AnswerCallback } from './transport.ts';
 
@@ -45,8 +45,8 @@ export class Http1Connection {
   private readonly reader: ResponseReader;
 
   /** readBuffer: where the socket reads into, shared by a transport's connections (each read is consumed before the next). */
-  constructor(endpoint: Endpoint, readBuffer: Buffer, keepHeadersOf: (status: number) => boolean, private readonly pool: ConnectionPool) {
-    this.reader = new ResponseReader({ answer: (answer, keepAlive) => this.answered(answer, keepAlive), error: (code) => this.abort(code) }, keepHeadersOf);
+  constructor(endpoint: Endpoint, readBuffer: Buffer, keep: { headersOf: (status: number) => boolean; bodyOf?: KeepBodyOf }, private readonly pool: ConnectionPool) {
+    this.reader = new ResponseReader({ answer: (answer, keepAlive) => this.answered(answer, keepAlive), error: (code) => this.abort(code) }, keep.headersOf, keep.bodyOf);
     this.socket = net.connect({
       host: endpoint.host,
       port: endpoint.port,

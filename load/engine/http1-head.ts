@@ -1,6 +1,7 @@
 // The head of an HTTP/1.1 answer, read for what frames the message and
 // nothing else: the status; Content-Length, Transfer-Encoding, Connection
-// and the Keep-Alive timeout hint. Field names are compared byte by byte and
+// and the Keep-Alive timeout hint — and, of an error answer only, its
+// Content-Type (the engine keeps one sample of each kind of error answer). Field names are compared byte by byte and
 // the common values read in place, so a typical answer costs no string at
 // all (http1-reader.ts reads tens of thousands a second).
 
@@ -18,6 +19,7 @@ const CONTENT_LENGTH = Buffer.from('content-length');
 const TRANSFER_ENCODING = Buffer.from('transfer-encoding');
 const CONNECTION = Buffer.from('connection');
 const KEEP_ALIVE = Buffer.from('keep-alive');
+const CONTENT_TYPE = Buffer.from('content-type');
 const HTTP_1 = Buffer.from('HTTP/1.');
 
 /** What the head says about the message; one object per reader, filled afresh for every head. */
@@ -30,10 +32,12 @@ export interface Framing {
   chunked: boolean;
   keepAlive: boolean;
   keepAliveSec: number | undefined;
+  /** Content-Type of an error answer (status 400 or above); undefined otherwise or when it gives none. */
+  contentType: string | undefined;
 }
 
 export function newFraming(): Framing {
-  return { status: 0, contentLength: -1, transferEncoding: false, chunked: false, keepAlive: true, keepAliveSec: undefined };
+  return { status: 0, contentLength: -1, transferEncoding: false, chunked: false, keepAlive: true, keepAliveSec: undefined, contentType: undefined };
 }
 
 /**
@@ -50,6 +54,7 @@ export function readHead(bytes: Buffer, start: number, end: number, framing: Fra
   framing.chunked = false;
   framing.keepAlive = bytes[start + 7] === 0x31; // HTTP/1.0 closes unless it says keep-alive
   framing.keepAliveSec = undefined;
+  framing.contentType = undefined;
   let line = bytes.indexOf(CR, start) + 2;
   while (line < end + 2) {
     const eol = bytes.indexOf(CR, line);
@@ -105,6 +110,8 @@ function readField(bytes: Buffer, line: number, eol: number, framing: Framing, w
       if (tokens.includes('close')) framing.keepAlive = false;
       else if (tokens.includes('keep-alive')) framing.keepAlive = true;
     }
+  } else if (framing.status >= 400 && nameIs(bytes, line, colon, CONTENT_TYPE)) {
+    framing.contentType = bytes.toString('latin1', from, to);
   } else if (wantHint && nameIs(bytes, line, colon, KEEP_ALIVE)) {
     const timeout = /(?:^|,)[ \t]*timeout[ \t]*=[ \t]*(\d+)/i.exec(bytes.toString('latin1', from, to));
     if (timeout) framing.keepAliveSec = Number(timeout[1]);

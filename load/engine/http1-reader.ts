@@ -3,12 +3,13 @@
 // in chunks or until the connection closes — nothing more, because a load
 // engine reads tens of thousands of answers a second and looks at most of
 // them only for the status. The head is kept (copied) only for the statuses
-// a caller samples, the body only for requests whose values are extracted.
+// a caller samples, the body only for requests whose values are extracted —
+// and both for an error answer the caller wants as a sample (keepBodyOf).
 //
 // Bytes may arrive in any split, in a buffer the socket reuses (net.connect's
 // onread): whatever outlives a feed() call is copied, and nothing else is.
 // Anything it cannot read is an error with a code, never an exception.
-import type { Answer } from './answer.ts';
+import { SAMPLE_BODY_LIMIT, type Answer, type KeepBodyOf } from './answer.ts';
 import { HEAD_TOO_LARGE, MALFORMED, newFraming, readHead, type Framing } from './http1-head.ts';
 
 export { HEAD_TOO_LARGE, MALFORMED } from './http1-head.ts';
@@ -42,12 +43,19 @@ export class ResponseReader {
   private noBody = false;
   private head: Buffer | undefined;
   private body: Buffer[] | undefined;
+  /** The answer is kept as a sample: its body is capped at SAMPLE_BODY_LIMIT (unless it is kept for extraction too). */
+  private sampled = false;
+  private extracting = false;
+  private bodyBytes = 0;
+  private bodyCut = false;
   private readonly framing: Framing = newFraming();
 
   constructor(
     private readonly events: ReaderEvents,
     /** Statuses whose head is kept for Answer.head. */
     private readonly keepHeadOf: (status: number) => boolean,
+    /** Error answers whose head and body are kept as a sample. */
+    private readonly keepBodyOf?: KeepBodyOf,
   ) {}
 
   /** Expects the answer to a request: HEAD answers have no body; keepBody keeps it as Answer.body. */
@@ -55,6 +63,10 @@ export class ResponseReader {
     this.state = State.Head;
     this.noBody = method === 'HEAD';
     this.body = keepBody ? [] : undefined;
+    this.extracting = keepBody;
+    this.sampled = false;
+    this.bodyBytes = 0;
+    this.bodyCut = false;
     this.stash = undefined;
   }
 
@@ -131,7 +143,9 @@ export class ResponseReader {
     const next = end + 4;
     const status = framing.status;
     if (status < 200) return status === 101 ? this.fail(MALFORMED) : next; // interim answers (100, 103) precede the real one
-    this.head = this.keepHeadOf(status) ? Buffer.from(bytes.subarray(pos, end + 2)) : undefined;
+    this.sampled = status >= 400 && this.keepBodyOf !== undefined && this.keepBodyOf(status, framing.contentType);
+    this.head = this.sampled || this.keepHeadOf(status) ? Buffer.from(bytes.subarray(pos, end + 2)) : undefined;
+    if (this.sampled) this.body ??= [];
     if (framing.keepAliveSec !== undefined) this.keepAliveHintSec = framing.keepAliveSec;
     if (this.noBody || status === 204 || status === 304) this.state = State.Idle;
     else if (framing.transferEncoding) this.state = framing.chunked ? State.ChunkSize : State.UntilClose; // it overrides Content-Length (RFC 9112 6.3)
@@ -146,7 +160,7 @@ export class ResponseReader {
   private readBody(bytes: Buffer, pos: number): number {
     const available = this.limit - pos;
     const take = this.state === State.UntilClose ? available : Math.min(this.remaining, available);
-    if (this.body) this.body.push(Buffer.from(bytes.subarray(pos, pos + take)));
+    if (this.body) this.keep(bytes, pos, take);
     if (this.state === State.UntilClose) return pos + take;
     this.remaining -= take;
     if (this.remaining === 0) this.state = this.state === State.Length ? State.Idle : State.ChunkEnd;
@@ -177,9 +191,23 @@ export class ResponseReader {
     return eol + 2;
   }
 
+  /** Keeps body bytes; a sample's only up to SAMPLE_BODY_LIMIT. */
+  private keep(bytes: Buffer, pos: number, take: number): void {
+    const room = this.sampled && !this.extracting ? SAMPLE_BODY_LIMIT - this.bodyBytes : take;
+    if (room < take) this.bodyCut = true;
+    const kept = Math.min(room, take);
+    if (kept <= 0) return;
+    this.body!.push(Buffer.from(bytes.subarray(pos, pos + kept)));
+    this.bodyBytes += kept;
+  }
+
   private complete(trailing: boolean): void {
     const body = this.body ? Buffer.concat(this.body).toString('utf8') : undefined;
     const answer: Answer = { status: this.framing.status, head: this.head, body };
+    if (this.sampled) {
+      answer.sampled = true;
+      if (this.bodyCut) answer.bodyCut = true;
+    }
     this.head = undefined;
     this.body = undefined;
     this.events.answer(answer, this.framing.keepAlive && !trailing, trailing);

@@ -17,7 +17,8 @@ import type { Answer } from './answer.ts';
 import type { Phase } from './phases.ts';
 import type { Send, Transport } from './transport.ts';
 
-export type RecordAnswer = (phase: Phase, answer: Answer, startMs: number, endMs: number, values: Variables) => void;
+/** template and values: the request that got the answer, made concrete only when the recorder keeps it as a sample. */
+export type RecordAnswer = (phase: Phase, answer: Answer, startMs: number, endMs: number, values: Variables, template: RequestTemplate) => void;
 
 /** Runs one iteration for a phase; fromMs: what its latency counts from, on the run clock; done is called once, whatever happens. */
 export type RunIteration = (phase: Phase, fromMs: number, done: (phase: Phase) => void) => void;
@@ -44,11 +45,12 @@ export function iterationRunner(ctx: IterationContext): RunIteration {
 }
 
 function singleRequest(ctx: IterationContext, send: Send): RunIteration {
+  const template = ctx.iteration[0]!;
   return (phase, fromMs, done) => {
     const start = ctx.t0 + fromMs;
     send((answer) => {
       try {
-        ctx.record(phase, answer, start, performance.now(), ctx.variables);
+        ctx.record(phase, answer, start, performance.now(), ctx.variables, template);
       } catch {
         // As on the multi-request path: an iteration ends, whatever recording it did.
       } finally {
@@ -74,7 +76,7 @@ async function iterate(ctx: IterationContext, prepared: Send[], phase: Phase, fi
     if (template.setup) {
       if (answer.status < 200 || answer.status >= 300) return;
     } else {
-      ctx.record(phase, answer, start, end, values);
+      ctx.record(phase, answer, start, end, values, template);
     }
     if (template.extract && answer.body !== undefined) {
       try {

@@ -1,9 +1,12 @@
 // What the engine records of each measured answer, across the phases: the
 // phase's counts and latency histogram, the per-second time series, the
-// completion timeline, header samples of refused answers, the tally the
-// thresholds judge (measured, failed) and the captured iterations.
+// completion timeline, header samples of refused answers, one sample exchange
+// of each kind of error answer, the tally the thresholds judge (measured,
+// failed) and the captured iterations.
 import { expectedOutcomes, outcomeOf, type Outcome } from '../scenarios/metrics.ts';
 import type { Variables } from '../../src/template.ts';
+import type { RequestTemplate } from '../scenarios/types.ts';
+import { ErrorSampler } from './error-samples.ts';
 import type { CapturedIteration, CompletionTimeline } from '../result/normalized.ts';
 import { headersOf, type Answer } from './answer.ts';
 import { newHistogram, recordMs } from './histogram.ts';
@@ -16,6 +19,7 @@ type RecordingOptions = Pick<EngineOptions, 'rateLimitExpected' | 'headerSamples
 export class RunRecording {
   readonly series = new TimeSeries();
   readonly sampler: HeaderSampler;
+  readonly errorSamples = new ErrorSampler();
   readonly captured: CapturedIteration[] = [];
   readonly timeline: CompletionTimeline | undefined;
   /** Measured answers, and those of them with an outcome not expected (the thresholds' failure rate). */
@@ -35,8 +39,8 @@ export class RunRecording {
     this.capture = options.capture;
   }
 
-  /** One measured answer; startMs and endMs on performance.now(), values the iteration's variables so far. */
-  record(phase: Phase, answer: Answer, startMs: number, endMs: number, values: Variables): void {
+  /** One measured answer; startMs and endMs on performance.now(), values the iteration's variables so far, template its request. */
+  record(phase: Phase, answer: Answer, startMs: number, endMs: number, values: Variables, template: RequestTemplate): void {
     const outcome = outcomeOf(answer.status);
     const r = phase.recorder;
     r.answers[outcome]++;
@@ -48,6 +52,7 @@ export class RunRecording {
     this.series.answer(endMs - this.t0, outcome, endMs - startMs);
     if (this.timeline && (outcome === '429' || (outcome !== '5xx' && outcome !== 'transport'))) this.countInTimeline(this.timeline, outcome, endMs);
     if (this.sampler.wants(r, answer.status)) this.sampler.offer(r, answer.status, headersOf(answer));
+    if (answer.sampled) this.errorSamples.offer(phase.name, answer, { template, values }, startMs, endMs);
     this.measured++;
     if (!this.expected.has(outcome)) this.failedMeasured++;
     if (this.capture && answer.status === this.capture.status && this.captured.length < this.capture.limit) {

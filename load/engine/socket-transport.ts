@@ -7,7 +7,7 @@
 // its due time. The most recently used idle connection is taken first, so a
 // steady rate keeps a steady set warm; one timer, not one per request,
 // enforces the time limit.
-import { failure } from './answer.ts';
+import { failure, type KeepBodyOf } from './answer.ts';
 import { ABORTED, Http1Connection, TIMED_OUT, type ConnectionPool, type Endpoint } from './http1-connection.ts';
 import { INVALID_REQUEST, requestBytes } from './request-bytes.ts';
 import type { FilledRequest } from '../scenarios/request.ts';
@@ -41,7 +41,7 @@ export class SocketTransport implements Transport, ConnectionPool {
     origin: URL,
     private readonly timeoutMs: number,
     private readonly maxConnections: number,
-    private readonly keepHeadersOf: (status: number) => boolean,
+    private readonly keep: { headersOf: (status: number) => boolean; bodyOf?: KeepBodyOf },
   ) {
     this.endpoint = { host: origin.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(origin.port || 80) };
     this.host = origin.host;
@@ -105,7 +105,7 @@ export class SocketTransport implements Transport, ConnectionPool {
   }
 
   private connect(): Http1Connection {
-    const connection = new Http1Connection(this.endpoint, this.readBuffer, this.keepHeadersOf, this);
+    const connection = new Http1Connection(this.endpoint, this.readBuffer, this.keep, this);
     this.open.add(connection);
     return connection;
   }

@@ -39,6 +39,7 @@ export function summarizeRun({ options, scheduler, recording, startedAt, now, ma
     headerSamples: recording.sampler.samples,
     ...(options.capture ? { captured: recording.captured } : {}),
     ...(recording.timeline ? { completionTimeline: recording.timeline } : {}),
+    ...(recording.errorSamples.samples.length ? { errorSamples: recording.errorSamples.samples } : {}),
     generator,
   };
   run.thresholds = evaluateThresholds(options.scenario.thresholds, ran.map((p) => p.recorder), { measured: recording.measured, failed: recording.failedMeasured });

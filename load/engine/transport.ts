@@ -9,7 +9,7 @@
 import type { SocketTarget } from '../../src/http/connection.ts';
 import type { FilledRequest } from '../scenarios/request.ts';
 import type { RequestTemplate } from '../scenarios/types.ts';
-import type { Answer } from './answer.ts';
+import type { Answer, KeepBodyOf } from './answer.ts';
 import { SocketTransport } from './socket-transport.ts';
 import { UndiciTransport } from './undici-transport.ts';
 
@@ -36,6 +36,8 @@ export interface TransportOptions extends Pick<SocketTarget, 'baseUrl' | 'tls'>,
   maxConnections: number;
   /** Statuses whose header fields are kept on the answer (for header samples). */
   keepHeadersOf: (status: number) => boolean;
+  /** Error answers whose head and body are kept as a sample (one of each kind: error-samples.ts). */
+  keepBodyOf?: KeepBodyOf;
   /** 'undici' forces the general path (for comparisons and tests). */
   prefer?: 'auto' | 'undici';
 }
@@ -58,7 +60,7 @@ export function transportKindFor(target: Pick<SocketTarget, 'baseUrl' | 'tls'>, 
 export function openTransport(options: TransportOptions, iteration: RequestTemplate[]): Transport {
   const url = new URL(options.baseUrl);
   const { kind } = transportKindFor(options, iteration, options.prefer);
-  const transport = kind === 'socket' ? new SocketTransport(url, options.timeoutMs, options.maxConnections, options.keepHeadersOf) : new UndiciTransport(url, options);
+  const transport = kind === 'socket' ? new SocketTransport(url, options.timeoutMs, options.maxConnections, { headersOf: options.keepHeadersOf, bodyOf: options.keepBodyOf }) : new UndiciTransport(url, options);
   return withRunHeaders(transport, options.runHeaders);
 }
 

@@ -63,6 +63,26 @@ export interface CompletionTimeline {
   limited: number[];
 }
 
+/**
+ * One exchange kept as the sample of its kind of error answer (status and
+ * Content-Type), so the answers a load run received can be held to the
+ * spec's "All request and response bodies are JSON" (src/crosscut/error-bodies.ts).
+ * Not redacted: the load stage redacts it when it becomes evidence.
+ */
+export interface ErrorSample {
+  phase: string;
+  startedAt: string;
+  durationMs: number;
+  request: { method: string; pathAndQuery: string; headers: Record<string, string>; body?: string };
+  status: number;
+  headers: Record<string, string>;
+  body?: string;
+  /** The body's size as declared (Content-Length), else as received. */
+  bodyBytes: number;
+  /** Only the first part of the body was kept. */
+  truncated: boolean;
+}
+
 export interface CapturedIteration {
   phase: string;
   status: number;
@@ -89,6 +109,8 @@ export interface NormalizedRun {
   completionTimeline?: CompletionTimeline;
   /** Variables of iterations whose measured answer had a chosen status (the offers of refused accepts, to read back). */
   captured?: CapturedIteration[];
+  /** One exchange of each kind of error answer received (embedded engine). */
+  errorSamples?: ErrorSample[];
   /** Whether the generator itself held the plan: a saturated generator under-drives the target and must say so. */
   generator: { saturated: boolean; reason?: string; maxInFlight?: number; scheduleLagP99Ms?: number };
 }

@@ -1,10 +1,12 @@
 // Accept-offer's probes in the load stage: the 429 staircase (each iteration
 // creates an offer and accepts it), and the read-back of offers whose accept
-// was answered 429, which must not have executed (spec 8, 3.1).
+// was answered 429, which must not have executed (spec 8, 4.4 rule 3) — told
+// by a trade id, or by the status a control offer reaches when it is
+// accepted (accept-execution.ts).
 import { issuePair } from '../../src/auth/tokens.ts';
 import type { CheckResult } from '../../src/check/model.ts';
 import { userIdHeaderOf } from '../../src/config/profile.ts';
-import { offerRecipes } from '../../src/config/sections/offer-recipes.ts';
+import { offerRecipes, type ResolvedRecipe } from '../../src/config/sections/offer-recipes.ts';
 import type { OperationTemplate } from '../../src/config/sections/operation.ts';
 import type { TradingProfile } from '../../src/config/sections/trading.ts';
 import { HttpClient, TransportError } from '../../src/http/client.ts';
@@ -17,46 +19,52 @@ import { fromProfileOperation } from '../scenarios/operations.ts';
 import { standardRecipeValues } from '../scenarios/params.ts';
 import { runRateProbe, type RateProbeOutput } from './rate-probe.ts';
 import { checkResult, type ProbeOutcome } from './results.ts';
+import { acceptControlOffer, describeSign, executed, executionSign, type Control, type ExecutionSign, type ReadBack } from './accept-execution.ts';
 import { rateProbeGate, rateProbeSettings } from './settings.ts';
 import { probeTarget, type StageContext } from './token-probes.ts';
 
 /** Refused offers read back per run: enough to catch an execution, few enough to stay quick. */
 const READ_BACK = 5;
 
-interface ReadBack {
-  offerId: string;
-  createdStatus?: unknown;
-  status?: unknown;
-  error?: string;
-}
-
 function skipBoth(ctx: StageContext, reason: string, configKey?: string): CheckResult[] {
   return [ACCEPT_RATE_LIMIT, RATE_LIMITED_ACCEPT_NOT_EXECUTED].map((meta) => checkResult(meta, { verdict: 'SKIP', reason, configKey }, 0, ctx.redactor));
 }
 
-/** The offer-status operation and terminal statuses, or why the read-back cannot run. */
-function readBackSettings(trading: TradingProfile): { offerStatus: OperationTemplate; terminal: string[] } | { reason: string; configKey: string } {
+/** The offer-status operation, or why the read-back cannot run: it needs the status, and a trade id or terminal statuses to follow the control offer by. */
+function readBackSettings(trading: TradingProfile): { offerStatus: OperationTemplate; extractsTradeId: boolean } | { reason: string; configKey: string } {
   if (!trading.offerStatus?.extract?.status) return { reason: 'no operation to read an offer status back (not shown by the spec)', configKey: 'trading.offerStatus' };
-  if (!trading.terminalStatuses?.length) return { reason: 'no list of the statuses an executed offer ends in', configKey: 'trading.terminalStatuses' };
-  return { offerStatus: trading.offerStatus, terminal: trading.terminalStatuses };
+  const extractsTradeId = Boolean(trading.offerStatus.extract.tradeId);
+  if (!extractsTradeId && !trading.terminalStatuses?.length) {
+    return { reason: 'neither a trade id in the offer status nor a list of terminal statuses to tell an executed offer by', configKey: 'trading.offerStatus.extract.tradeId (or trading.terminalStatuses)' };
+  }
+  return { offerStatus: trading.offerStatus, extractsTradeId };
 }
 
-function notExecutedOutcome(captured: CapturedIteration[] | undefined, reads: ReadBack[], terminal: string[], evidence: RecordedExchange[]): ProbeOutcome {
+/** Spec 4.4 rule 3: an offer the platform processed is answered 200 or 202, so an accept answered 429 must not have executed it. */
+const EXECUTED_SENTENCE = 'SPEC-4-4-RULE-3';
+
+function notExecutedOutcome(captured: CapturedIteration[] | undefined, reads: ReadBack[], sign: ExecutionSign, evidence: RecordedExchange[]): ProbeOutcome {
   if (!captured?.length) return { verdict: 'INCONCLUSIVE', reason: 'no accept was answered 429 during the staircase, so no refused offer could be read back' };
-  const executed = reads.filter((r) => typeof r.status === 'string' && terminal.includes(r.status));
-  if (executed.length) {
+  const shown = (r: ReadBack) => ({ offerId: r.offerId, status: r.status, tradeId: r.tradeId });
+  const unread = reads.filter((r) => r.error !== undefined);
+  if (unread.length === reads.length) return { verdict: 'ERROR', reason: `no refused offer could be read back: ${unread[0]?.error ?? 'no status'}`, evidence };
+  const statuses = [...new Set(reads.filter((r) => r.error === undefined).map((r) => JSON.stringify(r.status)))].join(', ');
+  if (sign.kind === 'none') {
+    return { verdict: 'REVIEW', reason: `offers whose accept was answered 429 read back with status ${statuses}, but execution cannot be told apart: ${sign.reason}`, details: { readBack: reads.map(shown) }, evidence };
+  }
+  const done = reads.filter((r) => executed(r, sign));
+  if (done.length) {
     return {
       verdict: 'FAIL',
-      reason: `${executed.length} of ${reads.length} offers whose accept was answered 429 were executed anyway: status ${executed.map((r) => `"${String(r.status)}"`).join(', ')} on reading back`,
-      details: { expected: `a status other than ${terminal.join('/')}`, actual: executed.map((r) => ({ offerId: r.offerId, status: r.status })) },
+      on: EXECUTED_SENTENCE,
+      reason: `${done.length} of ${reads.length} offers whose accept was answered 429 were executed anyway: read back, they show ${describeSign(sign)}`,
+      details: { expected: `no execution: ${sign.kind === 'trade-id' ? 'no trade id' : `a status other than "${sign.status}"`}`, actual: done.map(shown) },
       evidence,
     };
   }
-  const unread = reads.filter((r) => r.status === undefined);
-  if (unread.length === reads.length) return { verdict: 'ERROR', reason: `no refused offer could be read back: ${unread[0]?.error ?? 'no status'}`, evidence };
   return {
     verdict: 'PASS',
-    reason: `${reads.length - unread.length} offers refused with 429 read back unexecuted: ${[...new Set(reads.map((r) => String(r.status)))].join(', ')}`,
+    reason: `${reads.length - unread.length} offers refused with 429 read back unexecuted (status ${statuses}; executed would show ${describeSign(sign)})`,
     findings: unread.length ? [{ level: 'INFO', message: `${unread.length} refused offers could not be read back` }] : [],
     evidence,
   };
@@ -69,6 +77,28 @@ async function staircaseUser(http: HttpClient, profile: StageContext['profile'],
   // A user of its own: the staircase supersedes offers quickly and must not touch anyone else's.
   const created = await callOperation(http, trading.createUser, {}, { bearer, label: 'a user for the accept staircase (trading.createUser)' });
   return { bearer, userId: typeof created.extracted.userId === 'string' ? created.extracted.userId : trading.userId };
+}
+
+/** How long to give an offer that was (wrongly) executed to finish processing and show it: twice what the control took, within bounds. */
+function readBackWaitMs(recipe: ResolvedRecipe, control: Control | undefined): number {
+  const processing = typeof recipe.values.processingMs === 'number' ? recipe.values.processingMs : 0;
+  return Math.min(10_000, Math.max(500, 2 * processing, 2 * (control?.elapsedMs ?? 0)));
+}
+
+/** Reads back the offers whose accept was answered 429; a read that fails is kept with its error. */
+async function readBackRefused(http: HttpClient, offerStatus: OperationTemplate, captured: CapturedIteration[], who: { bearer: string; userId: string }): Promise<ReadBack[]> {
+  const reads: ReadBack[] = [];
+  for (const c of captured) {
+    const offerId = String(c.variables.offerId);
+    try {
+      const read = await callOperation(http, offerStatus, { offerId, userId: who.userId }, { bearer: who.bearer, label: `read back offer ${offerId.slice(0, 8)}…, whose accept was answered 429` });
+      const { status, tradeId } = read.extracted;
+      reads.push(read.ok ? { offerId, createdStatus: c.variables.status, status, tradeId } : { offerId, error: `status ${read.response.status}` });
+    } catch (error) {
+      reads.push({ offerId, error: error instanceof TransportError ? error.kind : String(error) });
+    }
+  }
+  return reads;
 }
 
 /** setUpDone: called once the probe holds its token and user, so the token staircase may start (stage.ts). */
@@ -88,10 +118,12 @@ export async function acceptChecks(ctx: StageContext, setUpDone: () => void = ()
   setUpDone();
   const settings = rateProbeSettings(ctx.profile, 'acceptRateLimit');
   const readBack = readBackSettings(trading);
-  const reads: ReadBack[] = [];
   const readEvidence: RecordedExchange[] = [];
   const recording = http.withRecorder({ record: (e) => readEvidence.push(e) });
+  // Before the climb, while the limiter is fresh: what an executed offer looks like.
+  const control = 'reason' in readBack ? undefined : await acceptControlOffer({ http: recording, trading, offerStatus: readBack.offerStatus, recipe, bearer, userId });
   let captured: CapturedIteration[] | undefined;
+  let reads: ReadBack[] = [];
 
   const output = await runRateProbe({
     meta: ACCEPT_RATE_LIMIT,
@@ -104,17 +136,8 @@ export async function acceptChecks(ctx: StageContext, setUpDone: () => void = ()
     afterClimb: async (climb: NormalizedRun) => {
       captured = climb.captured;
       if ('reason' in readBack || !captured?.length) return;
-      // Time for an offer that was (wrongly) executed to finish processing and show it.
-      await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, Math.max(500, 2 * (typeof recipe.values.processingMs === 'number' ? recipe.values.processingMs : 0)))));
-      for (const c of captured) {
-        const offerId = String(c.variables.offerId);
-        try {
-          const read = await callOperation(recording, readBack.offerStatus, { offerId, userId }, { bearer, label: `read back offer ${offerId.slice(0, 8)}…, whose accept was answered 429` });
-          reads.push({ offerId, createdStatus: c.variables.status, status: read.ok ? read.extracted.status : undefined, error: read.ok ? undefined : `status ${read.response.status}` });
-        } catch (error) {
-          reads.push({ offerId, error: error instanceof TransportError ? error.kind : String(error) });
-        }
-      }
+      await new Promise((resolve) => setTimeout(resolve, readBackWaitMs(recipe, control)));
+      reads = await readBackRefused(recording, readBack.offerStatus, captured, { bearer, userId });
     },
     evidence: () => [],
   });
@@ -126,6 +149,6 @@ export async function acceptChecks(ctx: StageContext, setUpDone: () => void = ()
   const notExecuted =
     'reason' in readBack
       ? checkResult(RATE_LIMITED_ACCEPT_NOT_EXECUTED, { verdict: 'SKIP', reason: readBack.reason, configKey: readBack.configKey }, 0, ctx.redactor)
-      : checkResult(RATE_LIMITED_ACCEPT_NOT_EXECUTED, notExecutedOutcome(captured, reads, readBack.terminal, readEvidence), output.check.durationMs, ctx.redactor);
+      : checkResult(RATE_LIMITED_ACCEPT_NOT_EXECUTED, notExecutedOutcome(captured, reads, executionSign(control!, readBack.extractsTradeId), readEvidence), output.check.durationMs, ctx.redactor);
   return { checks: [output.check, notExecuted], output };
 }

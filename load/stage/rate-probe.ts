@@ -8,11 +8,12 @@ import type { RateLimitProbe } from '../../src/results/load-model.ts';
 import { rateLimitRecord } from './records.ts';
 import { printLine, progressPrinter } from '../engine/progress.ts';
 import type { HeaderSample, NormalizedRun } from '../result/normalized.ts';
-import type { RateLimitAnalysis } from '../probes/rate-limit/analysis.ts';
+import type { RateLimitAnalysis, RateLimitCriteria } from '../probes/rate-limit/analysis.ts';
 import { runRateLimitProbe } from '../probes/rate-limit/run.ts';
 import type { Variables } from '../../src/template.ts';
 import type { LoadScenario } from '../scenarios/types.ts';
 import { checkResult, stepTimeline, type ProbeOutcome } from './results.ts';
+import { errorSampleEvidence } from './error-evidence.ts';
 import type { SocketTarget } from '../../src/http/connection.ts';
 import type { RateProbeSettings } from './settings.ts';
 
@@ -40,9 +41,9 @@ export interface RateProbeOutput {
 }
 
 /** What the analysis holds the staircase to, from the probe's settings. */
-function criteriaOf(settings: RateProbeSettings) {
+function criteriaOf(settings: RateProbeSettings, operation: RateProbeInput['operation']): RateLimitCriteria {
   const { capRps, expectedRps, expectedRpsKey, burst, maxServerErrorShare } = settings;
-  return { capRps, expectedRps, expectedRpsKey, burst, maxServerErrorShare };
+  return { capRps, expectedRps, expectedRpsKey, burst, maxServerErrorShare, operation };
 }
 
 export async function runRateProbe(input: RateProbeInput): Promise<RateProbeOutput> {
@@ -54,7 +55,7 @@ export async function runRateProbe(input: RateProbeInput): Promise<RateProbeOutp
     baseUrl: input.baseUrl,
     scenario: input.scenario,
     variables: input.variables,
-    criteria: criteriaOf(settings),
+    criteria: criteriaOf(settings, input.operation),
     maxInFlight: settings.maxInFlight,
     timeoutMs: input.timeoutMs,
     tls: input.tls,
@@ -86,9 +87,12 @@ export async function runRateProbe(input: RateProbeInput): Promise<RateProbeOutp
     verdict: analysis.verdict,
     reason: analysis.reason,
     declaredBy: analysis.declaredBy,
+    declaredValue: analysis.declaredValue,
+    on: analysis.on,
     details: analysis.details,
     findings: analysis.findings,
-    evidence: input.evidence(),
+    // The probe's own exchanges, then one of each kind of error answer the staircase received (for errors.error-bodies-are-json).
+    evidence: [...input.evidence(), ...errorSampleEvidence(run.errorSamples, input.operation, input)],
     timeline: stepTimeline(
       analysis.steps,
       run.phases.map((p) => p.startSec),

@@ -16,6 +16,7 @@ import { DEFAULT_MAX_PROBE_BYTES } from '../scenarios/body-size.ts';
 import { tokenRateBreakpoint } from '../scenarios/breakpoints.ts';
 import { TOKEN_PATH, tokenRequest } from '../scenarios/operations.ts';
 import { bodySizeRecord } from './records.ts';
+import { oneOfEachErrorKind } from './error-evidence.ts';
 import { runRateProbe, sampleExchange, type RateProbeInput, type RateProbeOutput } from './rate-probe.ts';
 import { checkResult } from './results.ts';
 import { rateProbeGate, rateProbeSettings } from './settings.ts';
@@ -61,19 +62,23 @@ export async function tokenBodySizeCheck(ctx: StageContext): Promise<{ check: Ch
   const boundary = run.exchanges.filter(
     (e) => e.step.purpose === 'upper bound' || (j.largestAcceptedBytes !== undefined && e.step.sizeBytes >= j.largestAcceptedBytes && e.step.sizeBytes <= j.largestAcceptedBytes + 1),
   );
+  // And one of each kind of error answer the boundary does not show, for errors.error-bodies-are-json.
+  const shown = [...boundary, ...oneOfEachErrorKind(run.exchanges, (e) => e.response, boundary)];
   const findings = [...j.findings];
   // The probe's own cost, not the implementation's behaviour: noted, never a warning against the implementation.
   if (run.requests > run.requestBudget) findings.push({ level: 'INFO', message: `the probe needed ${run.requests} requests, over its budget of ${run.requestBudget}` });
-  if (run.rateLimitedRetries) findings.push({ level: 'INFO', message: `${run.rateLimitedRetries} probe(s) were answered 429 and repeated after Retry-After` });
+  if (run.rateLimitedRetries) findings.push({ level: 'INFO', message: `${run.rateLimitedRetries} probe(s) were answered 429 or 503 and repeated after Retry-After` });
   const check = checkResult(
     TOKEN_BODY_SIZE_LIMIT,
     {
       verdict: j.verdict,
       reason: j.reason,
       declaredBy: j.declaredBy,
+      declaredValue: j.declaredValue,
+      on: j.on,
       details: j.details,
       findings,
-      evidence: sizedEvidence(boundary, ctx.redactor),
+      evidence: sizedEvidence(shown, ctx.redactor),
       timeline: run.steps.map((s, i) => ({ atMs: i, event: `${s.framing} ${s.sizeBytes} bytes (${s.purpose})`, detail: `${s.status ?? s.outcome}${s.errorCode ? ` ${s.errorCode}` : ''} in ${s.durationMs} ms` })),
     },
     performance.now() - started,
@@ -99,7 +104,7 @@ export async function tokenRateCheck(ctx: StageContext): Promise<{ check: CheckR
     settings,
     afterClimb: () =>
       sampleExchange(recording, (client) =>
-        client.post(TOKEN_PATH, { json: clientCredentialsBody(ctx.profile), label: 'one more token request right after the staircase, while the limiter is saturated' }),
+        client.post(TOKEN_PATH, { json: clientCredentialsBody(ctx.profile), label: 'one more token request right after the staircase, while the limiter is saturated', once: true }),
       ),
     evidence: () => evidence,
   });

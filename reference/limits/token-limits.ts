@@ -2,7 +2,8 @@
 // 429 with Retry-After and RateLimit fields above the rate (other fields, or
 // none, under the load variants: rate-limiter.ts), 413 with Connection: close
 // above the body size — or, with a load fault active, the wrong answer the
-// load probes must catch.
+// load probes must catch (rate-limit-429-html: an HTML page for the 429, which
+// errors.error-bodies-are-json catches over the load stage's error answers).
 // Legitimate variants of the body limit (reference/variants/load.ts):
 //   token-body-limit-above-probe-range  the limit is 4 MiB, four times the probe's default largest body;
 //   token-body-limit-drained            an oversize body is read to its end before the 413, and the
@@ -25,7 +26,15 @@ export function refuseOverRate(ctx: ReferenceContext, req: IncomingMessage, res:
     return;
   }
   const headers = ctx.faults.has('rate-limit-headers-malformed') ? malformedLimitHeaders() : bucket.limitHeaders('token');
+  if (ctx.faults.has('rate-limit-429-html')) return sendHtml(res, 429, headers);
   sendError(res, 429, 'rate_limited', 'too many token requests', headers);
+}
+
+/** The page a gateway's default 429 shows (rate-limit-429-html): not the JSON every body must be (spec 1). */
+function sendHtml(res: ServerResponse, status: number, headers: Record<string, string>): void {
+  const page = `<!DOCTYPE html>\n<html><head><title>${status} Too Many Requests</title></head><body><h1>Too Many Requests</h1><p>Slow down.</p></body></html>\n`;
+  res.writeHead(status, { ...headers, 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(page), 'cache-control': 'no-store' });
+  res.end(page);
 }
 
 /** Retry-After that is no date nor seconds, and a RateLimit claiming requests remain on a 429. */

@@ -140,3 +140,23 @@ test('a plan with no finite number of arrivals is refused before anything is sen
     /no finite number of arrivals/,
   );
 });
+
+for (const transport of ['auto', 'undici'] as const) {
+  test(`keeps one sample exchange of each kind of error answer, body and all (${transport} transport)`, async () => {
+    const server = await startToyServer({ kind: 'errors' });
+    try {
+      const run = await runEngine({
+        baseUrl: server.url,
+        variables: {},
+        transport,
+        rateLimitExpected: true,
+        scenario: scenario({ main: { executor: 'constant-arrival-rate', rate: 100, duration: '1s', preAllocatedVUs: 5, maxVUs: 50 } }),
+      });
+      const samples = (run.errorSamples ?? []).map((s) => `${s.status} ${s.headers['content-type']} ${s.body} ${s.request.method} ${s.request.pathAndQuery}`).sort();
+      assert.deepEqual(samples, ['429 application/json {"error":"slow down"} GET /thing', '429 text/html <html><body>Too Many Requests</body></html> GET /thing']);
+      assert.ok(run.phases[0]!.answers['429'] >= 60, 'many 429s, two samples');
+    } finally {
+      await server.stop();
+    }
+  });
+}

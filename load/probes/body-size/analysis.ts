@@ -18,8 +18,11 @@ import type { AnalysisFinding } from '../rate-limit/analysis.ts';
 export interface BodySizeJudgement {
   verdict: 'PASS' | 'FAIL' | 'INCONCLUSIVE';
   reason: string;
-  /** Set on a FAIL that contradicts the profile's documented limit rather than the spec's text: the profile key. */
+  /** Set on a FAIL that contradicts the profile's documented limit rather than the spec's text: the profile key, and its value. */
   declaredBy?: string;
+  declaredValue?: unknown;
+  /** The catalogue sentence a spec FAIL rests on: 8's "Request size limit (status 413) | Token endpoint". */
+  on?: string;
   details?: Record<string, unknown>;
   largestAcceptedBytes?: number;
   smallestRejectedBytes?: number;
@@ -27,6 +30,9 @@ export interface BodySizeJudgement {
 }
 
 const refused = (s: SizeProbeStep) => s.outcome !== 'accepted' && s.outcome !== 'other-4xx';
+
+/** The sentence every spec FAIL of the probe rests on: 8 names the size limit's status, 413. */
+export const SIZE_LIMIT_SENTENCE = 'SPEC-8-SIZE-LIMIT';
 
 /** Where the profile documents the token endpoint's body limit. */
 export const DOCUMENTED_BODY_LIMIT_KEY = 'load.tokenBodyLimit.expectedBytes';
@@ -80,9 +86,15 @@ function unusableAnswers(steps: SizeProbeStep[], context: ProbeContext, findings
   }
   const serverErrors = steps.filter((s) => s.outcome === '5xx');
   if (!serverErrors.length) return undefined;
-  const first = serverErrors[0]!;
+  // A 503 is a transient answer (it was asked again as advised): never the basis of a verdict.
+  const first = serverErrors.find((s) => s.status !== 503);
+  if (!first) {
+    const transient = serverErrors[0]!;
+    return { verdict: 'INCONCLUSIVE', reason: `a ${transient.framing} body of ${transient.sizeBytes} bytes was still answered 503 after being asked again: a transient answer, so the limit was not observed`, findings };
+  }
   return {
     verdict: 'FAIL',
+    on: SIZE_LIMIT_SENTENCE,
     reason: `a ${first.framing} body of ${first.sizeBytes} bytes was answered ${first.status}, a server error, where 413 is due`,
     details: { expected: 413, actual: first.status, sizeBytes: first.sizeBytes, framing: first.framing },
     findings,
@@ -103,6 +115,7 @@ function oversizeWithout413(steps: SizeProbeStep[], over: number, base: Bounds, 
   if (!oversizeDeclared.some((s) => s.outcome === '413')) {
     return {
       verdict: 'FAIL',
+      on: SIZE_LIMIT_SENTENCE,
       ...base,
       reason: `the smallest oversize body (${over} bytes) got no readable 413: ${oversizeDeclared.map((s) => `${s.framing}: ${describe(s)}`).join('; ')}`,
       details: { expected: 413, actual: oversizeDeclared.map((s) => ({ framing: s.framing, outcome: s.outcome, status: s.status })) },
@@ -116,6 +129,7 @@ function oversizeWithout413(steps: SizeProbeStep[], over: number, base: Bounds, 
   } else if (chunkedOver && chunkedOver.outcome !== '413') {
     return {
       verdict: 'FAIL',
+      on: SIZE_LIMIT_SENTENCE,
       ...base,
       reason: refused(chunkedOver)
         ? `a chunked body of ${over} bytes got no readable 413: ${describe(chunkedOver)}`
@@ -191,6 +205,7 @@ function noLimitFound(upper: SizeProbeStep, context: { maxBytes: number; expecte
     return {
       verdict: 'FAIL',
       declaredBy: DOCUMENTED_BODY_LIMIT_KEY,
+      declaredValue: expected,
       reason: `a ${context.maxBytes}-byte body was answered ${upper.status}, not 413: no body-size limit up to ${context.maxBytes} bytes, though the profile documents ${expected} bytes as the largest accepted (${DOCUMENTED_BODY_LIMIT_KEY})`,
       details: { expected: 413, actual: upper.status, sizeBytes: context.maxBytes, documentedLimitBytes: expected },
       findings,

@@ -41,12 +41,14 @@ export interface BodySizeProbeRun {
   exchanges: SizedExchange[];
   requests: number;
   requestBudget: number;
-  /** Requests repeated because the rate limiter answered 429 (not counted in the budget). */
+  /** Requests repeated because they were answered 429 or 503 (not counted in the budget). */
   rateLimitedRetries: number;
   minBytes: number;
 }
 
 const MAX_429_RETRIES = 5;
+/** Answers that say "not now" (src/check/outcome.ts TRANSIENT_STATUSES): asked again, never judged. */
+const TRANSIENT = new Set([429, 503]);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export async function runBodySizeProbe(options: BodySizeProbeOptions): Promise<BodySizeProbeRun> {
@@ -126,7 +128,7 @@ class BodySizeProber {
     return response;
   }
 
-  /** Sends at the current pace; a 429 is waited out as advised and asked again, up to MAX_429_RETRIES times. */
+  /** Sends at the current pace; a 429 or 503 is waited out as advised and asked again, up to MAX_429_RETRIES times. */
   private async sendPaced(body: Buffer, framing: Framing, sendBytes: number | undefined): Promise<SizedResponse> {
     const options = this.options;
     for (let attempt = 0; ; attempt++) {
@@ -143,8 +145,8 @@ class BodySizeProber {
         sendBytes,
         tls: options.tls,
       });
-      if (response.status !== 429 || attempt >= MAX_429_RETRIES) return response;
-      // The rate limit is not what this probe measures: wait as told and ask again.
+      if (!TRANSIENT.has(response.status ?? 0) || attempt >= MAX_429_RETRIES) return response;
+      // The rate limit (or an instance briefly unavailable) is not what this probe measures: wait as told and ask again.
       this.rateLimitedRetries++;
       this.paceMs = Math.min(1_000, Math.max(25, 2 * this.paceMs));
       const advised = advisedWaitSec(response.headers ?? {}) ?? 1;

@@ -2,6 +2,7 @@
 // judgement says (RateLimitAnalysis), with the thresholds every part of the
 // analysis shares.
 import type { RateStep } from '../../../src/results/load-model.ts';
+import type { LimitedOperation } from './overload.ts';
 
 export interface RateLimitCriteria {
   capRps: number;
@@ -11,8 +12,14 @@ export interface RateLimitCriteria {
   expectedRpsKey?: string;
   /** The burst the profile documents on top of expectedRps (else one second's worth is assumed). */
   burst?: number;
-  /** Share of 5xx and transport failures tolerated under overload (default 1 %). */
+  /**
+   * Share tolerated under overload of the answers that count against the
+   * target (overload.ts: 5xx outside section 7's list, connections it
+   * dropped while the generator kept up; default 1 %).
+   */
   maxServerErrorShare?: number;
+  /** The operation, for section 7's list of its codes; else read from the scenario's name. */
+  operation?: LimitedOperation;
 }
 
 export interface AnalysisFinding {
@@ -25,8 +32,11 @@ export interface RateLimitAnalysis {
   verdict: 'PASS' | 'FAIL' | 'INCONCLUSIVE';
   /** One line: why FAIL or INCONCLUSIVE, or what was found. */
   reason: string;
-  /** Set on a FAIL that contradicts the profile (a documented limit), not the spec's text: the profile key. */
+  /** Set on a FAIL that contradicts the profile (a documented limit), not the spec's text: the profile key, and its value. */
   declaredBy?: string;
+  declaredValue?: unknown;
+  /** The catalogue sentence a spec FAIL rests on (schemas/requirements.json sentences). */
+  on?: string;
   details?: Record<string, unknown>;
   steps: RateStep[];
   onsetRps?: number;

@@ -58,6 +58,7 @@ export function noLimitFound(climb: PhaseResult[], criteria: RateLimitCriteria, 
   return {
     verdict: 'FAIL',
     declaredBy: criteria.expectedRpsKey,
+    declaredValue: expected,
     reason:
       `no 429 up to the cap: ${sent} requests up to ${criteria.capRps} req/s (held ${round1(capSec)} s) ${answeredHow}, ` +
       `though the profile documents a limit of ${expected} req/s (${key}); ${Math.round(excess)} requests beyond ${round1(tolerated)} req/s were admitted`,

@@ -3,7 +3,8 @@
 // long as Retry-After asks, then offer 80 % of the estimate to see the
 // limiter let everything through again.
 import { runEngine, type EngineOptions, type PhaseDecision } from '../../engine/engine.ts';
-import { answered, type NormalizedRun, type PhaseResult } from '../../result/normalized.ts';
+import type { ErrorSample, NormalizedRun, PhaseResult } from '../../result/normalized.ts';
+import { overloadAnswers, type LimitedOperation } from './overload.ts';
 import { PLATEAU_SEC, recoveryStep, RECOVERY_SHARE, staircaseScenarios } from '../../scenarios/staircase.ts';
 import type { LoadScenario, PlannedStep } from '../../scenarios/types.ts';
 import { analyzeRateLimit, DEFAULT_MAX_SERVER_ERROR_SHARE, hasOnset, type RateLimitAnalysis, type RateLimitCriteria } from './analysis.ts';
@@ -30,16 +31,16 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /**
  * Adapts the climb: once a step shows 429s, the bucket is drained, so one
  * more step at the same rate (a plateau, no extra overload) is all the
- * estimate needs; server errors beyond the tolerated share end the climb
- * early, as the verdict is already certain.
+ * estimate needs; refusals that count against the target beyond the
+ * tolerated share end the climb early, as the verdict is already certain.
  */
-function climbController(maxServerErrorShare: number, maxInFlight: number): (phase: PhaseResult) => PhaseDecision {
+function climbController(maxServerErrorShare: number, maxInFlight: number, operation: LimitedOperation): (phase: PhaseResult) => PhaseDecision {
   let onsetSeen = false;
   return (phase) => {
     if (onsetSeen) return 'stop';
-    const total = answered(phase);
-    const broken = phase.answers['5xx'] + phase.answers.transport;
-    if (total > 0 && broken >= 5 && broken / total > maxServerErrorShare) return 'stop';
+    // Only what counts against the target (overload.ts): a listed 503 or the generator's own time-outs go on climbing.
+    const { total, against } = overloadAnswers([phase], operation);
+    if (total > 0 && against.count >= 5 && against.count / total > maxServerErrorShare) return 'stop';
     if (!hasOnset(phase)) return 'continue';
     onsetSeen = true;
     const plateau: PlannedStep = { name: `${phase.name}-plateau`, role: 'climb', rate: phase.offeredRps, durationSec: PLATEAU_SEC, startSec: 0 };
@@ -58,6 +59,14 @@ export function backoffFrom(run: NormalizedRun, maxSec: number): number {
   return Math.min(maxSec, Math.max(0.2, last ? advisedWaitSec(last.headers, last.status) ?? 1 : 1));
 }
 
+/** Both runs' error samples, one of each kind (status and Content-Type), the first run's first. */
+function errorSamplesOf(first: NormalizedRun, later: NormalizedRun): Pick<NormalizedRun, 'errorSamples'> {
+  const kind = (s: ErrorSample) => `${s.status} ${s.headers['content-type'] ?? ''}`;
+  const seen = new Set((first.errorSamples ?? []).map(kind));
+  const all = [...(first.errorSamples ?? []), ...(later.errorSamples ?? []).filter((s) => !seen.has(kind(s)))];
+  return all.length ? { errorSamples: all } : {};
+}
+
 /** Appends the phases of a later run, with start times on the first run's clock. */
 export function appendRun(first: NormalizedRun, later: NormalizedRun): NormalizedRun {
   const offsetSec = (Date.parse(later.startedAt) - Date.parse(first.startedAt)) / 1000;
@@ -70,12 +79,15 @@ export function appendRun(first: NormalizedRun, later: NormalizedRun): Normalize
     thresholds: [...first.thresholds, ...later.thresholds],
     timeSeries: [...first.timeSeries, ...later.timeSeries.map((b) => ({ ...b, tSec: b.tSec + shiftSeconds }))],
     headerSamples: [...first.headerSamples, ...later.headerSamples],
+    ...errorSamplesOf(first, later),
     generator: first.generator.saturated || !later.generator.saturated ? first.generator : later.generator,
   };
 }
 
 export async function runRateLimitProbe(options: RateLimitRunOptions): Promise<RateLimitRun> {
-  const { scenario, criteria, log } = options;
+  const { scenario, log } = options;
+  // Section 7's row of the operation the scenario measures (user details is no rate-limited operation: token's row).
+  const criteria: RateLimitCriteria = { ...options.criteria, operation: options.criteria.operation ?? (scenario.operation === 'accept' ? 'accept' : 'token') };
   const climbSteps = (scenario.steps ?? []).filter((s) => s.role === 'climb');
   const maxInFlight = options.maxInFlight ?? 512;
   const climbScenario = { ...scenario, ...staircaseScenarios(climbSteps, maxInFlight) };
@@ -84,7 +96,7 @@ export async function runRateLimitProbe(options: RateLimitRunOptions): Promise<R
     scenario: climbScenario,
     rateLimitExpected: true,
     timelineResolutionMs: 10,
-    onPhaseEnd: climbController(criteria.maxServerErrorShare ?? DEFAULT_MAX_SERVER_ERROR_SHARE, maxInFlight),
+    onPhaseEnd: climbController(criteria.maxServerErrorShare ?? DEFAULT_MAX_SERVER_ERROR_SHARE, maxInFlight, criteria.operation!),
   });
   if (options.afterClimb) await options.afterClimb(climb);
   const preliminary = analyzeRateLimit(climb, criteria);

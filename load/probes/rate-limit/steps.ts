@@ -1,6 +1,6 @@
 // The staircase's steps read one by one: what passed the limiter, whether a
-// step drew enough 429s to count as the onset, and the server errors and
-// dropped connections of a span of steps.
+// step drew enough 429s to count as the onset, and how counts are written in
+// reasons.
 import { answered, type PhaseResult } from '../../result/normalized.ts';
 import type { RateStep } from '../../../src/results/load-model.ts';
 import { round1 } from './model.ts';
@@ -45,20 +45,6 @@ function pick(l: { p50Ms: number; p90Ms: number; p95Ms: number; p99Ms: number; m
 export function hasOnset(phase: PhaseResult): boolean {
   const total = answered(phase);
   return phase.answers['429'] >= ONSET_COUNT && total > 0 && phase.answers['429'] / total >= ONSET_SHARE;
-}
-
-export function serverErrorShare(phases: PhaseResult[]): { share: number; count: number; total: number; statuses: Record<string, number> } {
-  let count = 0;
-  let total = 0;
-  const statuses: Record<string, number> = {};
-  for (const p of phases) {
-    count += p.answers['5xx'] + p.answers.transport;
-    total += answered(p);
-    for (const [status, n] of Object.entries(p.statusCounts)) if (status === '0' || Number(status) >= 500) statuses[status] = (statuses[status] ?? 0) + n;
-    for (const [code, n] of Object.entries(p.errors ?? {})) statuses[code] = (statuses[code] ?? 0) + n;
-  }
-  delete statuses['0'];
-  return { share: total ? count / total : 0, count, total, statuses };
 }
 
 export function describeCounts(counts: Record<string, number>): string {

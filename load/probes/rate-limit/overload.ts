@@ -1,0 +1,110 @@
+// Who the answers of a staircase that are neither admitted nor 429 count
+// against. Section 8 names the rate limit's status, 429, for the token
+// endpoint and accept; section 7 lists each operation's codes. So, under
+// overload:
+//   - a 5xx outside the operation's section 7 list (503, 502, 504 on the
+//     token endpoint; 502, 504 on accept), or a connection the target dropped
+//     while the generator held its plan, is load refused otherwise than with
+//     429: it counts against the target;
+//   - 503 where section 7 lists it (accept) is a listed overload answer: load
+//     shed, not a failure;
+//   - another listed 5xx (500), or a 5xx whose code the engine did not record
+//     (k6's summary), is no sentence's contradiction: at most a warning;
+//   - the generator's own time-outs and cut requests, and any transport
+//     failure in a step the generator could not hold (arrivals dropped or
+//     late, the rate not reached), are the generator's, not the target's.
+import { SECTION_7_CODES, type SpecOperation } from '../../../src/spec/status-codes.ts';
+import { answered, type PhaseResult } from '../../result/normalized.ts';
+
+export type LimitedOperation = 'token' | 'accept';
+
+/** The spec's operation (section 7's row) of a rate-limited operation. */
+export const SPEC_OPERATION: Record<LimitedOperation, SpecOperation> = { token: 'token', accept: 'acceptOffer' };
+
+/** Codes of failures the generator made itself: its time limit ran out, or it cut the request (socket and undici transports). */
+const GENERATOR_FAILURES = new Set(['ETIMEDOUT', 'ABORTED', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_ABORTED', 'AbortError', 'TimeoutError']);
+
+/** The 5xx code the engine could not tell (k6's summary counts outcomes only). */
+const UNRECORDED_5XX = '5xx (code not recorded)';
+
+export interface Tally {
+  count: number;
+  /** By status code or transport failure code. */
+  by: Record<string, number>;
+}
+
+export interface OverloadAnswers {
+  /** Every answer and failure of the steps. */
+  total: number;
+  /** 5xx outside section 7's list, and connections dropped while the generator held its plan. */
+  against: Tally;
+  /** Of `against`, the dropped connections (the rest are 5xx). */
+  dropped: number;
+  /** 503 where section 7 lists it: load shed with a listed answer. */
+  shed: Tally;
+  /** Other listed 5xx, and 5xx of unrecorded code. */
+  listed: Tally;
+  /** Transport failures that are the generator's: its own time-outs, or in a step it could not hold. */
+  excused: Tally;
+}
+
+const tally = (): Tally => ({ count: 0, by: {} });
+
+function add(t: Tally, key: string, n: number): void {
+  if (n <= 0) return;
+  t.count += n;
+  t.by[key] = (t.by[key] ?? 0) + n;
+}
+
+/** A step the generator did not hold: arrivals dropped or started late, or the planned rate not reached. */
+export function generatorFellBehind(phase: PhaseResult): boolean {
+  if (phase.dropped > 0 || (phase.late ?? 0) > 0) return true;
+  return phase.offeredRps > 0 && phase.durationSec >= 0.5 && phase.achievedRps < 0.95 * phase.offeredRps;
+}
+
+function tallyServerErrors(phase: PhaseResult, listedCodes: readonly number[], out: OverloadAnswers): void {
+  let recorded = 0;
+  for (const [code, n] of Object.entries(phase.statusCounts)) {
+    const status = Number(code);
+    if (status < 500) continue;
+    recorded += n;
+    if (!listedCodes.includes(status)) add(out.against, code, n);
+    else if (status === 503) add(out.shed, code, n);
+    else add(out.listed, code, n);
+  }
+  add(out.listed, UNRECORDED_5XX, phase.answers['5xx'] - recorded);
+}
+
+function tallyTransport(phase: PhaseResult, out: OverloadAnswers): void {
+  const behind = generatorFellBehind(phase);
+  let coded = 0;
+  for (const [code, n] of Object.entries(phase.errors ?? {})) {
+    coded += n;
+    if (behind || GENERATOR_FAILURES.has(code)) add(out.excused, code, n);
+    else {
+      add(out.against, code, n);
+      out.dropped += n;
+    }
+  }
+  // Failures without a code (k6): the target's unless the generator fell behind.
+  const uncoded = phase.answers.transport - coded;
+  if (behind) add(out.excused, 'transport failure', uncoded);
+  else {
+    add(out.against, 'transport failure', uncoded);
+    out.dropped += Math.max(0, uncoded);
+  }
+}
+
+/** The steps' answers other than admitted ones and 429, sorted by who they count against. */
+export function overloadAnswers(phases: readonly PhaseResult[], operation: LimitedOperation): OverloadAnswers {
+  const listedCodes = SECTION_7_CODES[SPEC_OPERATION[operation]] as readonly number[];
+  const out: OverloadAnswers = { total: 0, against: tally(), dropped: 0, shed: tally(), listed: tally(), excused: tally() };
+  for (const p of phases) {
+    out.total += answered(p);
+    tallyServerErrors(p, listedCodes, out);
+    tallyTransport(p, out);
+  }
+  return out;
+}
+
+export const shareOf = (t: Tally, total: number) => (total ? t.count / total : 0);
