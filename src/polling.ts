@@ -19,6 +19,13 @@ export const POLL_DEFAULTS = { initialIntervalMs: 100, maxIntervalMs: 2_000, mul
 export interface PollObservation {
   /** Polling stops at the first terminal observation. */
   terminal: boolean;
+  /**
+   * Polling also stops here, without a terminal observation: the answer
+   * settles what polling was for another way (e.g. the status operation
+   * answered a code its declaration rules out, so further polls can only
+   * repeat the contradiction).
+   */
+  final?: boolean;
   /** One line for the timeline, e.g. "status in_progress (HTTP 200)". */
   summary: string;
 }
@@ -31,6 +38,8 @@ export interface TimelineSink {
 export interface PollOutcome<T extends PollObservation> {
   /** True when a terminal observation came before the deadline. */
   reached: boolean;
+  /** True when a final (not terminal) observation ended polling before the deadline. */
+  stopped?: boolean;
   /** The last observation, terminal or not (undefined when no poll answered). */
   last?: T;
   polls: number;
@@ -88,6 +97,10 @@ export async function pollUntilTerminal<T extends PollObservation>(
     if (answer.terminal) {
       timeline.event(`poll ${n}`, `${answer.summary} after ${seconds(at)}: terminal`);
       return { reached: true, last, polls: n, elapsedMs: at };
+    }
+    if (answer.final) {
+      timeline.event(`poll ${n}`, `${answer.summary} after ${seconds(at)}: polling stops`);
+      return { reached: false, stopped: true, last, polls: n, elapsedMs: at };
     }
     const left = settings.deadlineMs - at;
     if (finalPoll || left < MIN_FINAL_WINDOW_MS) {

@@ -8,6 +8,18 @@ export const tradingFaults: Fault[] = [
   { name: 'trade-warning-keys-missing', requirement: 'OFFER-ACCEPTED-TRADE-SCHEMA', description: 'Warning items of the accepted trade lack link_message and link_message_key.' },
   { name: 'accept-content-type-text', requirement: 'OFFER-JSON-BODY', description: 'Accept responses (200 and 202) are labelled Content-Type: text/plain.' },
   { name: 'offer-stuck-in-progress', requirement: 'OFFER-202-STATUS-TERMINAL', description: 'An offer answered 202 never finishes processing: its status stays in_progress.' },
+  {
+    name: 'offer-status-404-while-processing',
+    requirement: 'OFFER-202-STATUS-TERMINAL',
+    description: 'The offer-status operation answers 404 (record not found) for an offer while it is still processing after a 202, although the profile declares it answers 200.',
+    minimalProfile: ['trading.createUser', 'trading.createOffer', 'trading.offerRecipes.slow', 'trading.offerStatus', 'trading.terminalStatuses', 'trading.pollDeadlineMs'],
+  },
+  {
+    name: 'offer-newest-across-users',
+    requirement: 'OFFER-NEWEST-ONLY',
+    description: "\"Newest\" is taken across all users: an offer created for another user afterwards supersedes the user's own newest offer, which is then refused with 409.",
+    minimalProfile: ['trading.createUser', 'trading.createOffer'],
+  },
   { name: 'older-offer-acceptable', requirement: 'OFFER-NEWEST-ONLY', description: 'An offer superseded by a newer offer of the same user can still be accepted.' },
   { name: 'expired-offer-acceptable', requirement: 'OFFER-VALIDITY-PERIOD', description: 'The validity period is not enforced: an expired offer can be accepted.' },
   { name: 'expired-offer-409', requirement: 'OFFER-EXPIRED-410', description: 'An expired offer is answered 409 instead of 410.' },

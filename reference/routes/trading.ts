@@ -66,7 +66,7 @@ import { readUserHeader, userIdHeaderName } from '../trading/svc-user-id.ts';
 import { registerAcceptRoute } from './accept.ts';
 
 export function registerTradingRoutes(router: Router, ctx: ReferenceContext): void {
-  const book = new OfferBook(ctx.clock);
+  const book = new OfferBook(ctx.clock, { acrossUsers: ctx.faults.has('offer-newest-across-users') });
   const answers = new TradingAnswers(ctx, book);
   registerAcceptRoute(router, ctx, book, answers);
 
@@ -88,6 +88,10 @@ export function registerTradingRoutes(router: Router, ctx: ReferenceContext): vo
     const offer = book.get(req.params.offerId!);
     if (!offer) return sendError(res, 404, 'record_not_found', 'no offer with this id');
     if (header.kind === 'present' && header.userId !== offer.userId) return sendError(res, 403, 'forbidden', 'the offer belongs to another user');
+    // The fault: the status of an offer still processing is not found, although the profile declares 200.
+    if (ctx.faults.has('offer-status-404-while-processing') && book.statusOf(offer) === 'in_progress') {
+      return sendError(res, 404, 'record_not_found', 'no offer with this id');
+    }
     sendJson(res, 200, { data: answers.offerView(offer) });
   });
 

@@ -39,12 +39,22 @@ export interface AcceptRules {
 /** Offers kept; the oldest go first, and then count as unknown. Bounds memory under load. */
 const OFFER_CAP = 50_000;
 
+/** How the book tells the newest offer (4.4 rule 1: "the newest offer created for the user"). */
+export interface NewestRule {
+  /** The offer-newest-across-users fault: the newest offer of all users is the only one acceptable. */
+  acrossUsers?: boolean;
+}
+
 export class OfferBook {
   private readonly offers = new Map<string, Offer>();
   private readonly newestByUser = new Map<string, string>();
+  private newestOfAll?: string;
   private sequence = 0;
 
-  constructor(private readonly clock: ReferenceClock = referenceClock(false)) {}
+  constructor(
+    private readonly clock: ReferenceClock = referenceClock(false),
+    private readonly newest: NewestRule = {},
+  ) {}
 
   create(userId: string, options: { processingMs: number; validitySeconds: number }, now = this.clock.now()): Offer {
     const offer: Offer = {
@@ -58,8 +68,14 @@ export class OfferBook {
     };
     this.offers.set(offer.id, offer);
     this.newestByUser.set(userId, offer.id);
+    this.newestOfAll = offer.id;
     if (this.offers.size > OFFER_CAP) this.offers.delete(this.offers.keys().next().value!);
     return offer;
+  }
+
+  /** Whether no newer offer supersedes this one: the user's newest (or, under the fault, everyone's). */
+  private isNewest(offer: Offer): boolean {
+    return (this.newest.acrossUsers ? this.newestOfAll : this.newestByUser.get(offer.userId)) === offer.id;
   }
 
   get(id: string): Offer | undefined {
@@ -68,7 +84,7 @@ export class OfferBook {
 
   statusOf(offer: Offer, now = new Date()): OfferStatus {
     if (offer.status !== 'offered') return offer.status;
-    if (this.newestByUser.get(offer.userId) !== offer.id) return 'superseded';
+    if (!this.isNewest(offer)) return 'superseded';
     return this.clock.isPast(offer.validUntil, now) ? 'expired' : 'offered';
   }
 
@@ -77,7 +93,7 @@ export class OfferBook {
     if (rules.ownership && offer.userId !== userId) return 'not-owner';
     if (offer.status === 'in_progress') return 'already-accepted';
     if (offer.status === 'accepted' && rules.completedStaysAccepted) return 'already-accepted';
-    if (rules.newestOnly && this.newestByUser.get(offer.userId) !== offer.id) return 'superseded';
+    if (rules.newestOnly && !this.isNewest(offer)) return 'superseded';
     if (rules.validity && this.clock.isPast(offer.validUntil, now)) return 'expired';
     return undefined;
   }

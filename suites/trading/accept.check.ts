@@ -22,7 +22,9 @@ defineCheck(
     check.note(`the accept carried no request body (4.4: "No request body is shown") and answered ${res.status}`);
     if (res.status === 200) {
       const data = (res.json as { data?: unknown } | undefined)?.data;
-      if (!data || typeof data !== 'object') check.fail(`accept of offer ${shortId(offer.offerId)} answered 200 without the accepted trade in data`, { exchange: res.exchangeId });
+      if (!data || typeof data !== 'object') {
+        check.fail(`accept of offer ${shortId(offer.offerId)} answered 200 without the accepted trade in data`, { exchange: res.exchangeId }, { on: 'SPEC-3-1-ACCEPTED-ROW' });
+      }
     }
   },
 );
@@ -48,10 +50,10 @@ defineCheck(
         check.failDeclared(
           recipe.declaredBy,
           `accept of offer ${shortId(offer.offerId)} (${describeRecipe(recipe)}), which the profile declares to finish processing within the predefined time${predefined}, answered 202 instead of 200 with the trade`,
-          { expected: 200, actual: 202, recipe: recipe.name },
+          { expected: 200, actual: 202, recipe: recipe.name, exchange: res.exchangeId },
         );
       }
-      check.expectStatus(res, 200, `accept of the newest offer ${shortId(offer.offerId)} (${describeRecipe(recipe)}${predefined})`);
+      check.expectStatus(res, 200, `accept of the newest offer ${shortId(offer.offerId)} (${describeRecipe(recipe)}${predefined})`, { on: 'SPEC-3-1-ACCEPTED-ROW' });
     }
   },
 );
@@ -75,10 +77,10 @@ defineCheck(
         check.failDeclared(
           recipe.declaredBy,
           `accept of offer ${shortId(offer.offerId)} (${describeRecipe(recipe)}), which the profile declares to outlast the predefined time, answered 200 after ${Math.round(res.durationMs)} ms: it waited for processing instead of answering 202`,
-          { expected: 202, actual: 200, durationMs: Math.round(res.durationMs), recipe: recipe.name },
+          { expected: 202, actual: 200, durationMs: Math.round(res.durationMs), recipe: recipe.name, exchange: res.exchangeId },
         );
       }
-      check.expectStatus(res, 202, `accept of the newest offer ${shortId(offer.offerId)} (${describeRecipe(recipe)})`);
+      check.expectStatus(res, 202, `accept of the newest offer ${shortId(offer.offerId)} (${describeRecipe(recipe)})`, { on: 'SPEC-4-4-RULE-3' });
       check.event('202 received', `after ${Math.round(res.durationMs)} ms`);
     }
   },
@@ -98,11 +100,11 @@ defineCheck(
       const hint = section.recipes.answering200.length ? undefined : RECIPE_KEYS.answering200;
       return check.skip(`the accept of offer ${shortId(offer.offerId)} answered 202 (still processing), so there is no trade body to validate`, hint);
     }
-    check.expectStatus(res, 200, `accept of offer ${shortId(offer.offerId)}`);
+    check.expectStatus(res, 200, `accept of offer ${shortId(offer.offerId)}`, { on: 'SPEC-1-ACCEPT-OFFER' });
     check.expectSchema(res, 'accepted-trade.schema.json', `accepted trade of offer ${shortId(offer.offerId)}`);
     const trade = (res.json as { data: Record<string, string> }).data;
     // The schema's date-time format checks the shape; the instant must also exist (no 25:00, no 31 February).
-    if (Number.isNaN(Date.parse(trade.time!))) check.fail(`the trade time ${trade.time} is not a real instant`, { time: trade.time });
+    if (Number.isNaN(Date.parse(trade.time!))) check.fail(`the trade time ${trade.time} is not a real instant`, { time: trade.time, exchange: res.exchangeId });
   },
 );
 
@@ -121,11 +123,13 @@ defineCheck(
     for (const recipe of recipes) {
       const offer = await createOffer(http, recipe, bearer, userId);
       const res = await accept(http, offer.offerId, { bearer, userId, label: `accept an offer (${describeRecipe(recipe)})` });
-      check.expectStatus(res, ACCEPTED, `accept of offer ${shortId(offer.offerId)}`);
+      check.expectStatus(res, ACCEPTED, `accept of offer ${shortId(offer.offerId)}`, { on: 'SPEC-1-ACCEPT-OFFER' });
       // 4.4 does not show the 202 body; if there is one, it is JSON like every body of the API (1).
       if (res.status === 202 && res.body.length === 0) continue;
-      check.expectJsonContentType(res, `the ${res.status} answer to accept of offer ${shortId(offer.offerId)}`);
-      if (res.json === undefined) check.fail(`the ${res.status} answer to accept of offer ${shortId(offer.offerId)} is not JSON: ${res.jsonError}`);
+      check.expectJsonContentType(res, `the ${res.status} answer to accept of offer ${shortId(offer.offerId)}`, { on: 'SPEC-1-JSON' });
+      if (res.json === undefined) {
+        check.fail(`the ${res.status} answer to accept of offer ${shortId(offer.offerId)} is not JSON: ${res.jsonError}`, { exchange: res.exchangeId }, { on: 'SPEC-1-JSON' });
+      }
     }
   },
 );
@@ -145,6 +149,7 @@ defineCheck(
       check.fail(`accept of offer ${shortId(offer.offerId)} with external_transaction_id=${externalTransactionId} at ${clockOf(res)} was refused: ${res.status}`, {
         expected: ACCEPTED,
         actual: res.status,
+        exchange: res.exchangeId,
       });
     }
     // Its meaning is not shown (4.4); when the status operation exposes it, whether it was kept is worth a look.
@@ -166,7 +171,7 @@ defineCheck(
     const res = await accept(http, offer.offerId, { bearer, userId, json: {}, label: 'accept with the body {}' });
     const what = `accept at ${clockOf(res)} of the newest offer ${shortId(offer.offerId)} with the body {}`;
     // 4.4 shows no body: ignoring one and refusing one are both the implementation's choice; breaking on one is not.
-    if (isServerError(res.status)) check.fail(`${what} caused a server error: ${res.status}`, { expected: 'an answer of 4.4 (200/202, or a 4xx refusal)', actual: res.status });
+    if (isServerError(res.status)) check.fail(`${what} caused a server error: ${res.status}`, { expected: 'an answer of 4.4 (200/202, or a 4xx refusal)', actual: res.status, exchange: res.exchangeId });
     if (isSuccess(res.status)) check.review(`${what} answered ${res.status}: the body was ignored (4.4 shows none)`, { status: res.status });
     else check.review(`${what} was answered ${res.status}: the implementation refuses a body 4.4 does not show (accepts without one work: trading.accept-newest-offer)`, { status: res.status });
   },

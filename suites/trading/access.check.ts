@@ -27,7 +27,7 @@ defineCheck(
       alsoAllowed: RECORD_NOT_FOUND,
     });
     const own = await accept(http, offer.offerId, { bearer, userId: ownerId, label: 'accept by the owner' });
-    check.expectStatus(own, ACCEPTED, `accept of offer ${shortId(offer.offerId)} by its owner after another user's attempt`);
+    check.expectStatus(own, ACCEPTED, `accept of offer ${shortId(offer.offerId)} by its owner after another user's attempt`, { on: 'SPEC-1-ACCEPT-OFFER' });
   },
 );
 

@@ -8,25 +8,20 @@
 import type { CheckContext } from '../../src/check/context.ts';
 import type { CheckFixtures } from '../../src/check/define.ts';
 import type { HttpClient, HttpResponse } from '../../src/http/client.ts';
-import { TransportError } from '../../src/http/client.ts';
 import { acquireExclusive } from '../../src/check/exclusive.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import type { OperationTemplate } from '../../src/config/sections/operation.ts';
 import type { TradingProfile } from '../../src/config/sections/trading.ts';
 import { offerRecipes, type OfferRecipes, type ResolvedRecipe } from '../../src/config/sections/offer-recipes.ts';
 import { callOperation, type Placeholders } from '../../src/operations.ts';
-import { pollUntilTerminal, type PollObservation, type PollOutcome } from '../../src/polling.ts';
-import { PtasError } from '../../src/errors.ts';
+import { SetupError, shortId, type CreatedOffer } from './common.ts';
 
-/** 200 with the trade, or 202 while processing (3.1). */
-export const ACCEPTED = [200, 202] as const;
+export { ACCEPTED, bearerNow, isAccepted, SetupError, shortId, type Bearer, type CreatedOffer } from './common.ts';
+export * from './status.ts';
 
 export const acceptPath = (offerId: string) => `/v1/offers/${encodeURIComponent(offerId)}/accept`;
 
-/** "1f2e3d4c…", so reasons stay one line. */
-export const shortId = (id: string) => (id.length > 8 ? `${id.slice(0, 8)}…` : id);
 export { clockOf } from '../../src/check/context.ts';
-export const isAccepted = (status: number) => status === 200 || status === 202;
 
 /** The trading section with the create-offer operation and its recipes, or SKIP naming the key. */
 export function tradingSection(profile: ResolvedProfile, check: CheckContext): TradingProfile & { createOffer: OperationTemplate; recipes: OfferRecipes } {
@@ -48,12 +43,6 @@ export function describeRecipe(recipe: ResolvedRecipe): string {
   if (recipe.declaredBy.startsWith('trading.offerRecipes.')) return `recipe ${recipe.name}`;
   const ms = recipe.values.processingMs;
   return typeof ms === 'number' ? `processing ${ms} ms` : recipe.name;
-}
-
-/** Fails the set-up, not the implementation: the check could not reach the state it tests (verdict ERROR). */
-export class SetupError extends PtasError {
-  readonly code = 'setup';
-  override name = 'SetupError';
 }
 
 /** What a check needs to find its users. */
@@ -120,12 +109,6 @@ export async function ownerAndOtherUser(fixtures: UserFixtures, bearer: string):
   return { ownerId: section.userId, otherId: otherUserId };
 }
 
-export interface CreatedOffer {
-  offerId: string;
-  userId: string;
-  response: HttpResponse;
-}
-
 /** Creates an offer for userId the way the recipe says (trading.createOffer with the recipe's changes). */
 export async function createOffer(http: HttpClient, recipe: ResolvedRecipe, bearer: string, userId: string, label = `create a trade offer (${describeRecipe(recipe)})`): Promise<CreatedOffer> {
   const placeholders: Placeholders = { ...(recipe.values as Placeholders), userId };
@@ -184,96 +167,4 @@ export function acceptOnce(http: HttpClient, offerId: string, options: AcceptOpt
  */
 export function accept(http: HttpClient, offerId: string, options: AcceptOptions): Promise<HttpResponse> {
   return acceptRequest(http, offerId, options);
-}
-
-export interface StatusObservation extends PollObservation {
-  /** True when the status operation answered as its template expects. */
-  read: boolean;
-  status?: string;
-  externalTransactionId?: unknown;
-  tradeId?: unknown;
-}
-
-/** The status operation and terminal statuses, or SKIP naming the key. */
-export function statusSettings(section: TradingProfile, check: CheckContext): { offerStatus: OperationTemplate; terminalStatuses: string[] } {
-  const profile = { trading: section }; // the keys a SKIP names are the profile's
-  const offerStatus = check.need(profile, 'trading.offerStatus', 'no operation to read an offer status (not shown by the spec)');
-  check.need(profile, 'trading.offerStatus.extract.status', 'trading.offerStatus does not extract the status');
-  return { offerStatus, terminalStatuses: check.need(profile, 'trading.terminalStatuses', 'no list of terminal offer statuses') };
-}
-
-/** Reads the offer status once; a transport failure is a non-terminal observation, so polling goes on. */
-export async function readStatus(
-  http: HttpClient,
-  settings: { offerStatus: OperationTemplate; terminalStatuses: readonly string[] },
-  bearer: string,
-  offer: CreatedOffer,
-  label: string,
-): Promise<StatusObservation> {
-  try {
-    const read = await callOperation(http, settings.offerStatus, { offerId: offer.offerId, userId: offer.userId }, { bearer, label });
-    const status = read.extracted.status;
-    const shown = typeof status === 'string' ? status : JSON.stringify(status);
-    return {
-      read: read.ok,
-      status: typeof status === 'string' ? status : undefined,
-      externalTransactionId: read.extracted.externalTransactionId,
-      tradeId: read.extracted.tradeId,
-      terminal: read.ok && typeof status === 'string' && settings.terminalStatuses.includes(status),
-      summary: read.ok ? `status ${shown} (HTTP ${read.response.status})` : `HTTP ${read.response.status}, status not read`,
-    };
-  } catch (error) {
-    if (!(error instanceof TransportError)) throw error;
-    return { read: false, terminal: false, summary: `no response: ${error.kind}` };
-  }
-}
-
-/** Reads the offer status once where the check needs its answer: an unreadable status is a set-up failure (ERROR). */
-export async function readStatusOnce(http: HttpClient, offerStatus: OperationTemplate, bearer: string, offer: CreatedOffer, label: string): Promise<StatusObservation> {
-  const observed = await readStatus(http, { offerStatus, terminalStatuses: [] }, bearer, offer, label);
-  if (!observed.read) throw new SetupError(`the offer status of ${shortId(offer.offerId)} could not be read (trading.offerStatus): ${observed.summary}`);
-  return observed;
-}
-
-/** Polls the offer status with backoff until a terminal status or trading.pollDeadlineMs; each poll is a timeline event. */
-export async function pollOffer(
-  check: CheckContext,
-  http: HttpClient,
-  section: TradingProfile,
-  bearer: string,
-  offer: CreatedOffer,
-): Promise<PollOutcome<StatusObservation> & { deadlineMs: number }> {
-  const settings = statusSettings(section, check);
-  const deadlineMs = check.need({ trading: section }, 'trading.pollDeadlineMs', 'no deadline for polling the offer status after a 202');
-  const outcome = await pollUntilTerminal(
-    (n) => readStatus(http, settings, bearer, offer, `offer status, poll ${n}`),
-    { deadlineMs, initialIntervalMs: section.pollIntervalMs, maxIntervalMs: section.pollMaxIntervalMs },
-    check,
-  );
-  // Not terminal because the status could not be read (or extracted) at the end says nothing about the offer.
-  if (!outcome.reached && (!outcome.last?.read || outcome.last.status === undefined)) {
-    throw new SetupError(`the offer status of ${shortId(offer.offerId)} could not be read (trading.offerStatus): ${outcome.last?.summary ?? 'no poll answered'}`);
-  }
-  return { ...outcome, deadlineMs };
-}
-
-/** The trade id a 200 answer carries (2.4 trade_id); a 202 body is not shown, so it carries none we can rely on. */
-export function tradeIdIn(res: HttpResponse): string | undefined {
-  if (res.status !== 200) return undefined;
-  const id = (res.json as { data?: { trade_id?: unknown } } | undefined)?.data?.trade_id;
-  return typeof id === 'string' && id ? id : undefined;
-}
-
-/** Where the profile can show it: the trade id the offer status reports now (trading.offerStatus.extract.tradeId). */
-export async function tradeIdInStatus(http: HttpClient, section: TradingProfile, bearer: string, offer: CreatedOffer, label: string): Promise<string | undefined> {
-  if (!section.offerStatus?.extract?.tradeId) return undefined;
-  const observed = await readStatusOnce(http, section.offerStatus, bearer, offer, label);
-  return typeof observed.tradeId === 'string' && observed.tradeId ? observed.tradeId : undefined;
-}
-
-/** Polls an offer whose accept answered 202 to its terminal status, when the profile says how; else leaves it. */
-export async function settleIfPossible(check: CheckContext, http: HttpClient, section: TradingProfile, bearer: string, offer: CreatedOffer): Promise<void> {
-  if (!section.offerStatus?.extract?.status || !section.terminalStatuses?.length || !section.pollDeadlineMs) return;
-  const outcome = await pollOffer(check, http, section, bearer, offer);
-  if (!outcome.reached) check.note(`offer ${shortId(offer.offerId)} was still processing at the deadline (${outcome.last?.summary ?? 'no status'})`);
 }

@@ -184,6 +184,51 @@ test('the offer-accept-repeatable fault executes an accepted offer again: a new 
   }
 });
 
+test("an offer created for another user in between does not supersede a user's newest offer", async () => {
+  const r = await tradingReference();
+  try {
+    const [user, other] = [await r.newUser(), await r.newUser()];
+    const own = await r.createOffer(user, { processingMs: 0 });
+    await r.createOffer(other, { processingMs: 0 });
+    assert.equal(await r.status(own), 'offered');
+    assert.equal((await r.accept(own, user)).status, 200);
+  } finally {
+    await r.ref.close();
+  }
+});
+
+test("the offer-newest-across-users fault lets another user's newer offer supersede a user's newest offer (409)", async () => {
+  const r = await tradingReference({ faults: ['offer-newest-across-users'] });
+  try {
+    const [user, other] = [await r.newUser(), await r.newUser()];
+    const own = await r.createOffer(user, { processingMs: 0 });
+    const others = await r.createOffer(other, { processingMs: 0 });
+    assert.equal(await r.status(own), 'superseded');
+    assert.equal((await r.accept(own, user)).status, 409);
+    assert.equal((await r.accept(others, other)).status, 200, 'the newest offer of all is still acceptable');
+  } finally {
+    await r.ref.close();
+  }
+});
+
+test('the offer-status-404-while-processing fault answers 404 for an offer in progress, and 200 before and after', async () => {
+  const r = await tradingReference({ faults: ['offer-status-404-while-processing'] });
+  try {
+    const user = await r.newUser();
+    const offer = await r.createOffer(user, { processingMs: 600 });
+    const read = () => r.call('GET', `/reference/v1/offers/${offer}`);
+    assert.equal((await read()).status, 200);
+    assert.equal((await r.accept(offer, user)).status, 202);
+    assert.equal((await read()).status, 404);
+    await sleep(700);
+    const done = await read();
+    assert.equal(done.status, 200);
+    assert.equal(done.json.data.status, 'accepted');
+  } finally {
+    await r.ref.close();
+  }
+});
+
 test('the accept-body-500 fault answers 500 to an accept with a body, and not to one without', async () => {
   const r = await tradingReference({ faults: ['accept-body-500'] });
   try {
