@@ -265,3 +265,12 @@ test('413 boundary: how the 413 comes is not shown — a drained body, a waited-
   const mismatch = judgeBodySize(steps.slice(0, 4), { maxBytes: 4096, minBytes: 100, expectedLimitBytes: 2000 });
   assert.match(mismatch.findings.map((f) => `${f.level} ${f.message}`).join(), /WARN the profile documents the largest accepted body as 2000 bytes/);
 });
+
+test('recovery is the limiter letting requests through again: transient 503s in the recovery step are not 429s', () => {
+  const a = analyzeRateLimit(
+    run([phase('s1', 100, 1, { '2xx': 100 }), phase('s2', 300, 1, { '2xx': 200, '429': 100 }), phase('s3', 300, 1, { '2xx': 200, '429': 100 }), phase('r', 160, 1, { '2xx': 150, '5xx': 10 }, 'recovery', { statusCounts: { '200': 150, '503': 10 } })]),
+    { capRps: 300, operation: 'accept' },
+  );
+  assert.equal(a.recovered, true);
+  assert.deepEqual(a.findings.filter((f) => f.level === 'WARN'), []);
+});

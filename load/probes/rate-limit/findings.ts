@@ -62,8 +62,9 @@ export function limitRange(estimate: number, burst: number, criteria: RateLimitC
 export function recoveryCheck(recovery: PhaseResult | undefined, findings: AnalysisFinding[]): boolean | undefined {
   if (!recovery) return undefined;
   // A limiter that has not recovered refuses most; a stray 429 after a stall on a busy machine is not that.
+  // Only 429s are the limiter's: a transient 503 or a dropped connection in the step says nothing about it.
   const total = answered(recovery);
-  const recovered = total > 0 && admitted(recovery) >= RECOVERED_SHARE * total;
+  const recovered = total > 0 && recovery.answers['429'] <= (1 - RECOVERED_SHARE) * total;
   if (!recovered) {
     findings.push({
       level: 'WARN',
