@@ -8,6 +8,13 @@ export const authFaults: Fault[] = [
   { name: 'expires-in-mismatch', requirement: 'TOKEN-EXPIRES-IN', description: 'expires_in announces three times the lifetime the token\'s exp claim carries.' },
   { name: 'jwks-wrong-key', requirement: 'TOKEN-JWKS-VERIFIES', description: 'The published JWK Set holds a key that did not sign the tokens.' },
   { name: 'refresh-reissues-old-access-token', requirement: 'TOKEN-REFRESH-RENEWS', description: 'A refresh returns the access token issued with the refresh token instead of a new one.' },
+  {
+    name: 'refresh-returns-used-token',
+    requirement: 'TOKEN-REFRESH-SINGLE-USE',
+    description: 'A refresh answers, as refresh_token, the very refresh token the request used, which the refresh has just invalidated: the client is handed a credential that is refused on its first use.',
+    // The covering check needs nothing beyond base URL and credentials: the gap is a FAIL on 2.1's words alone.
+    minimalProfile: [],
+  },
   { name: 'refresh-token-reusable', requirement: 'TOKEN-REFRESH-SINGLE-USE', description: 'A used refresh token is not invalidated and can be exchanged again.' },
   { name: 'refresh-race', requirement: 'TOKEN-REFRESH-SINGLE-USE-ATOMIC', description: 'The used-check and the invalidation of a refresh token are separated by an await, so concurrent refreshes all succeed.' },
   { name: 'refresh-accepts-any-token', requirement: 'TOKEN-REFRESH-TOKEN-VALID', description: 'The refresh grant issues tokens for any refresh_token string without verifying it.' },

@@ -9,6 +9,9 @@ import type { ServerResponse } from 'node:http';
 import type { ReferenceContext } from '../context.ts';
 import { sendError, sendJson } from '../http-util.ts';
 
+/** How long the refresh-race fault leaves a used refresh token valid after checking it. */
+const REFRESH_RACE_WINDOW_MS = 300;
+
 /** What one 200 of the token endpoint hands out, and for whom. */
 interface Issuance {
   clientId: string;
@@ -17,6 +20,8 @@ interface Issuance {
   previousAccessToken?: string;
   /** The refresh token this refresh exchanged, whose family the new one joins. */
   parentJti?: string;
+  /** The refresh-returns-used-token fault hands this (the just-invalidated refresh token, as presented) back as refresh_token. */
+  usedRefreshToken?: string;
 }
 
 function safeEqual(a: string, b: string): boolean {
@@ -102,11 +107,14 @@ export class TokenGrants {
       if (this.variant('refresh-reuse-revokes-family')) this.revokeDescendants(claims.jti);
       return this.parameterError(res, 'refresh_token has already been used');
     }
-    // The race fault yields between the check above and the invalidation below.
-    if (this.fault('refresh-race')) await new Promise((resolve) => setTimeout(resolve, 20));
+    // The race fault yields between the check above and the invalidation below,
+    // as a slow store write would: long enough that racers sent together still
+    // arrive inside it when each opens its own connection on a busy machine.
+    if (this.fault('refresh-race')) await new Promise((resolve) => setTimeout(resolve, REFRESH_RACE_WINDOW_MS));
     this.usedRefreshTokens.add(claims.jti);
     const previous = this.fault('refresh-reissues-old-access-token') ? this.accessTokenOfRefresh.get(claims.jti) : undefined;
-    await this.issue(res, { clientId: claims.client_id, grant: 'refresh_token', previousAccessToken: previous, parentJti: claims.jti });
+    const usedRefreshToken = this.fault('refresh-returns-used-token') ? presented : undefined;
+    await this.issue(res, { clientId: claims.client_id, grant: 'refresh_token', previousAccessToken: previous, parentJti: claims.jti, usedRefreshToken });
   }
 
   /** The refresh tokens issued, directly or not, from this one: revoked when it is reused (refresh-reuse-revokes-family). */
@@ -114,13 +122,13 @@ export class TokenGrants {
     for (let next = this.successorOf.get(jti); next !== undefined; next = this.successorOf.get(next)) this.revokedRefreshTokens.add(next);
   }
 
-  private async issue(res: ServerResponse, { clientId, grant, previousAccessToken, parentJti }: Issuance): Promise<void> {
+  private async issue(res: ServerResponse, { clientId, grant, previousAccessToken, parentJti, usedRefreshToken }: Issuance): Promise<void> {
     const ctx = this.ctx;
     const accessToken = previousAccessToken ?? (await this.signAccessToken(clientId, grant));
     const withRefreshToken = grant === 'client_credentials' || !this.variant('refresh-omits-refresh-token');
-    const refreshToken = withRefreshToken ? await this.signRefreshToken(clientId, accessToken, parentJti) : undefined;
+    const refreshToken = withRefreshToken && usedRefreshToken === undefined ? await this.signRefreshToken(clientId, accessToken, parentJti) : undefined;
     const shownAccess = this.present(accessToken);
-    const shownRefresh = refreshToken === undefined ? undefined : this.present(refreshToken);
+    const shownRefresh = usedRefreshToken ?? (refreshToken === undefined ? undefined : this.present(refreshToken));
     // Opt-in audit of every credential handed out, so leak tests can grep artifacts for them.
     if (ctx.options.issuedTokenLog) appendFileSync(ctx.options.issuedTokenLog, [shownAccess, shownRefresh].filter(Boolean).map((t) => `${t}\n`).join(''));
     const body = {

@@ -1,22 +1,70 @@
-// Token endpoint, refresh_token grant (spec 4.1 rule 2, 5 rule 2).
+// Token endpoint, refresh_token grant (spec 4.1 rule 2, 5 rule 2, 2.1).
 //
 // What the spec leaves open, and the checks therefore accept:
 // - whether the refresh response carries a refresh token at all (4.1 rule 2
 //   only names "a renewed access token"): without one there is no successor
-//   to test, which is a note, not a finding;
+//   to test, which is a note, not a finding. When it carries one, 2.1 calls
+//   it the "Credential used to obtain the next token pair": it must work once;
 // - what an implementation does when it detects the reuse of a used refresh
 //   token: revoking the whole token family is legitimate, so every check
 //   tests what it needs from a family before anything reuses one of its tokens;
 // - which code refuses a refresh: section 7 ties none to the condition, so
-//   any 4xx of the token endpoint's list passes (check.expectRefused).
-import { clockOf, defineCheck, isServerError, isSuccess, type CheckContext, type HttpClient, type HttpResponse } from '../../src/check/index.ts';
+//   any 4xx of the token endpoint's list passes (check.expectRefused);
+// - whether a token is byte-identical to one issued in the same second:
+//   deterministic signers (EdDSA, RS256, HS256) without a jti give the same
+//   token for the same claims until their clock moves (refresh-renewal.ts).
+// The race of simultaneous refreshes is in refresh-race.check.ts.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { clockOf, defineCheck, isSuccess, type CheckContext, type HttpClient, type HttpResponse } from '../../src/check/index.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
-import { issuePair, postToken, refreshBody, renewTokens, type RenewedTokens } from '../../src/auth/tokens.ts';
+import { issuePair, postToken, refreshBody, renewTokens, type RenewedTokens, type TokenPair } from '../../src/auth/tokens.ts';
 import { tamperPayload } from '../../src/auth/jwt.ts';
 import { otherClientId } from './support.ts';
+import { RENEWAL_GAP_MS, receivedAt, tokenClock } from './refresh-renewal.ts';
 
 /** The token response of 2.1 as a refresh answers it: refresh_token not demanded (see the file comment). */
 const REFRESH_RESPONSE_SCHEMA = 'token-response.schema.json#/$defs/refreshResponse';
+
+/**
+ * A refresh of `pair` that must succeed (4.1 rule 2) with the token response
+ * of 2.1 (refresh_token not demanded, see the file comment); its tokens.
+ */
+async function refreshOf(check: CheckContext, http: HttpClient, profile: ResolvedProfile, pair: TokenPair, label: string): Promise<RenewedTokens> {
+  const res = await postToken(http, refreshBody(profile, pair.refreshToken), label);
+  check.expectStatus(res, 200, label);
+  check.expectSchema(res, REFRESH_RESPONSE_SCHEMA, `the answer to the ${label}`, { on: 'SPEC-4-1-RESPONSE-200' });
+  const body = res.json as { access_token: string; refresh_token?: unknown; expires_in: number };
+  const refreshToken = typeof body.refresh_token === 'string' ? body.refresh_token : undefined;
+  return { accessToken: body.access_token, ...(refreshToken === undefined ? {} : { refreshToken }), expiresIn: body.expires_in, response: res };
+}
+
+/**
+ * The renewed token was byte-identical to the one before: a deterministic
+ * signer gives that for the same claims until its clock moves, so the
+ * exchange is repeated with a fresh pair refreshed a whole second after its
+ * issue (the issuer's clock, as the JWT's iat/exp show it, counts at best in
+ * whole seconds then). Still identical: the refresh renewed nothing.
+ */
+async function renewedOnceTheClockMoved(check: CheckContext, http: HttpClient, profile: ResolvedProfile, first: TokenPair, renewed: RenewedTokens): Promise<void> {
+  const clock = tokenClock(first.accessToken);
+  const withinMs = Math.max(0, Math.round(renewed.response.startedAt.getTime() - receivedAt(first.response)));
+  check.note(
+    `the refresh sent ${withinMs} ms after the token pair arrived returned a byte-identical access token (iat ${clock.iat ?? 'none'}, the issuer's clock in ${clock.granularity}); a signer without a jti gives the same token for the same claims until its clock moves, so a pair is refreshed again a whole second after its issue`,
+    { iat: clock.iat ?? null, exp: clock.exp ?? null, exchange: renewed.response.exchangeId },
+  );
+  const second = await issuePair(http, profile, 'obtain a second token pair, to refresh it a whole second after its issue');
+  await sleep(Math.max(0, receivedAt(second.response) + RENEWAL_GAP_MS - Date.now()));
+  const later = await refreshOf(check, http, profile, second, 'refresh a whole second after the token pair was issued');
+  const gapMs = Math.round(later.response.startedAt.getTime() - receivedAt(second.response));
+  if (later.accessToken === second.accessToken) {
+    const again = tokenClock(later.accessToken);
+    check.fail(
+      `a refresh sent ${gapMs} ms after its token pair arrived (the issuer's clock in ${again.granularity}) still returned the very access token issued with the pair (iat ${again.iat ?? 'none'}), not a renewed one`,
+      { gapMs, iat: again.iat ?? null, exp: again.exp ?? null, exchange: later.response.exchangeId },
+    );
+  }
+  check.note(`a refresh sent ${gapMs} ms after the second pair arrived returned a new access token: the identical one within the first second came from a signer whose clock had not moved yet, which breaks no rule`);
+}
 
 defineCheck(
   {
@@ -26,12 +74,9 @@ defineCheck(
   },
   async ({ check, http, profile }) => {
     const first = await issuePair(http, profile);
-    const res = await postToken(http, refreshBody(profile, first.refreshToken), 'refresh with a fresh refresh token');
-    check.expectStatus(res, 200, 'refresh with a fresh refresh token and client_id');
-    check.expectSchema(res, REFRESH_RESPONSE_SCHEMA, 'refresh response');
-    const body = res.json as { access_token: string; refresh_token?: unknown };
-    check.assert(body.access_token !== first.accessToken, 'the refresh returned the same access token as before, not a renewed one');
-    if (body.refresh_token === undefined) check.note('the refresh response carries no refresh_token (4.1 rule 2 only names a renewed access token)');
+    const renewed = await refreshOf(check, http, profile, first, 'refresh with a fresh refresh token');
+    if (renewed.refreshToken === undefined) check.note('the refresh response carries no refresh_token (4.1 rule 2 only names a renewed access token)');
+    if (renewed.accessToken === first.accessToken) await renewedOnceTheClockMoved(check, http, profile, first, renewed);
   },
 );
 
@@ -40,11 +85,13 @@ function expectReuseRefused(check: CheckContext, res: HttpResponse, what: string
   check.expectRefused(res, { operation: 'token', what: `${what} (reused at ${clockOf(res)})` });
 }
 
-
 /**
- * The refresh token the first refresh handed out, used once: it must work.
- * Returns it for its second use, or undefined (with a note) when the response
- * carried none, or (with a WARN) when it repeated the used one.
+ * The refresh token the first refresh handed out, used once. 2.1 calls it
+ * the "Credential used to obtain the next token pair", so its first use must
+ * work — also when it is the very token the refresh has just used: then it is
+ * either refused (the response handed out a dead credential) or accepted
+ * (the used token was not invalidated). Returns it for its second use, or
+ * undefined (with a note) when the response carried none.
  */
 async function useSuccessorOnce(check: CheckContext, http: HttpClient, profile: ResolvedProfile, used: string, renewed: RenewedTokens): Promise<string | undefined> {
   const successor = renewed.refreshToken;
@@ -52,15 +99,17 @@ async function useSuccessorOnce(check: CheckContext, http: HttpClient, profile: 
     check.note('the refresh response carries no refresh token, so there is no successor whose single use could be tested');
     return undefined;
   }
-  if (successor === used) {
-    check.warn('the refresh response handed back the refresh token it had just invalidated; 4.1 rule 2 invalidates it, so returning it again can only mislead the client');
-    return undefined;
+  const repeated = successor === used;
+  const firstUse = await postToken(http, refreshBody(profile, successor), `first use of the refresh token the refresh handed out${repeated ? ' (the very token it had used)' : ''}`);
+  const details = { actual: firstUse.status, exchange: firstUse.exchangeId };
+  if (repeated && isSuccess(firstUse.status)) {
+    check.fail(`the refresh handed back as refresh_token the very token it had used, and that token was accepted again at ${clockOf(firstUse)}: ${firstUse.status}`, details);
   }
-  const firstUse = await postToken(http, refreshBody(profile, successor), 'first use of the refresh token the refresh issued');
-  // Still rate limited after postToken's bounded waits: nothing about the token was observed.
-  if (firstUse.status === 429) throw new Error('the first use of the refresh token the refresh issued stayed rate limited (429)');
-  if (firstUse.status !== 200) {
-    check.fail(`the refresh token issued by the refresh was refused on its first use: ${firstUse.status}`, { actual: firstUse.status, exchange: firstUse.exchangeId });
+  if (!isSuccess(firstUse.status)) {
+    const what = repeated
+      ? 'the refresh response handed back as refresh_token the very token the request used, which the refresh had just invalidated: presented to obtain the next token pair, it'
+      : 'the refresh token the refresh issued';
+    check.fail(`${what} was refused on its first use at ${clockOf(firstUse)}: ${firstUse.status}`, details, { on: 'SPEC-2-1-REFRESH-TOKEN' });
   }
   return successor;
 }
@@ -89,30 +138,6 @@ defineCheck(
 
 defineCheck(
   {
-    id: 'auth.refresh-token-single-use-race',
-    title: 'Of simultaneous refreshes with one refresh token at most one succeeds',
-    requirements: ['TOKEN-REFRESH-SINGLE-USE-ATOMIC'],
-  },
-  async ({ check, http, profile }) => {
-    const n = profile.auth?.concurrency ?? 8;
-    const pair = await issuePair(http, profile);
-    // One attempt each: retrying a 429 here would serialize the race away.
-    const results = await Promise.all(
-      Array.from({ length: n }, (_, i) => http.post('/v1/oauth/token', { json: refreshBody(profile, pair.refreshToken), label: `concurrent refresh ${i + 1}/${n}`, once: true })),
-    );
-    const statuses = results.map((r) => r.status);
-    const successes = statuses.filter(isSuccess).length;
-    check.event('concurrent refreshes answered', statuses.join(', '));
-    if (successes > 1) check.fail(`${successes} of ${n} simultaneous refreshes with one refresh token succeeded; at most one may`, { statuses });
-    if (successes === 0 && statuses.every((s) => s === 429)) check.skip(`every refresh was rate limited (429), so the race was not exercised`);
-    // Single use held; a 5xx for the losers is a server error, not a second use (7 lists 500 for the endpoint).
-    if (statuses.some(isServerError)) check.warn(`single use held, but simultaneous refreshes were answered with a server error (${statuses.join(', ')})`, { statuses });
-    if (successes === 0) check.note(`none of the ${n} simultaneous refreshes succeeded (${statuses.join(', ')}): single use held, though the token was not exchanged at all`);
-  },
-);
-
-defineCheck(
-  {
     id: 'auth.refresh-rejects-invalid-token',
     title: 'The refresh grant rejects tokens that are not valid refresh tokens',
     requirements: ['TOKEN-REFRESH-TOKEN-VALID'],
@@ -126,7 +151,7 @@ defineCheck(
     ];
     for (const [what, token] of candidates) {
       const res = await postToken(http, refreshBody(profile, token), `refresh with ${what}`);
-      check.expectRefused(res, { operation: 'token', what: `a refresh with ${what}` });
+      check.expectRefused(res, { operation: 'token', what: `a refresh with ${what}`, on: 'TOKEN-REFRESH-TOKEN-VALID' });
     }
   },
 );
@@ -140,9 +165,9 @@ defineCheck(
   async ({ check, http, profile }) => {
     const pair = await issuePair(http, profile);
     const refresh = await postToken(http, { grant_type: 'refresh_token', refresh_token: pair.refreshToken }, 'refresh without client_id');
-    check.expectRefused(refresh, { operation: 'token', what: 'a refresh without client_id' });
+    check.expectRefused(refresh, { operation: 'token', what: 'a refresh without client_id', on: 'TOKEN-CLIENT-ID-REQUIRED' });
     const cc = await postToken(http, { grant_type: 'client_credentials', client_secret: profile.credentials.clientSecret }, 'client_credentials without client_id');
-    check.expectRefused(cc, { operation: 'token', what: 'client_credentials without client_id' });
+    check.expectRefused(cc, { operation: 'token', what: 'client_credentials without client_id', on: 'TOKEN-CLIENT-ID-REQUIRED' });
   },
 );
 
@@ -156,6 +181,6 @@ defineCheck(
     const other = otherClientId(profile, check);
     const pair = await issuePair(http, profile);
     const res = await postToken(http, refreshBody(profile, pair.refreshToken, other), "refresh with another client's client_id");
-    check.expectRefused(res, { operation: 'token', what: `a refresh token of ${profile.credentials.clientId} presented with client_id ${other}` });
+    check.expectRefused(res, { operation: 'token', what: `a refresh token of ${profile.credentials.clientId} presented with client_id ${other}`, on: 'TOKEN-REFRESH-CLIENT-BOUND' });
   },
 );

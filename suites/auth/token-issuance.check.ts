@@ -1,7 +1,7 @@
 // Token endpoint, client_credentials grant (spec 2.1, 4.1 rule 1, 5).
 import { defineCheck } from '../../src/check/index.ts';
 import { clientCredentialsBody, issuePair, postToken } from '../../src/auth/tokens.ts';
-import { decodeJwt } from '../../src/auth/jwt.ts';
+import { decodeJwt, readJwt } from '../../src/auth/jwt.ts';
 import { jwksSource, loadJwks, verifyWithJwks } from '../../src/auth/jwks.ts';
 
 defineCheck(
@@ -15,9 +15,9 @@ defineCheck(
     check.expectStatus(res, 200, 'client_credentials with valid credentials');
     const body = (res.json ?? {}) as Record<string, unknown>;
     for (const field of ['access_token', 'refresh_token'] as const) {
-      check.assert(typeof body[field] === 'string' && body[field] !== '', `the response carries no ${field}`, { field, actual: body[field] ?? null });
+      check.assert(typeof body[field] === 'string' && body[field] !== '', `the response carries no ${field}`, { field, actual: body[field] ?? null, exchange: res.exchangeId });
     }
-    check.assert(body.access_token !== body.refresh_token, 'the refresh token is the access token: rule 1 requires both an access token and a refresh token');
+    check.assert(body.access_token !== body.refresh_token, 'the refresh token is the access token: rule 1 requires both an access token and a refresh token', { exchange: res.exchangeId });
   },
 );
 
@@ -29,8 +29,8 @@ defineCheck(
   },
   async ({ check, http, profile }) => {
     const res = await postToken(http, clientCredentialsBody(profile), 'client_credentials with valid credentials');
-    check.expectStatus(res, 200, 'client_credentials with valid credentials');
-    check.expectSchema(res, 'token-response.schema.json', 'token response');
+    check.expectStatus(res, 200, 'client_credentials with valid credentials', { on: 'SPEC-4-1-RULE-1' });
+    check.expectSchema(res, 'token-response.schema.json', 'token response', { on: 'TOKEN-RESPONSE-SCHEMA' });
   },
 );
 
@@ -42,9 +42,9 @@ defineCheck(
   },
   async ({ check, http, profile }) => {
     const res = await postToken(http, clientCredentialsBody(profile), 'client_credentials with valid credentials');
-    check.expectStatus(res, 200, 'client_credentials with valid credentials');
-    check.expectJsonContentType(res, 'token response');
-    check.assert(res.json !== undefined, `token response body is not JSON (${res.jsonError})`);
+    check.expectStatus(res, 200, 'client_credentials with valid credentials', { on: 'SPEC-4-1-RULE-1' });
+    check.expectJsonContentType(res, 'token response', { on: 'TOKEN-JSON-BODY' });
+    check.assert(res.json !== undefined, `token response body is not JSON (${res.jsonError})`, { exchange: res.exchangeId }, { on: 'TOKEN-JSON-BODY' });
   },
 );
 
@@ -57,11 +57,15 @@ defineCheck(
   async ({ check, http, profile }) => {
     const pair = await issuePair(http, profile);
     for (const [name, token] of [['access_token', pair.accessToken], ['refresh_token', pair.refreshToken]] as const) {
-      const decoded = decodeJwt(token);
-      if (typeof decoded === 'string') return check.fail(`${name} is not a JWT: it ${decoded}`, { field: name });
-      check.note(`${name}: alg ${String(decoded.header.alg)}${decoded.header.typ ? `, typ ${String(decoded.header.typ)}` : ''}`, {
-        claims: Object.keys(decoded.payload),
-      });
+      // 2.1 types both "string (JWT)"; RFC 7519 says what a JWT is: a JWS or a JWE Compact Serialization.
+      const jwt = readJwt(token);
+      if (typeof jwt === 'string') return check.fail(`${name} is not a JWT: it ${jwt}`, { field: name, exchange: pair.response.exchangeId }, { on: 'RFC7519-1' });
+      if (jwt.form === 'JWE') {
+        check.note(`${name}: an encrypted JWT (JWE), alg ${String(jwt.header.alg)}, enc ${String(jwt.header.enc)}: its claims are not readable`);
+        continue;
+      }
+      const { header, payload } = jwt.decoded;
+      check.note(`${name}: alg ${String(header.alg)}${header.typ ? `, typ ${String(header.typ)}` : ''}`, { claims: Object.keys(payload) });
     }
   },
 );
@@ -155,6 +159,6 @@ defineCheck(
       );
       return;
     }
-    check.expectStatus(res, 200, 'client_credentials without an Authorization header');
+    check.expectStatus(res, 200, 'client_credentials without an Authorization header', { on: 'SPEC-4-1-RULE-1' });
   },
 );

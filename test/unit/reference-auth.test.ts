@@ -152,6 +152,17 @@ describe('faults of the refresh checks', () => {
     });
   });
 
+  test('refresh-returns-used-token: the refresh hands back the token it used, which is then refused', async () => {
+    await withReference({ faults: ['refresh-returns-used-token'] }, async ({ issue, refresh, userDetails }) => {
+      const pair = await issue();
+      const renewed = await refresh(pair.json.refresh_token);
+      assertTokenResponse(renewed);
+      assert.equal(renewed.json.refresh_token, pair.json.refresh_token, 'the refresh_token handed out is the one the request used');
+      assert.equal(await userDetails(renewed.json.access_token), 200, 'the renewed access token still works');
+      assert.equal((await refresh(renewed.json.refresh_token)).status, 422, 'the handed-out refresh token is refused on its first use');
+    });
+  });
+
   test("refresh-client-unbound: another client's client_id exchanges the refresh token", async () => {
     await withReference({ faults: ['refresh-client-unbound'] }, async ({ ref, issue, refresh }) => {
       const pair = await issue();
