@@ -36,6 +36,8 @@ export class WebhookDispatcher {
   }
 
   register(clientId: string, url: string): void {
+    // webhook-address-change-ignored: the first address a client set up is the one it keeps (the operation still answers 200).
+    if (this.ctx.faults.has('webhook-address-change-ignored') && this.addresses.has(clientId)) return;
     this.addresses.set(clientId, url);
   }
 

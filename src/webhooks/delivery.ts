@@ -12,6 +12,8 @@ export interface DeliveryAnswer {
   written: boolean;
   /** When it hung up, in ms after the delivery arrived (answers not written only): where its retry schedule starts. */
   hungUpAfterMs?: number;
+  /** When the answer was written in full (handed to the network), in ms after the delivery arrived (written answers only). */
+  answeredAfterMs?: number;
 }
 
 export interface ReceivedDelivery {

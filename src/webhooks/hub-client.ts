@@ -18,9 +18,10 @@ const CLOCK_SAMPLES = 5;
  * keep-alive timeout (Node's 5 s) between two calls would send the next one
  * as the hub closes that connection: "socket hang up", and a check ERROR.
  */
-function call(url: string, method: 'GET' | 'POST'): Promise<{ status: number; body: string }> {
+function call(url: string, method: 'GET' | 'POST', json?: unknown): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, agent: false }, (res) => {
+    const headers = json === undefined ? {} : { 'content-type': 'application/json' };
+    const req = http.request(url, { method, agent: false, headers }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
@@ -28,12 +29,12 @@ function call(url: string, method: 'GET' | 'POST'): Promise<{ status: number; bo
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end();
+    req.end(json === undefined ? undefined : JSON.stringify(json));
   });
 }
 
-async function expectNoContent(url: string, what: string): Promise<void> {
-  const { status, body } = await call(url, 'POST');
+async function expectNoContent(url: string, what: string, json?: unknown): Promise<void> {
+  const { status, body } = await call(url, 'POST', json);
   if (status !== 204) throw new Error(`the webhook hub refused to ${what}: ${status} ${body}`);
 }
 
@@ -151,19 +152,32 @@ export class RemoteSession extends SessionDeliveries {
   }
 
   /**
-   * Waits until no other session is causing an event on this receiver, and
-   * returns when the hub granted that, on this process's clock: every
-   * delivery of an event caused after it arrived later, as measured by the
-   * same clock, so a clock offset that is a millisecond off cannot reorder them.
+   * Tells the hub the session is about to cause an event (until endCause, a
+   * delivery naming no user may be its event), and returns when the hub
+   * noted it, on this process's clock: every delivery of an event caused
+   * after it arrived later, as measured by the same clock, so a clock offset
+   * that is a millisecond off cannot reorder them.
    */
-  async lockCause(): Promise<number> {
-    const { status, body } = await call(`${this.base}/sessions/${this.id}/lock`, 'POST');
-    if (status !== 200) throw new Error(`the webhook hub refused to grant the cause lock: ${status} ${body}`);
+  async beginCause(): Promise<number> {
+    const { status, body } = await call(`${this.base}/sessions/${this.id}/cause`, 'POST');
+    if (status !== 200) throw new Error(`the webhook hub refused to note a cause: ${status} ${body}`);
     return (JSON.parse(body) as { grantedAt: number }).grantedAt - this.hubClockOffset;
   }
 
-  unlockCause(): Promise<void> {
-    return expectNoContent(`${this.base}/sessions/${this.id}/unlock`, 'release the cause lock');
+  endCause(): Promise<void> {
+    return expectNoContent(`${this.base}/sessions/${this.id}/caused`, 'note the end of a cause');
+  }
+
+  /** Waits until no other session is setting up the receiving address; the address last set up through the hub (undefined: none yet). */
+  async lockAddress(): Promise<string | undefined> {
+    const { status, body } = await call(`${this.base}/sessions/${this.id}/address-lock`, 'POST');
+    if (status !== 200) throw new Error(`the webhook hub refused to grant the address lock: ${status} ${body}`);
+    return (JSON.parse(body) as { address: string | null }).address ?? undefined;
+  }
+
+  /** Releases the address lock; `registered`: the address this session has just set up. */
+  unlockAddress(registered?: string): Promise<void> {
+    return expectNoContent(`${this.base}/sessions/${this.id}/address-unlock`, 'release the address lock', registered === undefined ? {} : { registered });
   }
 
   /** Ends the session once everything it received has arrived here. */

@@ -1,11 +1,13 @@
 // The webhook hub's control address on 127.0.0.1, for the check workers:
 //   GET  /<token>/clock                → {"now": the hub's performance.now()}
 //   POST /<token>/sessions             → a session (body: HubSessionRequest) as a stream of JSON lines
-//   POST /<token>/sessions/<id>/lock   → answered once the session may cause an event: {"grantedAt": hub clock}
-//   POST /<token>/sessions/<id>/unlock
-//   POST /<token>/sessions/<id>/end    → answered once the stream has said "end"
-// A session whose stream the worker drops ends, as does its cause lock. The
-// random token keeps other local processes out.
+//   POST /<token>/sessions/<id>/cause          → the session is causing an event: {"grantedAt": hub clock}
+//   POST /<token>/sessions/<id>/caused         → its delivery was taken (or the cause failed)
+//   POST /<token>/sessions/<id>/address-lock   → answered once no other session sets up the address: {"address": last set up, or null}
+//   POST /<token>/sessions/<id>/address-unlock → body {"registered": the address just set up} (optional)
+//   POST /<token>/sessions/<id>/end            → answered once the stream has said "end"
+// A session whose stream the worker drops ends, and with it what it was
+// causing and its address lock. The random token keeps other local processes out.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -85,19 +87,28 @@ export async function serveHub(hub: WebhookHub): Promise<HubServer> {
   async function sessionAction(id: string, action: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const entry = sessions.get(id);
     if (!entry) return reply(res, 404, { error: `no open webhook session ${id}` });
-    if (action === 'lock') {
-      // A worker that gives up waiting (its check timed out) leaves the queue.
-      req.on('close', () => {
-        if (!res.writableEnded) entry.session.unlockCause();
+    if (action === 'cause') {
+      entry.session.beginCause();
+      return reply(res, 200, { grantedAt: performance.now() });
+    }
+    if (action === 'caused') {
+      entry.session.endCause();
+      return reply(res, 204);
+    }
+    if (action === 'address-lock') {
+      // A worker that gives up waiting (its check timed out) leaves the queue (the response closes unanswered).
+      res.once('close', () => {
+        if (!res.writableEnded) entry.session.unlockAddress();
       });
-      await entry.session.lockCause().then(
-        () => reply(res, 200, { grantedAt: performance.now() }),
+      await entry.session.lockAddress().then(
+        (address) => reply(res, 200, { address: address ?? null }),
         (error: Error) => reply(res, 409, { error: error.message }),
       );
       return;
     }
-    if (action === 'unlock') {
-      entry.session.unlockCause();
+    if (action === 'address-unlock') {
+      const { registered } = ((await jsonBody(req)) ?? {}) as { registered?: string };
+      entry.session.unlockAddress(typeof registered === 'string' ? registered : undefined);
       return reply(res, 204);
     }
     if (action === 'end') {

@@ -84,30 +84,38 @@ export class WebhookReceiver {
     this.deliveries.push(delivery);
     const tooLarge: ResponseStep | undefined = truncated ? { status: 413 } : undefined;
     const step = this.router.route(delivery, tooLarge);
-    const answer = () => {
-      const written = !res.destroyed && !res.writableEnded;
-      const hungUp = written ? {} : { hungUpAfterMs: Math.round(performance.now() - receivedAtMs) };
-      delivery.answer = { status: step.status, delayMs: step.delayMs ?? 0, written, ...hungUp };
-      if (written) {
-        // The spec's acknowledgement has no body (6.1); neither has any other answer of this receiver.
-        res.writeHead(step.status, step.status === 204 ? {} : { 'content-length': '0' });
-        res.end();
-        if (truncated) res.socket?.destroy();
-      }
+    this.answer(delivery, res, step, truncated);
+  }
+
+  /**
+   * Answers as the step says, held back delayMs, and tells the router how it
+   * went: written in full (the response was handed to the network before the
+   * sender hung up, and when), or not, because the sender hung up first. A
+   * sender that hangs up while the answer is held has given up on it: that is
+   * known at once, not when the hold ends.
+   */
+  private answer(delivery: ReceivedDelivery, res: ServerResponse, step: ResponseStep, truncated: boolean): void {
+    let timer: NodeJS.Timeout | undefined;
+    const settle = (written: boolean) => {
+      if (delivery.answer) return;
+      if (timer) this.pendingAnswers.delete(timer);
+      clearTimeout(timer);
+      const afterMs = Math.round(performance.now() - delivery.receivedAtMs);
+      delivery.answer = { status: step.status, delayMs: step.delayMs ?? 0, written, ...(written ? { answeredAfterMs: afterMs } : { hungUpAfterMs: afterMs }) };
       this.router.answered(delivery);
     };
-    if (!step.delayMs) return answer();
-    const timer = setTimeout(() => {
-      this.pendingAnswers.delete(timer);
-      answer();
-    }, step.delayMs);
-    // A sender that hangs up while the answer is held has given up on it: that is known now, not when the hold ends.
-    res.once('close', () => {
-      if (delivery.answer) return;
-      clearTimeout(timer);
-      this.pendingAnswers.delete(timer);
-      answer();
-    });
+    res.once('finish', () => settle(true));
+    res.once('close', () => settle(false));
+    const write = () => {
+      if (res.destroyed || res.writableEnded) return settle(false);
+      // The spec's acknowledgement has no body (6.1); neither has any other answer of this receiver.
+      res.writeHead(step.status, step.status === 204 ? {} : { 'content-length': '0' });
+      res.end(() => {
+        if (truncated) res.socket?.destroy();
+      });
+    };
+    if (!step.delayMs) return write();
+    timer = setTimeout(write, step.delayMs);
     this.pendingAnswers.add(timer);
   }
 

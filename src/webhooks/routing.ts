@@ -7,9 +7,11 @@
 // - Another attempt of an event (same key and content) goes where its first
 //   attempt went, while that session is open.
 // - A delivery that names no user the suite holds (a body that is not JSON, a
-//   notification of another kind) goes to the session that is causing an
-//   event right now (one at a time: the cause lock), or to the only session
-//   open; otherwise nowhere.
+//   notification of another kind) goes to every session that is causing an
+//   event right now (it may be the event of any of them; it is answered as
+//   the session that began causing first says), or to the only session open;
+//   otherwise nowhere. Causing is never exclusive: an implementation that
+//   delivers seconds after the event must not make the checks take turns.
 // - A late attempt of an event whose session has ended is acknowledged and
 //   left out, as is anything for a user the suite holds in no session. A
 //   session that ends with an event unacknowledged keeps its user a while
@@ -18,6 +20,11 @@
 //
 // A session's script answers per event: step n answers the nth attempt of
 // each event (same key or same content). The last step repeats.
+//
+// The receiving address is the client's (spec 6), so setting it up is
+// serialised by the address lock, and the router remembers the address last
+// set up: a check that changes the address (to tell two addresses apart)
+// keeps every other session setting up that one, never an older one.
 import { contentFingerprint, eventFingerprint, isAttemptOf, namesUser, type ReceivedDelivery } from './delivery.ts';
 import { SessionDeliveries } from './session-deliveries.ts';
 
@@ -86,13 +93,26 @@ export class RoutedSession extends SessionDeliveries {
     this.listener?.answered(delivery);
   }
 
-  /** Waits until no other session is causing an event on this receiver. */
-  lockCause(): Promise<void> {
-    return this.router.lockCause(this);
+  /** How many events this session is causing (caused, delivery not yet taken). */
+  causing = 0;
+
+  /** The session causes an event: until endCause, a delivery naming no user may be its event. */
+  beginCause(): void {
+    this.router.beginCause(this);
   }
 
-  unlockCause(): void {
-    this.router.unlockCause(this);
+  endCause(): void {
+    this.router.endCause(this);
+  }
+
+  /** Waits until no other session is setting up the receiving address; resolves with the address last set up (undefined: none yet). */
+  lockAddress(): Promise<string | undefined> {
+    return this.router.lockAddress(this);
+  }
+
+  /** Releases the address lock; `registered`: the address this session has just set up. */
+  unlockAddress(registered?: string): void {
+    this.router.unlockAddress(this, registered);
   }
 
   end(): void {
@@ -121,8 +141,12 @@ export class DeliveryRouter {
   private readonly owners = new Map<string, RoutedSession>();
   /** Fingerprints of events whose latest attempt was not (yet) acknowledged: they may come back. */
   private readonly unacknowledged = new Set<string>();
-  private lockHolder: RoutedSession | undefined;
-  private readonly lockQueue: Array<{ session: RoutedSession; grant: () => void }> = [];
+  /** The sessions causing an event, in the order they began. */
+  private readonly causers: RoutedSession[] = [];
+  /** The receiving address a session last set up through this router. */
+  private address: string | undefined;
+  private addressHolder: RoutedSession | undefined;
+  private readonly addressQueue: Array<{ session: RoutedSession; grant: (address: string | undefined) => void }> = [];
 
   /** A session once one of the requested users is free (the wait is as long as the sessions holding them). */
   openSession(request: SessionRequest): Promise<RoutedSession> {
@@ -157,25 +181,31 @@ export class DeliveryRouter {
     if (owner?.isOpen) {
       step = owner.admit(delivery, forced);
     } else if (this.unacknowledged.has(fingerprint) || this.heldUserOf(delivery)) {
-      this.recipient(delivery)?.admitLate(delivery);
+      for (const recipient of this.recipients(delivery)) recipient.admitLate(delivery);
       step = forced ?? ACKNOWLEDGE;
     } else {
       // An event the receiver acknowledged is not expected back, so a delivery identical to it is a new event
       // (two events of one second can be byte-identical when an implementation reuses keys or sends none).
-      const recipient = this.recipient(delivery);
-      if (recipient) this.owners.set(fingerprint, recipient);
-      step = recipient?.admit(delivery, forced) ?? forced ?? ACKNOWLEDGE;
+      const [first, ...others] = this.recipients(delivery);
+      if (first) this.owners.set(fingerprint, first);
+      step = first?.admit(delivery, forced) ?? forced ?? ACKNOWLEDGE;
+      // Each of them records the answer the delivery actually got.
+      for (const other of others) other.admit(delivery, step);
     }
     this.unacknowledged.add(fingerprint);
     return step;
   }
 
-  /** The open session a delivery is for: the one holding the user it names; for one naming no suite user, the one causing an event, or the only one. */
-  private recipient(delivery: ReceivedDelivery): RoutedSession | undefined {
-    for (const session of this.open) if (namesUser(delivery, session.userIds)) return session;
-    if (this.knownUsers.some((ids) => namesUser(delivery, ids))) return undefined;
-    if (this.lockHolder) return this.lockHolder;
-    return this.open.size === 1 ? [...this.open][0] : undefined;
+  /**
+   * The open sessions a delivery is for: the one holding the user it names;
+   * for one naming no suite user, every session causing an event (it may be
+   * the event of any of them), or the only one open.
+   */
+  private recipients(delivery: ReceivedDelivery): RoutedSession[] {
+    for (const session of this.open) if (namesUser(delivery, session.userIds)) return [session];
+    if (this.knownUsers.some((ids) => namesUser(delivery, ids))) return [];
+    if (this.causers.length) return [...this.causers];
+    return this.open.size === 1 ? [...this.open] : [];
   }
 
   /** A held user whose unacknowledged event this delivery repeats (under any key). */
@@ -201,26 +231,39 @@ export class DeliveryRouter {
     for (const session of this.open) session.noteAnswer(delivery);
   }
 
-  lockCause(session: RoutedSession): Promise<void> {
-    if (!session.isOpen) return Promise.reject(new Error('the webhook session has ended'));
-    if (!this.lockHolder) {
-      this.lockHolder = session;
-      return Promise.resolve();
-    }
-    return new Promise((grant) => this.lockQueue.push({ session, grant }));
+  beginCause(session: RoutedSession): void {
+    if (!session.isOpen) throw new Error('the webhook session has ended');
+    if (session.causing++ === 0) this.causers.push(session);
   }
 
-  unlockCause(session: RoutedSession): void {
-    const queued = this.lockQueue.findIndex((q) => q.session === session);
-    if (queued >= 0) this.lockQueue.splice(queued, 1);
-    if (this.lockHolder !== session) return;
-    const next = this.lockQueue.shift();
-    this.lockHolder = next?.session;
-    next?.grant();
+  endCause(session: RoutedSession): void {
+    if (session.causing === 0) return;
+    if (--session.causing === 0) this.causers.splice(this.causers.indexOf(session), 1);
+  }
+
+  lockAddress(session: RoutedSession): Promise<string | undefined> {
+    if (!session.isOpen) return Promise.reject(new Error('the webhook session has ended'));
+    if (!this.addressHolder) {
+      this.addressHolder = session;
+      return Promise.resolve(this.address);
+    }
+    return new Promise((grant) => this.addressQueue.push({ session, grant }));
+  }
+
+  unlockAddress(session: RoutedSession, registered?: string): void {
+    const queued = this.addressQueue.findIndex((q) => q.session === session);
+    if (queued >= 0) this.addressQueue.splice(queued, 1);
+    if (this.addressHolder !== session) return;
+    if (registered !== undefined) this.address = registered;
+    const next = this.addressQueue.shift();
+    this.addressHolder = next?.session;
+    next?.grant(this.address);
   }
 
   ended(session: RoutedSession, holdMs: number): void {
-    this.unlockCause(session);
+    // Whatever it was still causing, its deliveries have nobody to go to now.
+    while (session.causing > 0) this.endCause(session);
+    this.unlockAddress(session);
     this.open.delete(session);
     const unacknowledged = session.deliveries.filter((d) => this.unacknowledged.has(eventFingerprint(d)));
     if (unacknowledged.length && holdMs > 0) {

@@ -12,7 +12,7 @@ import { eventLayers, fieldValue, parsedBody } from '../../src/webhooks/delivery
 import type { ReceivedDelivery } from '../../src/webhooks/delivery.ts';
 import { signatureStrategy, type SignatureStrategy } from '../../src/webhooks/signature/index.ts';
 import { apply, judgeContentDigest, judgeDate, judgeHeadersPresent, judgeSignature } from './judgements.ts';
-import { ACKNOWLEDGE, VERIFICATION_SUCCEEDED, withWebhookSession, type CausedEvent, type WebhookSession, type WebhookSettings } from './support.ts';
+import { ACKNOWLEDGE, VERIFICATION_SUCCEEDED, webhookWaitsMs, withWebhookSession, type CausedEvent, type WebhookSession, type WebhookSettings } from './support.ts';
 
 /** The start most format checks share: cause one verification event, acknowledge it, take its delivery. */
 function withAcknowledgedVerification(
@@ -62,6 +62,7 @@ export function declareDeliveryFormatChecks(): void {
       id: 'webhooks.delivery-post-json',
       title: 'A user-update delivery is a POST with Content-Type application/json',
       requirements: ['WEBHOOK-POST-JSON'],
+      waitsMs: webhookWaitsMs({ deliveries: 1 }),
     },
     async (fixtures) => {
       const { check } = fixtures;
@@ -83,6 +84,7 @@ export function declareDeliveryFormatChecks(): void {
       id: 'webhooks.delivery-headers-present',
       title: 'A delivery carries X-BTS-Idempotency-Key, Signature, Content-Digest and Date',
       requirements: ['WEBHOOK-HEADERS-PRESENT'],
+      waitsMs: webhookWaitsMs({ deliveries: 1 }),
     },
     async (fixtures) => {
       await withAcknowledgedVerification(fixtures, async (delivery) => apply(fixtures.check, judgeHeadersPresent(delivery)));
@@ -94,6 +96,7 @@ export function declareDeliveryFormatChecks(): void {
       id: 'webhooks.content-digest-matches',
       title: 'Content-Digest matches the delivered body (RFC 9530, under the declared algorithms)',
       requirements: ['WEBHOOK-CONTENT-DIGEST'],
+      waitsMs: webhookWaitsMs({ deliveries: 1 }),
     },
     async (fixtures) => {
       await withAcknowledgedVerification(fixtures, async (delivery, session) => apply(fixtures.check, judgeContentDigest(delivery, session.settings)));
@@ -105,6 +108,7 @@ export function declareDeliveryFormatChecks(): void {
       id: 'webhooks.date-within-skew',
       title: 'Date is an HTTP date within the declared clock skew',
       requirements: ['WEBHOOK-DATE'],
+      waitsMs: webhookWaitsMs({ deliveries: 1 }),
     },
     async (fixtures) => {
       await withAcknowledgedVerification(fixtures, async (delivery, session) => apply(fixtures.check, judgeDate(delivery, session.settings)));
@@ -116,6 +120,7 @@ export function declareDeliveryFormatChecks(): void {
       id: 'webhooks.signature-verifies',
       title: 'The delivery signature verifies under the declared scheme and key',
       requirements: ['WEBHOOK-SIGNATURE'],
+      waitsMs: webhookWaitsMs({ deliveries: 1 }),
     },
     async (fixtures) => {
       await withWebhookSession(fixtures, ACKNOWLEDGE, async (session) => {
@@ -131,6 +136,7 @@ export function declareDeliveryFormatChecks(): void {
       id: 'webhooks.verification-body-schema',
       title: 'A verification event carries params with action, success, user_pid and a Unix-time timestamp',
       requirements: ['WEBHOOK-BODY-SCHEMA'],
+      waitsMs: webhookWaitsMs({ deliveries: 1 }),
     },
     async (fixtures) => {
       const { check } = fixtures;
@@ -146,8 +152,10 @@ export function declareDeliveryFormatChecks(): void {
         }
         const params = (body as { params: { timestamp: number; user_pid: string } }).params;
         judgeTimestamp(check, params.timestamp, caused, delivery, session.settings);
-        if (params.user_pid.toLowerCase() !== session.userId.toLowerCase()) {
-          check.warn(`params.user_pid ${params.user_pid} is not the user the event was caused for (${session.userId})`);
+        // Any identifier the user is known by: its id, or the pid the profile declares (webhooks.userPid).
+        const known = session.eventUserIds;
+        if (!known.some((id) => id.toLowerCase() === params.user_pid.toLowerCase())) {
+          check.warn(`params.user_pid ${params.user_pid} is not the user the event was caused for (${known.join(' or ')})`);
         }
       });
     },

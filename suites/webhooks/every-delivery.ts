@@ -2,9 +2,9 @@
 // of the event a check looks at: "Outgoing webhooks carry the headers
 // Signature, Content-Digest, Date and X-BTS-Idempotency-Key, and a receiver
 // can use them to verify and de-duplicate messages". This check causes every
-// kind of user-update event, answers the first attempt of each with 500 so
-// that redeliveries come, and judges EVERY delivery the receiver got in the
-// meantime — redeliveries and notifications of other kinds (6.2) included —
+// kind of user-update event (back to back), answers the first attempt of
+// each with 500 so that a redelivery comes, and judges EVERY delivery the
+// receiver got in the meantime — redeliveries and notifications of other kinds (6.2) included —
 // for the four headers, the digest, the Date and the signature, by the same
 // judgements as the single-delivery checks.
 import { defineCheck } from '../../src/check/index.ts';
@@ -12,7 +12,7 @@ import { isAttemptOf, type ReceivedDelivery } from '../../src/webhooks/delivery.
 import { eventsToCause } from './actions.ts';
 import { loadSignatureStrategy } from './delivery-format.ts';
 import { applyWorst, judgeContentDigest, judgeDate, judgeHeadersPresent, judgeSignature, type Judgement } from './judgements.ts';
-import { describeEvent, withWebhookSession, type WebhookSession } from './support.ts';
+import { describeEvent, webhookWaitsMs, withWebhookSession, type CausedEvent, type WebhookSession } from './support.ts';
 
 /** Each event's first attempt is refused, its second acknowledged: every event shows a redelivery, if the implementation retries. */
 const REFUSE_FIRST_ATTEMPT = [{ status: 500 }, { status: 204 }];
@@ -32,6 +32,7 @@ export function declareEveryDeliveryCheck(): void {
       id: 'webhooks.every-delivery-verifiable',
       title: 'Every delivery, redeliveries and other notifications included, carries the four headers, a matching digest and a valid signature',
       requirements: ['WEBHOOK-EVERY-DELIVERY'],
+      waitsMs: webhookWaitsMs({ deliveries: 1, windows: 1 }),
     },
     async (fixtures) => {
       const { check } = fixtures;
@@ -39,21 +40,22 @@ export function declareEveryDeliveryCheck(): void {
         const strategy = await loadSignatureStrategy(fixtures, session.settings);
         const events = new Map<ReceivedDelivery, string>();
         const notCaused: string[] = [];
-        let last: ReceivedDelivery | undefined;
+        // Every event is caused back to back and collected side by side: one delivery wait, not one per event.
+        const causes: CausedEvent[] = [];
         for (const event of eventsToCause(session.settings.riskEvaluationAction)) {
           const { result, caused } = await session.cause(event);
           // Whether each event can be caused and arrives is other checks' business; this one judges what arrives.
-          const delivery = result.ok ? await session.findDeliveryOf(caused) : undefined;
-          if (!delivery) {
-            notCaused.push(`${describeEvent(event)} (${result.ok ? 'not delivered' : `trigger answered ${result.response.status}`})`);
-            continue;
-          }
-          events.set(delivery, describeEvent(event));
-          last = delivery;
+          if (result.ok) causes.push(caused);
+          else notCaused.push(`${describeEvent(event)} (trigger answered ${result.response.status})`);
         }
-        if (!last) throw new Error(`no user-update event could be caused and received: ${notCaused.join(', ')} (webhooks.trigger)`);
-        // Redeliveries of the refused first attempts come during this window.
-        await session.watchAfter(last);
+        const firsts = await Promise.all(causes.map((caused) => session.findDeliveryOf(caused)));
+        for (const [i, delivery] of firsts.entries()) {
+          if (delivery) events.set(delivery, describeEvent(causes[i]!.event));
+          else notCaused.push(`${describeEvent(causes[i]!.event)} (not delivered)`);
+        }
+        if (!events.size) throw new Error(`no user-update event could be caused and received: ${notCaused.join(', ')} (webhooks.trigger)`);
+        // Redeliveries of the refused first attempts come during the window after each; one each is all this check judges.
+        await Promise.all([...events.keys()].map((first) => session.redeliveryOf(first)));
 
         const judgements: Judgement[] = [];
         const roles: Record<string, string> = {};

@@ -6,10 +6,14 @@
 // the judgements of every delivery it received.
 //
 // Spec 5 rule 5 names the headers ("Outgoing webhooks carry the headers
-// Signature, Content-Digest, Date and X-BTS-Idempotency-Key") but says that
-// "how Signature and Content-Digest are computed: not shown", and no skew is
-// shown for Date: those come from the profile (webhooks.signature,
-// webhooks.digestAlgorithms, webhooks.dateSkewSeconds).
+// Signature, Content-Digest, Date and X-BTS-Idempotency-Key, and a receiver
+// can use them to verify") but says that "how Signature and Content-Digest
+// are computed: not shown", and no skew is shown for Date. What the spec
+// leaves open comes from the profile (webhooks.signature,
+// webhooks.digestAlgorithms, webhooks.dateSkewSeconds); what the standards it
+// names define does not: a Content-Digest is the digest of the content
+// (RFC 9530 section 2) under the algorithm the header itself names, and a
+// Date is an HTTP-date (RFC 9110 5.6.7), declared or not.
 import type { CheckContext } from '../../src/check/index.ts';
 import { fieldValue, IDEMPOTENCY_HEADER, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
 import { isDeprecatedDigestAlgorithm, verifyContentDigest } from '../../src/webhooks/digest.ts';
@@ -19,8 +23,8 @@ import type { WebhookSettings } from './support.ts';
 
 export type Judgement =
   | { kind: 'pass'; message: string; details?: Record<string, unknown> }
-  /** The spec's text is contradicted. */
-  | { kind: 'fail'; message: string; details?: Record<string, unknown> }
+  /** The spec's text, or a standard it names, is contradicted: `on` names the catalogue sentence (default the requirement's quote). */
+  | { kind: 'fail'; message: string; details?: Record<string, unknown>; on?: string }
   /** The profile's declaration (key) is contradicted. */
   | { kind: 'fail-declared'; key: string; message: string; details?: Record<string, unknown> }
   | { kind: 'warn'; message: string; details?: Record<string, unknown> }
@@ -33,7 +37,7 @@ const SHOWN_LESSER_FINDINGS = 5;
 export function apply(check: CheckContext, judgement: Judgement): void {
   switch (judgement.kind) {
     case 'fail':
-      return check.fail(judgement.message, judgement.details);
+      return check.fail(judgement.message, judgement.details, { on: judgement.on });
     case 'fail-declared':
       return check.failDeclared(judgement.key, judgement.message, judgement.details);
     case 'warn':
@@ -65,40 +69,61 @@ const REQUIRED_HEADERS: ReadonlyArray<[name: string, display: string]> = [
   ['date', 'Date'],
 ];
 
+/** The sentence a missing header contradicts. */
+const HEADERS_SENTENCE = 'SPEC-5-RULE-5-HEADERS';
+const CONTENT_DIGEST_SENTENCE = 'RFC9530-2';
+const HTTP_DATE_SENTENCE = 'RFC9110-5.6.7';
+
 /** 5 rule 5: "Outgoing webhooks carry the headers Signature, Content-Digest, Date and X-BTS-Idempotency-Key". */
 export function judgeHeadersPresent(delivery: ReceivedDelivery): Judgement {
   const missing = REQUIRED_HEADERS.filter(([name]) => !fieldValue(delivery, name)).map(([, display]) => display);
   const present = [...new Set(delivery.fieldLines.map(([name]) => name))];
-  if (missing.length) return { kind: 'fail', message: `delivery #${delivery.seq} lacks ${missing.join(', ')}`, details: { delivery: delivery.seq, missing, present } };
+  if (missing.length) return { kind: 'fail', on: HEADERS_SENTENCE, message: `delivery #${delivery.seq} lacks ${missing.join(', ')}`, details: { delivery: delivery.seq, missing, present } };
   return { kind: 'pass', message: `delivery #${delivery.seq} carries the four headers of 5 rule 5` };
 }
 
 /**
- * Content-Digest: present (5 rule 5), and matching the body under the
- * algorithms the profile declares; undeclared, any RFC 9530 algorithm the
- * suite can compute is accepted and a mismatch is only a warning.
+ * Content-Digest: present (5 rule 5 names it so that "a receiver can use
+ * them to verify"), and each member under an active algorithm of RFC 9530
+ * the header names (sha-256, sha-512) the digest of the delivered bytes
+ * (RFC 9530 section 2), declared or not. What the spec leaves open is which
+ * algorithm: a declared webhooks.digestAlgorithms must be among those carried
+ * (profile-declared); undeclared, a header with no algorithm the suite can
+ * compute is recorded for review, and deprecated algorithms only warn.
  */
 export function judgeContentDigest(delivery: ReceivedDelivery, settings: Pick<WebhookSettings, 'digestAlgorithms'>): Judgement {
   const at = `delivery #${delivery.seq}`;
   const value = fieldValue(delivery, 'content-digest');
-  if (value === undefined) return { kind: 'fail', message: `${at} carries no Content-Digest header`, details: { delivery: delivery.seq } };
+  if (value === undefined) return { kind: 'fail', on: HEADERS_SENTENCE, message: `${at} carries no Content-Digest header`, details: { delivery: delivery.seq } };
   if (delivery.bodyTruncated) return { kind: 'review', message: `${at} has a body too large for the receiver to keep, so its Content-Digest was not compared` };
   const declared = settings.digestAlgorithms;
-  const verdict = verifyContentDigest(value, delivery.body, declared);
+  // Every algorithm the header names and the suite can compute: its meaning is the standard's, whatever was declared.
+  const verdict = verifyContentDigest(value, delivery.body);
   const details = { delivery: delivery.seq, contentDigest: value, compared: verdict.compared, ignored: verdict.ignored };
-  if (declared) {
-    if (!verdict.ok) return { kind: 'fail-declared', key: 'webhooks.digestAlgorithms', message: `${at}: ${verdict.reason}`, details };
-    return { kind: 'pass', message: `${at}: Content-Digest ${verdict.compared.map((c) => c.algorithm).join(' and ')} match the ${delivery.body.length}-byte body`, details };
-  }
-  // Nothing declared: how the digest is computed is not shown (5).
   const undeclared = 'webhooks.digestAlgorithms is not set, and how Content-Digest is computed is not shown (5)';
-  if (verdict.kind === 'mismatch') return { kind: 'warn', message: `${at}: ${verdict.reason} (${undeclared})`, details };
-  if (!verdict.ok) return { kind: 'review', message: `${at}: ${verdict.reason}; recorded, not verified (${undeclared})`, details };
-  const algorithms = verdict.compared.map((c) => c.algorithm);
-  if (algorithms.every(isDeprecatedDigestAlgorithm)) {
-    return { kind: 'warn', message: `${at}: Content-Digest matches only with ${algorithms.join(', ')}, which RFC 9530 deprecates as insecure`, details };
+  if (verdict.kind === 'malformed') {
+    if (declared) return { kind: 'fail-declared', key: 'webhooks.digestAlgorithms', message: `${at}: ${verdict.reason}`, details };
+    return { kind: 'review', message: `${at}: ${verdict.reason}; recorded, not verified (${undeclared})`, details };
   }
-  return { kind: 'pass', message: `${at}: Content-Digest ${algorithms.join(' and ')} match the ${delivery.body.length}-byte body`, details };
+  const wrong = verdict.compared.filter((c) => !c.matches);
+  const wrongActive = wrong.find((c) => !isDeprecatedDigestAlgorithm(c.algorithm));
+  if (wrongActive) {
+    const message = `${at}: Content-Digest ${wrongActive.algorithm} is not the digest of the ${delivery.body.length}-byte body it came with: received ${wrongActive.received}, the body hashes to ${wrongActive.expected}`;
+    return { kind: 'fail', on: CONTENT_DIGEST_SENTENCE, message, details };
+  }
+  const carried = verdict.compared.map((c) => c.algorithm);
+  if (declared && !carried.some((a) => (declared as readonly string[]).includes(a))) {
+    const named = [...carried, ...verdict.ignored].join(', ') || 'nothing';
+    return { kind: 'fail-declared', key: 'webhooks.digestAlgorithms', message: `${at}: Content-Digest carries ${named}, none of the declared ${declared.join(', ')}`, details };
+  }
+  if (wrong.length) {
+    return { kind: 'warn', message: `${at}: Content-Digest ${wrong.map((c) => c.algorithm).join(', ')} does not match the ${delivery.body.length}-byte body (an algorithm RFC 9530 deprecates as insecure)`, details };
+  }
+  if (!carried.length) return { kind: 'review', message: `${at}: ${verdict.reason}; recorded, not verified (${undeclared})`, details };
+  if (carried.every(isDeprecatedDigestAlgorithm)) {
+    return { kind: 'warn', message: `${at}: Content-Digest matches only with ${carried.join(', ')}, which RFC 9530 deprecates as insecure`, details };
+  }
+  return { kind: 'pass', message: `${at}: Content-Digest ${carried.join(' and ')} match the ${delivery.body.length}-byte body`, details };
 }
 
 /**
@@ -109,10 +134,10 @@ export function judgeContentDigest(delivery: ReceivedDelivery, settings: Pick<We
 export function judgeDate(delivery: ReceivedDelivery, settings: Pick<WebhookSettings, 'dateSkewSeconds' | 'dateSkewDeclared'>): Judgement {
   const at = `delivery #${delivery.seq}`;
   const value = fieldValue(delivery, 'date');
-  if (value === undefined) return { kind: 'fail', message: `${at} carries no Date header`, details: { delivery: delivery.seq } };
+  if (value === undefined) return { kind: 'fail', on: HEADERS_SENTENCE, message: `${at} carries no Date header`, details: { delivery: delivery.seq } };
   const parsed = parseHttpDate(value.trim(), delivery.receivedAt);
   if (!parsed) {
-    return { kind: 'fail', message: `${at}: Date "${value}" is not an HTTP date (RFC 9110 5.6.7, e.g. "Sun, 06 Nov 1994 08:49:37 GMT"), so a receiver cannot use it`, details: { delivery: delivery.seq, date: value } };
+    return { kind: 'fail', on: HTTP_DATE_SENTENCE, message: `${at}: Date "${value}" is not an HTTP date (RFC 9110 5.6.7, e.g. "Sun, 06 Nov 1994 08:49:37 GMT"), so a receiver cannot use it`, details: { delivery: delivery.seq, date: value } };
   }
   const offsetSeconds = dateOffsetSeconds(parsed.date, delivery.receivedAt);
   const skew = settings.dateSkewSeconds;
@@ -138,7 +163,7 @@ export async function judgeSignature(delivery: ReceivedDelivery, strategy: Signa
   const at = `delivery #${delivery.seq}`;
   const signature = fieldValue(delivery, 'signature');
   const input = fieldValue(delivery, 'signature-input');
-  if (signature === undefined) return { kind: 'fail', message: `${at} carries no Signature header`, details: { delivery: delivery.seq } };
+  if (signature === undefined) return { kind: 'fail', on: HEADERS_SENTENCE, message: `${at} carries no Signature header`, details: { delivery: delivery.seq } };
   if (!strategy) {
     return {
       kind: 'review',

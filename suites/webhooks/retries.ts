@@ -1,37 +1,49 @@
 // What happens after a delivery is not acknowledged (spec 6.2: "Retry and
-// redelivery behaviour: not shown"). The checks record the attempts and
-// their timing for review. No redelivery within the observation window is a
+// redelivery behaviour: not shown"). The checks record the redelivery and
+// its timing for review. No redelivery within the observation window is a
 // warning (an unacknowledged event would be lost), unless the profile
 // declares a retry schedule (webhooks.retryDelaysMs): then the window is
-// sized to it, and a missing redelivery contradicts the declaration.
+// sized to its first retry, and a missing redelivery contradicts the
+// declaration — once a second window has passed as well: a redelivery that
+// comes only then is late on a loaded machine as likely as on the sender's
+// side, so it is recorded for review, never a FAIL. One redelivery shows the
+// schedule: the receiver acknowledges it, so the event stops coming and the
+// check ends there.
 import { defineCheck } from '../../src/check/index.ts';
 import type { CheckContext } from '../../src/check/index.ts';
-import { idempotencyKey, isAttemptOf, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
-import { offset, VERIFICATION_SUCCEEDED, webhookSettings, withWebhookSession, type WebhookSession } from './support.ts';
+import { idempotencyKey, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
+import { answeredAtMs, offset, VERIFICATION_SUCCEEDED, webhookSettings, webhookWaitsMs, withWebhookSession, type WebhookSession } from './support.ts';
 
-function reportAttempts(check: CheckContext, session: WebhookSession, first: ReceivedDelivery, provocation: string, watchedMs: number): void {
-  const attempts = [first, ...session.deliveries.filter((d) => d !== first && isAttemptOf(d, first))];
-  const timeline = attempts.map((d) => ({ delivery: d.seq, at: offset(d, first), key: idempotencyKey(d) ?? null, answered: d.answer?.status ?? null }));
+/** The redelivery of `first` after `afterMs`: within the window, or, when a schedule is declared, within a second one (then marked late). */
+async function awaitRedelivery(session: WebhookSession, first: ReceivedDelivery, afterMs: number): Promise<{ again?: ReceivedDelivery; late: boolean }> {
+  const again = await session.redeliveryOf(first, afterMs);
+  if (again || !session.settings.retryDelaysMs) return { again, late: false };
+  return { again: await session.redeliveryOf(first, afterMs, 2), late: true };
+}
+
+function reportRedelivery(check: CheckContext, session: WebhookSession, first: ReceivedDelivery, found: { again?: ReceivedDelivery; late: boolean }, provocation: string): void {
+  const { again } = found;
   const declared = session.settings.retryDelaysMs;
-  if (attempts.length === 1) {
+  const windowMs = session.settings.observationWindowMs * (found.late ? 2 : 1);
+  const attempt = (d: ReceivedDelivery) => ({ delivery: d.seq, at: offset(d, first), key: idempotencyKey(d) ?? null, answered: d.answer?.status ?? null });
+  const timeline = [first, ...(again ? [again] : [])].map(attempt);
+  if (!again) {
     if (declared) {
-      return check.failDeclared('webhooks.retryDelaysMs', `no redelivery within ${watchedMs} ms after ${provocation}, though the profile declares retries after ${declared.join(', ')} ms`, {
+      return check.failDeclared('webhooks.retryDelaysMs', `no redelivery within ${windowMs} ms after ${provocation}, though the profile declares retries after ${declared.join(', ')} ms`, {
         timeline,
         retryDelaysMs: declared,
       });
     }
     check.warn(
-      `no redelivery within ${watchedMs} ms after ${provocation}: the event may be lost (retry behaviour is not shown by the spec; declare webhooks.retryDelaysMs, or widen webhooks.observationWindowMs if the first retry comes later)`,
+      `no redelivery within ${windowMs} ms after ${provocation}: the event may be lost (retry behaviour is not shown by the spec; declare webhooks.retryDelaysMs, or widen webhooks.observationWindowMs if the first retry comes later)`,
       { timeline },
     );
     return;
   }
-  const keys = new Set(timeline.map((t) => t.key));
-  const schedule = declared ? `; the profile declares retries after ${declared.join(', ')} ms` : '';
-  check.review(
-    `after ${provocation} the event was delivered ${attempts.length} times within ${watchedMs} ms: ${timeline.map((t) => t.at).join(', ')}${keys.size === 1 ? ', same key' : `, ${keys.size} different keys`}${schedule}`,
-    { timeline, retryDelaysMs: declared ?? null },
-  );
+  const key = idempotencyKey(again) === idempotencyKey(first) ? 'same key' : 'another key';
+  const lateness = found.late ? `, later than the ${session.settings.observationWindowMs} ms the declared first retry allows with its margin` : '';
+  const schedule = declared ? `; the profile declares retries after ${declared.join(', ')} ms${lateness}` : '';
+  check.review(`after ${provocation} the event was delivered again at ${offset(again, first)} (#${again.seq}, ${key})${schedule}`, { timeline, retryDelaysMs: declared ?? null });
 }
 
 /** How long past the hold the answer's fate may take to reach the check (the hub's stream). */
@@ -40,30 +52,17 @@ const ANSWER_GRACE_MS = 1_000;
 export function declareRetryChecks(): void {
   defineCheck(
     {
-      id: 'webhooks.retry-after-500',
-      title: 'After a 500 the redeliveries are recorded for review',
-      requirements: ['WEBHOOK-RETRY-POLICY'],
-    },
-    async (fixtures) => {
-      await withWebhookSession(fixtures, [{ status: 500 }], async (session) => {
-        const { delivery: first } = await session.causeAndReceive(VERIFICATION_SUCCEEDED);
-        await session.watchAfter(first);
-        reportAttempts(fixtures.check, session, first, 'answering 500 to every attempt', session.settings.observationWindowMs);
-      });
-    },
-  );
-
-  defineCheck(
-    {
       id: 'webhooks.retry-after-timeout',
       title: 'After an answer that never comes in time the redeliveries are recorded for review',
       requirements: ['WEBHOOK-RETRY-POLICY'],
+      waitsMs: webhookWaitsMs({ deliveries: 1, windows: 2, slowResponse: true }),
     },
     async (fixtures) => {
       const { check, profile } = fixtures;
       const slowMs = webhookSettings(profile, check).slowResponseMs;
       if (!slowMs) return check.skip('no answer delay that exceeds the delivery timeout is configured', 'webhooks.slowResponseMs');
-      await withWebhookSession(fixtures, [{ status: 204, delayMs: slowMs }], async (session) => {
+      // The first attempt's answer is held past the sender's timeout; a redelivery is acknowledged at once.
+      await withWebhookSession(fixtures, [{ status: 204, delayMs: slowMs }, { status: 204 }], async (session) => {
         const { delivery: first } = await session.causeAndReceive(VERIFICATION_SUCCEEDED);
         const answer = await session.answerOf(first, slowMs + ANSWER_GRACE_MS);
         if (answer?.written) {
@@ -72,8 +71,24 @@ export function declareRetryChecks(): void {
         }
         // A retry schedule counts from the attempt the sender gave up on: the window opens at its hang-up.
         const gaveUpAfterMs = answer?.hungUpAfterMs ?? slowMs;
-        await session.watchAfter(first, gaveUpAfterMs);
-        reportAttempts(check, session, first, `holding every answer for ${slowMs} ms (the sender hung up after ${gaveUpAfterMs} ms)`, gaveUpAfterMs + session.settings.observationWindowMs);
+        const found = await awaitRedelivery(session, first, first.receivedAtMs + gaveUpAfterMs);
+        reportRedelivery(check, session, first, found, `holding the answer for ${slowMs} ms (the sender hung up after ${gaveUpAfterMs} ms)`);
+      });
+    },
+  );
+
+  defineCheck(
+    {
+      id: 'webhooks.retry-after-500',
+      title: 'After a 500 the redeliveries are recorded for review',
+      requirements: ['WEBHOOK-RETRY-POLICY'],
+      waitsMs: webhookWaitsMs({ deliveries: 1, windows: 2 }),
+    },
+    async (fixtures) => {
+      await withWebhookSession(fixtures, [{ status: 500 }, { status: 204 }], async (session) => {
+        const { delivery: first } = await session.causeAndReceive(VERIFICATION_SUCCEEDED);
+        const found = await awaitRedelivery(session, first, answeredAtMs(first));
+        reportRedelivery(fixtures.check, session, first, found, 'answering 500');
       });
     },
   );

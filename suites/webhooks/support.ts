@@ -1,9 +1,11 @@
-// Shared steps of the webhook checks: the profile's settings (SKIP naming the
-// key when one is missing), and a session per check on the target's receiver
-// that registers the receiver, causes events and collects the deliveries.
-// The receiver lives in the run's webhook hub (src/webhooks/hub.ts), where
-// each session holds one of the profile's users: checks run side by side,
-// as many at once as there are users, and one at a time with one user.
+// Shared steps of the webhook checks: a session per check on the target's
+// receiver that sets up the receiving address, causes events and collects
+// the deliveries (the profile's settings: settings.ts). The receiver lives in
+// the run's webhook hub (src/webhooks/hub.ts), where each session holds one
+// of the profile's users: checks run side by side, as many at once as there
+// are users, and one at a time with one user. Causing an event never makes
+// another check wait: an implementation that delivers seconds after the event
+// must not make the checks take turns.
 //
 // The event under test is told from everything else by its content: the
 // first delivery after the cause, not taken before, whose JSON carries the
@@ -11,68 +13,14 @@
 // many other notification kinds and does not show which operation emits
 // which). Every other delivery is kept as evidence and never judged as the event.
 import { waitingOnOtherChecks, type CheckContext, type CheckFixtures } from '../../src/check/index.ts';
-import type { ResolvedProfile } from '../../src/config/profile.ts';
-import type { OperationTemplate } from '../../src/config/sections/operation.ts';
-import { observationWindowMs, WEBHOOK_DEFAULTS, type DigestAlgorithmName, type WebhookSignatureProfile } from '../../src/config/sections/webhooks.ts';
 import { callOperation, type OperationResult } from '../../src/operations.ts';
-import { carriesEvent, eventLayers, idempotencyKey, isRepeatOf, parsedBody, type DeliveryAnswer, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
+import { carriesEvent, eventLayers, idempotencyKey, isAttemptOf, isRepeatOf, parsedBody, type DeliveryAnswer, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
 import { deliveryExchange } from '../../src/webhooks/evidence.ts';
 import { HubClient, type RemoteSession } from '../../src/webhooks/hub-client.ts';
-import type { ReceiverOptions } from '../../src/webhooks/receiver.ts';
 import type { ResponseStep } from '../../src/webhooks/routing.ts';
+import { webhookSettings, type WebhookSettings } from './settings.ts';
 
-export interface WebhookSettings {
-  receiver: ReceiverOptions;
-  /** Absent when the address is set up out of band. */
-  register?: OperationTemplate;
-  trigger: OperationTemplate;
-  /** The users events may be caused for, each as the identifiers its events may name it by: its id, and its pid when declared. */
-  users: string[][];
-  riskEvaluationAction?: string;
-  signature?: WebhookSignatureProfile;
-  /** The Content-Digest algorithms the profile declares; undefined: any RFC 9530 algorithm. */
-  digestAlgorithms?: DigestAlgorithmName[];
-  /** The profile's dateSkewSeconds, or the generous default (then only a warning beyond it). */
-  dateSkewSeconds: number;
-  dateSkewDeclared: boolean;
-  deliveryTimeoutMs: number;
-  /** Derived from retryDelaysMs when the profile declares a retry schedule. */
-  observationWindowMs: number;
-  /** The retry schedule the profile declares (6.2: not shown). */
-  retryDelaysMs?: number[];
-  slowResponseMs?: number;
-}
-
-export function webhookSettings(profile: ResolvedProfile, check: CheckContext): WebhookSettings {
-  const w = profile.webhooks ?? {};
-  const outOfBand = w.receiver?.registeredOutOfBand === true;
-  const trigger = check.need(profile, 'webhooks.trigger', 'no operation that causes a user-update event is configured');
-  if (!w.register && !outOfBand) return check.skip('no operation that sets the user-update receiving address is configured', 'webhooks.register');
-  if (outOfBand && !w.receiver?.publicUrl) return check.skip('the receiving address is set up out of band but not named', 'webhooks.receiver.publicUrl');
-  const userId = w.userId ?? profile.users?.existingUserId;
-  if (!userId) return check.skip('no user to cause user-update events for', 'webhooks.userId');
-  const users = [{ userId, userPid: w.userPid }, ...(w.additionalUsers ?? [])].map((u) => (u.userPid ? [u.userId, u.userPid] : [u.userId]));
-  return {
-    receiver: {
-      listenHost: w.receiver?.listenHost ?? WEBHOOK_DEFAULTS.listenHost,
-      listenPort: w.receiver?.listenPort ?? WEBHOOK_DEFAULTS.listenPort,
-      path: w.receiver?.path ?? WEBHOOK_DEFAULTS.path,
-      publicUrl: w.receiver?.publicUrl,
-    },
-    register: outOfBand ? undefined : w.register,
-    trigger,
-    users,
-    riskEvaluationAction: w.riskEvaluationAction,
-    signature: w.signature,
-    digestAlgorithms: w.digestAlgorithms,
-    dateSkewSeconds: w.dateSkewSeconds ?? WEBHOOK_DEFAULTS.dateSkewSeconds,
-    dateSkewDeclared: w.dateSkewSeconds !== undefined,
-    deliveryTimeoutMs: w.deliveryTimeoutMs ?? WEBHOOK_DEFAULTS.deliveryTimeoutMs,
-    observationWindowMs: observationWindowMs(w),
-    retryDelaysMs: w.retryDelaysMs?.length ? w.retryDelaysMs : undefined,
-    slowResponseMs: w.slowResponseMs,
-  };
-}
+export { webhookSettings, webhookWaitsMs, type WebhookSettings } from './settings.ts';
 
 /** A user-update event the suite asks the implementation for (placeholders of webhooks.trigger). */
 export interface UserUpdateEvent {
@@ -95,10 +43,16 @@ export const ACKNOWLEDGE: ResponseStep[] = [{ status: 204 }];
 /** An event the suite asked for, and when: its delivery cannot arrive before. */
 export interface CausedEvent {
   event: UserUpdateEvent;
-  /** Just before the trigger was called: when the receiver granted the cause lock, on this process's performance.now() clock. */
+  /** Just before the trigger was called: when the hub noted the cause, on this process's performance.now() clock. */
   atMs: number;
   /** Date.now() when the trigger was called. */
   atEpochMs: number;
+}
+
+/** When a delivery's answer was written, or the sender hung up on it, on this process's clock (its arrival when neither is known). */
+export function answeredAtMs(delivery: ReceivedDelivery): number {
+  const answer = delivery.answer;
+  return delivery.receivedAtMs + (answer?.answeredAfterMs ?? answer?.hungUpAfterMs ?? 0);
 }
 
 export class WebhookSession {
@@ -121,6 +75,11 @@ export class WebhookSession {
     return this.session.userIds;
   }
 
+  /** The address of the receiver, as the hub reports it. */
+  get receiverUrl(): string {
+    return this.session.url;
+  }
+
   /** This check's deliveries, in order of arrival. */
   get deliveries(): readonly ReceivedDelivery[] {
     return this.session.deliveries;
@@ -133,22 +92,21 @@ export class WebhookSession {
 
   /**
    * Asks the implementation for an event; the caller decides what a refusal
-   * means. An event that was caused holds the target's cause lock until
-   * findDeliveryOf has taken its delivery: meanwhile a delivery that names no
-   * user (a body that is not JSON) is this session's to judge.
+   * means. Until findDeliveryOf has taken its delivery, a delivery that names
+   * no user (a body that is not JSON) may be this session's to judge.
    */
   async cause(event: UserUpdateEvent): Promise<{ result: OperationResult; caused: CausedEvent }> {
     const { http, tokens, check } = this.fixtures;
     const bearer = await tokens.get();
-    const grantedAtMs = await waitingOnOtherChecks(this.session.lockCause());
-    // Deliveries of this event come after the lock was granted, on the receiver's clock.
-    const caused: CausedEvent = { event, atMs: grantedAtMs, atEpochMs: Date.now() };
+    const notedAtMs = await this.session.beginCause();
+    // Deliveries of this event come after the hub noted the cause, on the receiver's clock.
+    const caused: CausedEvent = { event, atMs: notedAtMs, atEpochMs: Date.now() };
     const values = { userId: this.userId, action: event.action, success: event.success, status: event.status };
     let result: OperationResult | undefined;
     try {
       result = await callOperation(http, this.settings.trigger, values, { bearer, label: `cause a ${describeEvent(event)} event` });
     } finally {
-      if (!result?.ok) await this.session.unlockCause();
+      if (!result?.ok) await this.session.endCause();
     }
     check.event('event caused', `${describeEvent(event)}: ${result.response.status}`);
     return { result, caused };
@@ -181,7 +139,8 @@ export class WebhookSession {
    * first delivery with the action for the user is taken (its success or
    * status is then judged wrong by the check), and failing that a body that
    * is not JSON at all, which cannot be told apart: section 1 makes every
-   * body JSON, so judging it as the event is no false verdict.
+   * body JSON, so judging it as the event is no false verdict. Events caused
+   * back to back are collected side by side (each with its own wait).
    */
   async findDeliveryOf(caused: CausedEvent): Promise<ReceivedDelivery | undefined> {
     let delivery: ReceivedDelivery | undefined;
@@ -191,7 +150,7 @@ export class WebhookSession {
         this.deliveries.find((d) => this.couldBe(d, caused, false)) ??
         this.deliveries.find((d) => d.receivedAtMs >= caused.atMs && parsedBody(d) === undefined && !this.taken.some((t) => isRepeatOf(d, t)));
     } finally {
-      await this.session.unlockCause();
+      await this.session.endCause();
     }
     if (delivery) {
       this.taken.push(delivery);
@@ -201,24 +160,42 @@ export class WebhookSession {
   }
 
   /**
-   * The delivery of a caused event. None in time contradicts the profile:
-   * webhooks.trigger is declared to cause a user-update event, and the
-   * service "sends webhooks to an address that the partner sets up" (6).
+   * The delivery of a caused event. None within the wait is lateness: a
+   * profile-declared FAIL when the profile declares how long a delivery may
+   * take (webhooks.deliveryTimeoutMs), else "not observed" after the
+   * generous default (the spec shows no latency).
    */
   async deliveryOf(caused: CausedEvent): Promise<ReceivedDelivery> {
     const delivery = await this.findDeliveryOf(caused);
     if (delivery) return delivery;
-    const after = this.deliveries.filter((d) => d.receivedAtMs >= caused.atMs);
-    const withAction = after.filter((d) => eventLayers(d).some((layer) => layer.action === caused.event.action));
+    return this.late([caused]);
+  }
+
+  /** The deliveries of events caused back to back, collected side by side; any missing is lateness, as in deliveryOf. */
+  async deliveriesOf(causes: readonly CausedEvent[]): Promise<ReceivedDelivery[]> {
+    const found = await Promise.all(causes.map((caused) => this.findDeliveryOf(caused)));
+    const missing = causes.filter((_, i) => !found[i]);
+    if (missing.length) return this.late(missing);
+    return found as ReceivedDelivery[];
+  }
+
+  /** Ends the check: no delivery of these events arrived within the delivery wait (see deliveryOf). */
+  late(missing: readonly CausedEvent[]): never {
+    const { deliveryTimeoutMs, deliveryTimeoutDeclaredBy } = this.settings;
+    const since = Math.min(...missing.map((c) => c.atMs));
+    const after = this.deliveries.filter((d) => d.receivedAtMs >= since);
+    const actions = new Set(missing.map((c) => c.event.action));
+    const withAction = after.filter((d) => eventLayers(d).some((layer) => actions.has(String(layer.action))));
     const hint = withAction.length
-      ? `; ${withAction.length} deliver${withAction.length === 1 ? 'y' : 'ies'} (#${withAction.map((d) => d.seq).join(', #')}) carried action ${caused.event.action} but named no ${this.eventUserIds.join(' or ')}: set webhooks.userPid if the events name the user by another identifier`
+      ? `; ${withAction.length} deliver${withAction.length === 1 ? 'y' : 'ies'} (#${withAction.map((d) => d.seq).join(', #')}) carried action ${[...actions].join(' or ')} but named no ${this.eventUserIds.join(' or ')}: set webhooks.userPid if the events name the user by another identifier`
       : after.length
-        ? `; ${after.length} other deliveries arrived, none carrying action ${caused.event.action}`
+        ? `; ${after.length} other deliveries arrived, none carrying action ${[...actions].join(' or ')}`
         : '';
-    return this.fixtures.check.failDeclared(
-      'webhooks.trigger',
-      `no delivery of the ${describeEvent(caused.event)} event for user ${this.userId} reached the receiver within ${this.settings.deliveryTimeoutMs} ms${hint}`,
-      { deliveryTimeoutMs: this.settings.deliveryTimeoutMs, others: after.map((d) => ({ delivery: d.seq, body: d.body.toString('utf8').slice(0, 200) })) },
+    const events = missing.map((c) => describeEvent(c.event)).join(', ');
+    return this.fixtures.check.late(
+      `no delivery of the ${events} event${missing.length === 1 ? '' : 's'} for user ${this.userId} reached the receiver within ${deliveryTimeoutMs} ms${hint}`,
+      { waitedMs: deliveryTimeoutMs, ...(deliveryTimeoutDeclaredBy ? { declaredBy: deliveryTimeoutDeclaredBy } : {}) },
+      { deliveryTimeoutMs, others: after.map((d) => ({ delivery: d.seq, body: d.body.toString('utf8').slice(0, 200) })) },
     );
   }
 
@@ -233,11 +210,46 @@ export class WebhookSession {
     return this.session.answerOf(delivery, timeoutMs);
   }
 
-  /** Waits until `extraMs` plus the observation window have passed since a delivery arrived. */
-  async watchAfter(delivery: ReceivedDelivery, extraMs = 0): Promise<void> {
-    const windowMs = extraMs + this.settings.observationWindowMs;
-    await this.session.until(delivery.receivedAtMs + windowMs);
-    this.fixtures.check.event('observation window closed', `${windowMs} ms after delivery #${delivery.seq}`);
+  /**
+   * The first attempt of the same event as `first` (same key or same
+   * content) that arrived after `afterMs`, waiting until `windows`
+   * observation windows after `afterMs` have passed; undefined when none came.
+   */
+  async redeliveryOf(first: ReceivedDelivery, afterMs = answeredAtMs(first), windows = 1): Promise<ReceivedDelivery | undefined> {
+    const windowMs = windows * this.settings.observationWindowMs;
+    const isRedelivery = (d: ReceivedDelivery) => d !== first && d.receivedAtMs > afterMs && isAttemptOf(d, first);
+    const found = await this.waitFor(isRedelivery, Math.max(0, afterMs + windowMs - performance.now()));
+    this.fixtures.check.event(found ? `delivery #${found.seq} is a redelivery of #${first.seq}` : 'observation window closed', `${windowMs} ms after delivery #${first.seq} was answered`);
+    return found;
+  }
+
+  /** Waits until the observation window after `fromMs` (this process's clock) has passed. */
+  async watchUntil(fromMs: number): Promise<void> {
+    await this.session.until(fromMs + this.settings.observationWindowMs);
+    this.fixtures.check.event('observation window closed', `${this.settings.observationWindowMs} ms`);
+  }
+
+  /** Sets `url` up as the client's receiving address (webhooks.register); a refusal means the check could not run. */
+  async setUpAddress(url: string, label = 'set the suite receiver as the user-update address'): Promise<void> {
+    const { http, tokens } = this.fixtures;
+    const registered = await callOperation(http, this.settings.register!, { receiverUrl: url, userId: this.userId }, { bearer: await tokens.get(), label });
+    if (!registered.ok) throw new Error(`setting ${url} as the user-update address failed: ${registered.response.status} (webhooks.register)`);
+  }
+
+  /**
+   * Runs `body` holding the receiver's address lock: no other check sets up
+   * the address meanwhile. `body` gets the address last set up (the
+   * receiver's own when none was) and returns the one it leaves set up,
+   * which every later session sets up in turn.
+   */
+  async withAddressLock(body: (current: string) => Promise<string | undefined>): Promise<void> {
+    const current = (await waitingOnOtherChecks(this.session.lockAddress())) ?? this.session.url;
+    let leftSetUp: string | undefined;
+    try {
+      leftSetUp = await body(current);
+    } finally {
+      await this.session.unlockAddress(leftSetUp);
+    }
   }
 }
 
@@ -249,11 +261,17 @@ export function offset(delivery: ReceivedDelivery, from: ReceivedDelivery): stri
 /**
  * Runs a check body in a session on the target's receiver whose answers
  * follow `script`: waits for a free user (outside the check's time limit),
- * registers the receiver as the client's user-update address, and afterwards
- * keeps every delivery of the session as evidence.
+ * sets up the receiving address (the one last set up through the hub, under
+ * its lock: see withAddressLock) unless `setUpAddress` is false, and
+ * afterwards keeps every delivery of the session as evidence.
  */
-export async function withWebhookSession(fixtures: CheckFixtures, script: ResponseStep[], body: (session: WebhookSession) => Promise<void>): Promise<void> {
-  const { check, http, profile, tokens, targetName } = fixtures;
+export async function withWebhookSession(
+  fixtures: CheckFixtures,
+  script: ResponseStep[],
+  body: (session: WebhookSession) => Promise<void>,
+  options: { setUpAddress?: boolean } = {},
+): Promise<void> {
+  const { check, http, profile, targetName } = fixtures;
   const settings = webhookSettings(profile, check);
   const session = await waitingOnOtherChecks(
     HubClient.fromEnv().openSession({
@@ -268,14 +286,12 @@ export async function withWebhookSession(fixtures: CheckFixtures, script: Respon
   check.onEnd(() => session.end());
   session.onDelivery = (d, step) => {
     const key = idempotencyKey(d);
-    check.event(`delivery #${d.seq} received`, `${d.method}, key ${key ?? '(none)'}; answered ${step.status}${step.delayMs ? ` after ${step.delayMs} ms` : ''}`);
+    check.event(`delivery #${d.seq} received`, `${d.method} ${d.requestTarget}, key ${key ?? '(none)'}; answered ${step.status}${step.delayMs ? ` after ${step.delayMs} ms` : ''}`);
   };
   const webhookSession = new WebhookSession(fixtures, settings, session);
   try {
-    if (settings.register) {
-      const values = { receiverUrl: session.url, userId: webhookSession.userId };
-      const registered = await callOperation(http, settings.register, values, { bearer: await tokens.get(), label: 'set the suite receiver as the user-update address' });
-      if (!registered.ok) throw new Error(`setting ${session.url} as the user-update address failed: ${registered.response.status} (webhooks.register)`);
+    if (settings.register && options.setUpAddress !== false) {
+      await webhookSession.withAddressLock(async (current) => (await webhookSession.setUpAddress(current), current));
     }
     await body(webhookSession);
   } finally {

@@ -1,9 +1,11 @@
 // Several webhook sessions on one receiver (src/webhooks/routing.ts): each
 // holds a user, deliveries go to the session holding the user they name,
-// attempts follow their first attempt, deliveries naming no user go to the
-// session causing an event, and a user whose event was left unacknowledged
-// is held until its retry is acknowledged. Then the same over the hub's
-// control address (src/webhooks/hub-server.ts, hub-client.ts).
+// attempts follow their first attempt, deliveries naming no user go to every
+// session causing an event (causing never makes a session wait), the
+// receiving address is set up under a lock that remembers the address last
+// set up, and a user whose event was left unacknowledged is held until its
+// retry is acknowledged. Then the same over the hub's control address
+// (src/webhooks/hub-server.ts, hub-client.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
@@ -43,9 +45,9 @@ test('sessions side by side: each delivery goes to the session holding the user 
   // Named by no user: the session causing an event takes it; with none causing and two open, nobody does.
   assert.equal(deliver(router, delivery('not json')).status, 204);
   assert.equal(a.deliveries.length + b.deliveries.length, 4, 'taken by neither');
-  await b.lockCause();
+  b.beginCause();
   assert.equal(deliver(router, delivery('not json')).status, 201);
-  assert.equal(b.deliveries.length, 3, 'taken by the session holding the cause lock');
+  assert.equal(b.deliveries.length, 3, 'taken by the session causing an event');
   a.end();
   b.end();
 });
@@ -66,22 +68,51 @@ test('a session for a busy user waits until it is free; the only open session ta
   second!.end();
 });
 
-test('the cause lock is taken in turn', async () => {
+test('causing is shared: a delivery naming no user goes to every session causing, answered as the first to begin says', () => {
+  const router = new DeliveryRouter();
+  return (async () => {
+    const a = await session(router, [['ua']], [{ status: 500 }, { status: 204 }]);
+    const b = await session(router, [['ub']], [{ status: 201 }]);
+    const c = await session(router, [['uc']], [{ status: 202 }]);
+    a.beginCause();
+    b.beginCause();
+    b.beginCause();
+    const unnamed = delivery('not json', 'kx');
+    assert.equal(deliver(router, unnamed).status, 500, "a began first: its script answers");
+    assert.deepEqual([a.deliveries, b.deliveries, c.deliveries].map((ds) => ds.includes(unnamed)), [true, true, false], 'every session causing has it; the one not causing has not');
+    assert.equal(b.deliveries[0]!.answer?.status, 500, 'each records the answer it actually got');
+    // Its next attempt follows the first session to take it.
+    assert.equal(deliver(router, delivery('not json', 'kx')).status, 204);
+    a.endCause();
+    b.endCause();
+    assert.equal(deliver(router, delivery('still not json', 'ky')).status, 201, 'b still causes one event');
+    b.endCause();
+    assert.equal(deliver(router, delivery('nobody causes', 'kz')).status, 204, 'nobody causing and three open: nobody takes it');
+    assert.equal(c.deliveries.length, 0);
+    a.end();
+    b.end();
+    c.end();
+  })();
+});
+
+test('the address lock is taken in turn, remembers the address last set up, and is released when its session ends', async () => {
   const router = new DeliveryRouter();
   const a = await session(router, [['ua']], [{ status: 204 }]);
   const b = await session(router, [['ub']], [{ status: 204 }]);
-  await a.lockCause();
-  let bHolds = false;
-  const bWaits = b.lockCause().then(() => (bHolds = true));
+  assert.equal(await a.lockAddress(), undefined, 'nothing set up yet');
+  let bGot: string | undefined | null = null;
+  const bWaits = b.lockAddress().then((address) => (bGot = address));
   await new Promise((resolve) => setTimeout(resolve, 10));
-  assert.equal(bHolds, false);
-  a.unlockCause();
+  assert.equal(bGot, null, 'b waits while a sets up the address');
+  a.unlockAddress('http://receiver/hook?ptas-address=b');
   await bWaits;
-  assert.equal(bHolds, true);
-  b.end();
-  // An ended session's lock is released: a waits no more.
-  await a.lockCause();
+  assert.equal(bGot, 'http://receiver/hook?ptas-address=b', 'b is told the address a left set up');
+  b.unlockAddress();
+  assert.equal(await a.lockAddress(), 'http://receiver/hook?ptas-address=b', 'releasing without setting up keeps the address');
+  const bAgain = b.lockAddress();
   a.end();
+  assert.equal(await bAgain, 'http://receiver/hook?ptas-address=b', "an ended session's lock is released");
+  b.end();
 });
 
 test('late attempts of an ended session are acknowledged and left out; its user is held until they are', async () => {
@@ -138,18 +169,25 @@ test('over the hub: a worker mirrors its session (deliveries, answers written la
     const fast = await client.openSession({ ...base, users: [['ua'], ['ub']], script: [{ status: 202 }] });
     assert.equal(slow.url, fast.url, 'one receiver per target');
     assert.deepEqual(fast.userIds, ['ub']);
-    const grantedAt = await fast.lockCause();
+    const notedAt = await fast.beginCause();
     assert.equal(await post(fast.url, event('ub'), 'kb'), 202);
     const taken = await fast.waitFor(() => true, 2_000);
-    assert.ok(taken && taken.receivedAtMs >= grantedAt, 'the delivery came after the lock, on one clock');
+    assert.ok(taken && taken.receivedAtMs >= notedAt, 'the delivery came after the cause was noted, on one clock');
     assert.ok(Math.abs(taken.receivedAtMs - performance.now()) < 1_000, 'times are on this process clock');
-    await fast.unlockCause();
+    await fast.endCause();
+    assert.equal(await fast.lockAddress(), undefined);
+    const slowWaits = slow.lockAddress();
+    await fast.unlockAddress('http://127.0.0.1/hook?ptas-address=b');
+    assert.equal(await slowWaits, 'http://127.0.0.1/hook?ptas-address=b', 'the address lock over the hub, in turn');
+    await slow.unlockAddress();
     assert.equal(await post(slow.url, event('ua'), 'ka'), 204);
     const held = await slow.waitFor(() => true, 2_000);
     // Ending waits for everything the session was told before its end.
     await slow.end();
     await fast.end();
-    assert.deepEqual(held?.answer, { status: 204, delayMs: 150, written: true }, 'the answer written later reached the mirror');
+    const { answeredAfterMs, ...answer } = held?.answer ?? {};
+    assert.deepEqual(answer, { status: 204, delayMs: 150, written: true }, 'the answer written later reached the mirror');
+    assert.ok(answeredAfterMs !== undefined && answeredAfterMs >= 150, 'with when it was written in full');
     assert.equal(slow.isOpen, false);
     await assert.rejects(new HubClient(`${server.url}x`).openSession({ ...base, users: [['ua']], script: [{ status: 204 }] }), /clock/);
   } finally {
@@ -192,8 +230,10 @@ test('over the hub: no control call reuses a connection the hub may be closing (
     const receiver = { listenHost: '127.0.0.1', listenPort: 0, path: '/hook' };
     const session = await client.openSession({ receiverKey: 'target', receiver, holdMs: 0, users: [['ua']], script: [{ status: 204 }] });
     for (let round = 0; round < 5; round++) {
-      await session.lockCause();
-      await session.unlockCause();
+      await session.beginCause();
+      await session.endCause();
+      await session.lockAddress();
+      await session.unlockAddress();
     }
     await session.end();
   } finally {

@@ -6,7 +6,7 @@ import { CheckContext, CheckSkip } from '../../src/check/index.ts';
 import { Redactor } from '../../src/http/redact.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import { referenceProfile } from '../../reference/profile.ts';
-import { webhookSettings } from '../../suites/webhooks/support.ts';
+import { webhookSettings, webhookWaitsMs } from '../../suites/webhooks/support.ts';
 
 const base: ResolvedProfile = { baseUrl: 'http://127.0.0.1:1', credentials: { clientId: 'c', clientSecret: 'secret-value' } };
 const trigger = { method: 'POST', path: '/events/{userId}' } as const;
@@ -41,14 +41,20 @@ test('defaults fill what the profile leaves out; an out-of-band address needs no
   assert.equal(settings.retryDelaysMs, undefined);
   assert.equal(settings.observationWindowMs, 5_000);
   assert.equal(settings.slowResponseMs, undefined);
+  // No latency declared: a generous wait, and lateness is "not observed", never a FAIL.
+  assert.equal(settings.deliveryTimeoutMs, 30_000);
+  assert.equal(settings.deliveryTimeoutDeclaredBy, undefined);
 });
 
-test('a declared retry schedule sizes the observation window; an explicit longer window still counts', () => {
+test('the first declared retry delay sizes the observation window; an explicit longer window still counts; a declared delivery timeout makes lateness a finding', () => {
   const ctx = () => new CheckContext(new Redactor());
   const webhooks = { trigger, register, userId: 'u' };
-  assert.equal(webhookSettings({ ...base, webhooks: { ...webhooks, retryDelaysMs: [200, 400, 800] } }, ctx()).observationWindowMs, 1_050);
+  // A quarter more than the first retry, plus a second: one redelivery is all a check asks for.
+  assert.equal(webhookSettings({ ...base, webhooks: { ...webhooks, retryDelaysMs: [200, 400, 800] } }, ctx()).observationWindowMs, 1_250);
   assert.equal(webhookSettings({ ...base, webhooks: { ...webhooks, retryDelaysMs: [200, 400, 800], observationWindowMs: 3_000 } }, ctx()).observationWindowMs, 3_000);
-  assert.equal(webhookSettings({ ...base, webhooks: { ...webhooks, retryDelaysMs: [60_000] } }, ctx()).observationWindowMs, 75_300);
+  assert.equal(webhookSettings({ ...base, webhooks: { ...webhooks, retryDelaysMs: [5_000, 15_000] } }, ctx()).observationWindowMs, 7_250);
+  const declared = webhookSettings({ ...base, webhooks: { ...webhooks, deliveryTimeoutMs: 20_000 } }, ctx());
+  assert.deepEqual([declared.deliveryTimeoutMs, declared.deliveryTimeoutDeclaredBy], [20_000, 'webhooks.deliveryTimeoutMs']);
   assert.equal(webhookSettings({ ...base, webhooks: { ...webhooks, dateSkewSeconds: 30 } }, ctx()).dateSkewDeclared, true);
   assert.deepEqual(webhookSettings({ ...base, webhooks: { ...webhooks, userPid: 'pid-1' } }, ctx()).users, [['u', 'pid-1']]);
   const more = { ...webhooks, additionalUsers: [{ userId: 'v' }, { userId: 'w', userPid: 'pid-w' }] };
@@ -67,5 +73,13 @@ test("the reference's section declares its retry schedule, signed components and
 test('the webhook-retry-slower variant leaves the schedule undeclared and keeps a short window', () => {
   const { webhooks } = referenceProfile('http://127.0.0.1:1', { variants: ['webhook-retry-slower'] });
   assert.equal(webhooks?.retryDelaysMs, undefined);
-  assert.equal(webhooks?.observationWindowMs, 675);
+  assert.equal(webhooks?.observationWindowMs, 1_125);
+});
+
+test("a check's time limit grows by the waits the profile declares, or by the generous defaults", () => {
+  const webhooks = { trigger, register, userId: 'u' };
+  const slow: ResolvedProfile = { ...base, webhooks: { ...webhooks, deliveryTimeoutMs: 20_000, retryDelaysMs: [5_000, 15_000], slowResponseMs: 8_500 } };
+  // One delivery, one window (7 250 ms), a held answer, and 5 s for the calls around them.
+  assert.equal(webhookWaitsMs({ deliveries: 1, windows: 1, slowResponse: true })(slow), 20_000 + 7_250 + 8_500 + 5_000);
+  assert.equal(webhookWaitsMs({ deliveries: 1 })({ ...base, webhooks }), 30_000 + 5_000, 'undeclared: the generous delivery wait');
 });
