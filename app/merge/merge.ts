@@ -69,11 +69,11 @@ function mergedChecks(parts: readonly PartRuns[]): CheckResult[] {
       checks.push(check);
     }
   }
-  // As the reporter computes them for a whole run: over each target's conformance checks (not the load stage's).
+  // As ptas run computes them for a whole run: over each target's conformance checks and its load stage's
+  // (the probes keep one exchange of each kind of error answer they received: load/stage/error-evidence.ts).
   const baseUrl = parts[0]!.runs[0]!.results.run.target;
   for (const target of [...new Set(checks.map((c) => c.target))]) {
-    const ofTarget = checks.filter((c) => c.target === target && c.area !== 'load');
-    checks.push(...crossCuttingResults(target, ofTarget, baseUrl));
+    checks.push(...crossCuttingResults(target, checks.filter((c) => c.target === target), baseUrl));
   }
   return checks;
 }
