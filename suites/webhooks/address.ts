@@ -1,9 +1,12 @@
 // "The service sends webhooks to an address that the partner sets up" (spec
 // 6): an address set up anew takes effect. The check sets up two addresses of
-// the one receiver, told apart by a marker in the query (A, then B), causes
-// an event after each and wants the event caused after B delivered to B.
-// Delivered to A, or to an address set up before A, after B had been set up
-// and the operation had said so, contradicts that sentence.
+// the one receiver, told apart by a marker in the query (A, then B;
+// markers.ts), causes an event after each and wants the event caused after B
+// delivered to B. Delivered to A, or to an address set up before A (the
+// suite's usual one, also marked), after B had been set up and the operation
+// had said so, contradicts that sentence. Delivered without any marker,
+// while no delivery showed that the implementation keeps the query of an
+// address, nothing can be told apart: not observed.
 //
 // The address is the client's, not the check's (every event of the client
 // goes there), so the check holds the receiver's address lock while it sets
@@ -12,21 +15,8 @@
 import { randomBytes } from 'node:crypto';
 import { defineCheck } from '../../src/check/index.ts';
 import type { ReceivedDelivery } from '../../src/webhooks/delivery.ts';
+import { MARKER, markedAddress, markerOf } from './markers.ts';
 import { ACKNOWLEDGE, VERIFICATION_FAILED, VERIFICATION_SUCCEEDED, webhookSettings, webhookWaitsMs, withWebhookSession, type CausedEvent, type WebhookSession } from './support.ts';
-
-/** The query parameter that tells the two addresses apart. */
-const MARKER = 'ptas-address';
-
-function markedAddress(receiverUrl: string, marker: string): string {
-  const url = new URL(receiverUrl);
-  url.searchParams.set(MARKER, marker);
-  return url.href;
-}
-
-/** The marker of the address a delivery was sent to, if any. */
-function markerOf(delivery: ReceivedDelivery): string | undefined {
-  return new URL(delivery.requestTarget, 'http://receiver.invalid').searchParams.get(MARKER) ?? undefined;
-}
 
 /** Sets up A, causes an event, sets up B, under the address lock; returns the cause after A. */
 async function setUpAThenB(session: WebhookSession, a: string, b: string): Promise<CausedEvent> {
@@ -69,14 +59,12 @@ export function declareAddressCheck(): void {
           afterA: { delivery: first.seq, requestTarget: first.requestTarget },
           afterB: { delivery: second.seq, requestTarget: second.requestTarget },
         };
-        if (secondAt === b) return check.note(`the event caused after address B was set up reached B (delivery #${second.seq}); the one caused after A reached ${firstAt === a ? 'A' : firstAt === b ? 'B' : first.requestTarget}`, details);
-        if (secondAt === a) {
-          return check.fail(`the event caused after address B was set up (and the operation confirmed it) was delivered to the earlier address A (delivery #${second.seq}, ${second.requestTarget})`, details);
+        const reached = (marker: string | undefined) => (marker === a ? 'A' : marker === b ? 'B' : marker ? `an address set up before A (${MARKER}=${marker})` : 'an address without a marker');
+        if (secondAt === b) return check.note(`the event caused after address B was set up reached B (delivery #${second.seq}); the one caused after A reached ${reached(firstAt)}`, details);
+        if (secondAt === undefined && firstAt === undefined) {
+          return check.notObserved(`neither event reached an address with the ${MARKER} marker (deliveries #${first.seq} and #${second.seq} went to ${first.requestTarget} and ${second.requestTarget}): whether the implementation keeps the query of an address, or still uses an address set up before these, cannot be told apart`, details);
         }
-        if (firstAt !== a && firstAt !== b) {
-          return check.notObserved(`neither event reached an address with the ${MARKER} marker (deliveries #${first.seq} and #${second.seq} went to ${first.requestTarget} and ${second.requestTarget}), so whether the implementation keeps the query of an address, or still uses an address set up before these, cannot be told apart`);
-        }
-        return check.fail(`the event caused after address B was set up (and the operation confirmed it) was delivered to ${second.requestTarget}, an address set up before A and B, while the event caused after A reached ${firstAt === a ? 'A' : 'B'}`, details);
+        return check.fail(`the event caused after address B was set up (and the operation confirmed it) was delivered to ${reached(secondAt)} (delivery #${second.seq}, ${second.requestTarget}); the event caused after A reached ${reached(firstAt)}`, details);
       }, { setUpAddress: false });
     },
   );

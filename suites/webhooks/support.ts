@@ -18,6 +18,7 @@ import { carriesEvent, eventLayers, idempotencyKey, isAttemptOf, isRepeatOf, par
 import { deliveryExchange } from '../../src/webhooks/evidence.ts';
 import { HubClient, type RemoteSession } from '../../src/webhooks/hub-client.ts';
 import type { ResponseStep } from '../../src/webhooks/routing.ts';
+import { markedAddress, SUITE_MARKER } from './markers.ts';
 import { webhookSettings, type WebhookSettings } from './settings.ts';
 
 export { webhookSettings, webhookWaitsMs, type WebhookSettings } from './settings.ts';
@@ -229,21 +230,40 @@ export class WebhookSession {
     this.fixtures.check.event('observation window closed', `${this.settings.observationWindowMs} ms`);
   }
 
-  /** Sets `url` up as the client's receiving address (webhooks.register); a refusal means the check could not run. */
-  async setUpAddress(url: string, label = 'set the suite receiver as the user-update address'): Promise<void> {
+  /** Sets `url` up as the client's receiving address (webhooks.register); whether the operation said it did. */
+  async trySetUpAddress(url: string, label = 'set the suite receiver as the user-update address'): Promise<OperationResult> {
     const { http, tokens } = this.fixtures;
-    const registered = await callOperation(http, this.settings.register!, { receiverUrl: url, userId: this.userId }, { bearer: await tokens.get(), label });
+    return callOperation(http, this.settings.register!, { receiverUrl: url, userId: this.userId }, { bearer: await tokens.get(), label });
+  }
+
+  /** Sets `url` up as the client's receiving address; a refusal means the check could not run. */
+  async setUpAddress(url: string, label?: string): Promise<void> {
+    const registered = await this.trySetUpAddress(url, label);
     if (!registered.ok) throw new Error(`setting ${url} as the user-update address failed: ${registered.response.status} (webhooks.register)`);
   }
 
   /**
-   * Runs `body` holding the receiver's address lock: no other check sets up
-   * the address meanwhile. `body` gets the address last set up (the
-   * receiver's own when none was) and returns the one it leaves set up,
-   * which every later session sets up in turn.
+   * The address every session sets up: the one last set up through the hub,
+   * or, first, the receiver's own with the suite's marker (markers.ts), and
+   * the plain one if the implementation refuses an address with a query.
+   * Returns what it set up.
    */
-  async withAddressLock(body: (current: string) => Promise<string | undefined>): Promise<void> {
-    const current = (await waitingOnOtherChecks(this.session.lockAddress())) ?? this.session.url;
+  async setUpUsualAddress(current: string | undefined): Promise<string> {
+    if (current) return (await this.setUpAddress(current), current);
+    const marked = markedAddress(this.session.url, SUITE_MARKER);
+    if ((await this.trySetUpAddress(marked)).ok) return marked;
+    this.fixtures.check.note(`the implementation refused ${marked} as the receiving address; the receiver's address without a query is set up instead`);
+    return (await this.setUpAddress(this.session.url), this.session.url);
+  }
+
+  /**
+   * Runs `body` holding the receiver's address lock: no other check sets up
+   * the address meanwhile. `body` gets the address last set up through the
+   * hub (undefined: none yet) and returns the one it leaves set up, which
+   * every later session sets up in turn.
+   */
+  async withAddressLock(body: (current: string | undefined) => Promise<string | undefined>): Promise<void> {
+    const current = await waitingOnOtherChecks(this.session.lockAddress());
     let leftSetUp: string | undefined;
     try {
       leftSetUp = await body(current);
@@ -261,8 +281,8 @@ export function offset(delivery: ReceivedDelivery, from: ReceivedDelivery): stri
 /**
  * Runs a check body in a session on the target's receiver whose answers
  * follow `script`: waits for a free user (outside the check's time limit),
- * sets up the receiving address (the one last set up through the hub, under
- * its lock: see withAddressLock) unless `setUpAddress` is false, and
+ * sets up the receiving address (setUpUsualAddress, under the hub's address
+ * lock: see withAddressLock) unless `setUpAddress` is false, and
  * afterwards keeps every delivery of the session as evidence.
  */
 export async function withWebhookSession(
@@ -291,7 +311,7 @@ export async function withWebhookSession(
   const webhookSession = new WebhookSession(fixtures, settings, session);
   try {
     if (settings.register && options.setUpAddress !== false) {
-      await webhookSession.withAddressLock(async (current) => (await webhookSession.setUpAddress(current), current));
+      await webhookSession.withAddressLock((current) => webhookSession.setUpUsualAddress(current));
     }
     await body(webhookSession);
   } finally {
