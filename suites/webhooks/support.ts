@@ -18,43 +18,12 @@ import { carriesEvent, eventLayers, idempotencyKey, isAttemptOf, isRepeatOf, par
 import { deliveryExchange } from '../../src/webhooks/evidence.ts';
 import { HubClient, type RemoteSession } from '../../src/webhooks/hub-client.ts';
 import type { ResponseStep } from '../../src/webhooks/routing.ts';
+import { answeredAtMs, describeEvent, type CausedEvent, type UserUpdateEvent } from './events.ts';
 import { markedAddress, SUITE_MARKER } from './markers.ts';
 import { webhookSettings, type WebhookSettings } from './settings.ts';
 
 export { webhookSettings, webhookWaitsMs, type WebhookSettings } from './settings.ts';
-
-/** A user-update event the suite asks the implementation for (placeholders of webhooks.trigger). */
-export interface UserUpdateEvent {
-  action: string;
-  success?: boolean;
-  status?: string;
-}
-
-export const VERIFICATION_SUCCEEDED: UserUpdateEvent = { action: 'verification', success: true };
-export const VERIFICATION_FAILED: UserUpdateEvent = { action: 'verification', success: false };
-
-export function describeEvent(event: UserUpdateEvent): string {
-  if (event.success !== undefined) return `${event.action} (success ${event.success})`;
-  return event.status ? `${event.action} (status ${event.status})` : event.action;
-}
-
-/** Acknowledges with the spec's empty-bodied 204 (6.1). */
-export const ACKNOWLEDGE: ResponseStep[] = [{ status: 204 }];
-
-/** An event the suite asked for, and when: its delivery cannot arrive before. */
-export interface CausedEvent {
-  event: UserUpdateEvent;
-  /** Just before the trigger was called: when the hub noted the cause, on this process's performance.now() clock. */
-  atMs: number;
-  /** Date.now() when the trigger was called. */
-  atEpochMs: number;
-}
-
-/** When a delivery's answer was written, or the sender hung up on it, on this process's clock (its arrival when neither is known). */
-export function answeredAtMs(delivery: ReceivedDelivery): number {
-  const answer = delivery.answer;
-  return delivery.receivedAtMs + (answer?.answeredAfterMs ?? answer?.hungUpAfterMs ?? 0);
-}
+export { ACKNOWLEDGE, answeredAtMs, describeEvent, offset, VERIFICATION_FAILED, VERIFICATION_SUCCEEDED, type CausedEvent, type UserUpdateEvent } from './events.ts';
 
 export class WebhookSession {
   /** The deliveries taken as the events under test, in the order they were taken. */
@@ -271,11 +240,6 @@ export class WebhookSession {
       await this.session.unlockAddress(leftSetUp);
     }
   }
-}
-
-/** Milliseconds between two deliveries, as "+123 ms". */
-export function offset(delivery: ReceivedDelivery, from: ReceivedDelivery): string {
-  return `+${Math.round(delivery.receivedAtMs - from.receivedAtMs)} ms`;
 }
 
 /**
