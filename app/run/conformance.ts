@@ -10,6 +10,7 @@ import type { ShardPart } from '../../src/results/model.ts';
 import { LOCK_DIR_ENV } from '../../src/check/exclusive.ts';
 import { TARGETS_FILE_ENV, writeTargetsFile, type RunTarget } from '../../src/check/run-targets.ts';
 import { CHECK_RESULTS_ENV, type CheckRunOutput } from '../../reports/playwright-reporter.ts';
+import { SPEC_DIR_ENV, writeSpecFiles } from './spec-files.ts';
 
 export interface ConformanceOptions {
   targets: RunTarget[];
@@ -45,6 +46,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Check
   const resultsFile = path.join(scratch, 'checks.json');
   const targetsFile = path.join(scratch, 'targets.json');
   writeTargetsFile(targetsFile, options.targets);
+  const specDir = path.join(scratch, 'specs');
+  writeSpecFiles(specDir, options.targets.length);
   const args = [playwrightCli, 'test', '--config', fromRoot('playwright.config.ts')];
   if (options.grep) args.push('--grep', options.grep);
   if (options.shard) args.push(`--shard=${options.shard.index}/${options.shard.total}`);
@@ -55,6 +58,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Check
         env: {
           ...process.env,
           [TARGETS_FILE_ENV]: targetsFile,
+          [SPEC_DIR_ENV]: specDir,
           [CHECK_RESULTS_ENV]: resultsFile,
           PTAS_PLAYWRIGHT_OUTPUT: path.join(scratch, 'playwright'),
           PTAS_WORKERS: String(options.workers ?? defaultWorkers()),

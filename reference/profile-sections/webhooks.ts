@@ -11,8 +11,12 @@ import { WEBHOOK_JWKS_PATH, WEBHOOK_REGISTER_PATH, WEBHOOK_TRIGGER_PATH } from '
 import { retryDelaysMs } from '../webhooks/schedule.ts';
 import { RISK_EVALUATION_ACTION } from '../webhooks/events.ts';
 
-/** How many of the seed users the webhook checks may cause events for. */
-const WEBHOOK_USERS = 5;
+/**
+ * How many of the seed users the webhook checks may cause events for: one per
+ * webhook check (17), so under slow deliveries (the slow-webhooks condition:
+ * 12 s to the first one) every check waits at once instead of in turns.
+ */
+const WEBHOOK_USERS = 17;
 
 export function webhooksSection(_baseUrl: string, options: ReferenceOptions): WebhooksProfile {
   const retries = retryDelaysMs(options);
@@ -26,7 +30,7 @@ export function webhooksSection(_baseUrl: string, options: ReferenceOptions): We
       expectStatus: [202],
     },
     userId: users[0]!.id,
-    // Each webhook check holds a user; with five, the checks of a run wait side by side.
+    // Each webhook check holds a user; with one each, the checks of a run wait side by side.
     additionalUsers: users.slice(1, WEBHOOK_USERS).map((user) => ({ userId: user.id })),
     riskEvaluationAction: RISK_EVALUATION_ACTION,
     signature: {

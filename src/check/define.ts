@@ -5,16 +5,20 @@
 // (src/check/registry.ts derives its area and severity from the catalogue);
 // the test carries that metadata as an annotation, because the reporter runs
 // in another process than the test files.
+//
+// The tests are declared once every check file is imported
+// (declareCheckTests, from the spec files app/run/spec-files.ts writes), in
+// the order of the waits their targets' profiles declare, longest first:
+// Playwright starts tests in declaration order, so a 90 s poll or a slow
+// webhook window starts at once instead of after hundreds of short checks.
 import type { TestInfo } from '@playwright/test';
-import { CheckFailure, CheckSkip, type CheckContext } from './context.ts';
-import { test, thrownByTest, type TestFixtures } from './fixtures.ts';
+import { recordOutcome, runCheck, test, type CheckBody } from './fixtures.ts';
 import { META_ANNOTATION, type CheckMeta } from './model.ts';
 import { registerCheck, type CheckDeclaration } from './registry.ts';
 import { TARGET_ANNOTATION, targetSelects, targetsFromEnv, type RunTarget } from './run-targets.ts';
 import type { ResolvedProfile } from '../config/profile.ts';
 
-export type CheckFixtures = Omit<TestFixtures, 'checkOutcome'>;
-export type CheckBody = (fixtures: CheckFixtures & { check: CheckContext }, testInfo: TestInfo) => Promise<void>;
+export type { CheckBody, CheckFixtures } from './fixtures.ts';
 
 export function checkTags(meta: CheckMeta): string[] {
   return [...meta.requirements.map((id) => `@${id}`), `@area:${meta.area}`, `@check:${meta.id}`];
@@ -47,37 +51,62 @@ export async function registeringOnly<T>(load: () => Promise<T>): Promise<T> {
  */
 export type ConformanceDeclaration = CheckDeclaration & { waitsMs?: (profile: ResolvedProfile) => number };
 
+/** A check's test against one target, waiting to be declared. */
+interface PendingTest {
+  target: RunTarget;
+  meta: CheckMeta;
+  tags: string[];
+  body: CheckBody;
+  declaredWaitsMs: number;
+}
+
+const pending: PendingTest[] = [];
+
 /** Declares one check: its id, title and requirement ids, and the body that exercises the implementation. */
 export function defineCheck(declaration: ConformanceDeclaration, body: CheckBody): void {
   const { waitsMs, ...checkDeclaration } = declaration;
   const meta = registerCheck(checkDeclaration, 'conformance');
   if (!declaringTests) return;
-  for (const target of targets()) declareTest(target, meta, body, waitsMs);
-}
-
-/** The check's test against one target, if the target's grep selects it. */
-function declareTest(target: RunTarget, meta: CheckMeta, body: CheckBody, waitsMs: ConformanceDeclaration['waitsMs']): void {
   const tags = checkTags(meta);
-  if (!targetSelects(target, meta.title, tags)) return;
-  // The target's name keeps the titles of the same check for two targets apart.
-  test.describe(target.name, () => declareTargetTest(target, meta, tags, body, waitsMs));
+  for (const target of targets()) {
+    if (targetSelects(target, meta.title, tags)) pending.push({ target, meta, tags, body, declaredWaitsMs: waitsMs?.(target.profile) ?? 0 });
+  }
 }
 
-function declareTargetTest(target: RunTarget, meta: CheckMeta, tags: string[], body: CheckBody, waitsMs: ConformanceDeclaration['waitsMs']): void {
+/** Every check's tests against every target, the longest declared waits first (in definition order among equals). */
+let ordered: PendingTest[] | undefined;
+function orderedTests(): PendingTest[] {
+  if (!ordered) {
+    const indexed = pending.splice(0).map((spec, i) => ({ spec, i }));
+    indexed.sort((a, b) => b.spec.declaredWaitsMs - a.spec.declaredWaitsMs || a.i - b.i);
+    ordered = indexed.map(({ spec }) => spec);
+  }
+  return ordered;
+}
+
+/**
+ * Declares one of `chunks` contiguous slices of the tests of every check
+ * defined so far (app/run/spec-files.ts writes one spec file per slice: a
+ * Playwright worker clones and re-hashes a test's whole file before each
+ * test, so thousands of tests in one file cost far more than the checks),
+ * and the hook that records each outcome.
+ */
+export function declareCheckTests(chunk = 0, chunks = 1): void {
+  const all = orderedTests();
+  const slice = all.slice(Math.floor((chunk * all.length) / chunks), Math.floor(((chunk + 1) * all.length) / chunks));
+  for (const spec of slice) declareTargetTest(spec);
+  test.afterEach(async ({}, testInfo) => recordOutcome(testInfo));
+}
+
+function declareTargetTest({ target, meta, tags, body, declaredWaitsMs }: PendingTest): void {
   const annotation = [
     { type: META_ANNOTATION, description: JSON.stringify(meta) },
     { type: TARGET_ANNOTATION, description: target.name },
   ];
-  test(meta.title, { tag: tags, annotation }, async ({ check, http, targetName, profile, connection, transport, redactor, tokens }, testInfo) => {
-    const declaredWaits = waitsMs?.(profile) ?? 0;
-    if (declaredWaits > 0 && testInfo.timeout) testInfo.setTimeout(testInfo.timeout + declaredWaits);
-    try {
-      await body({ check, http, targetName, profile, connection, transport, redactor, tokens }, testInfo);
-    } catch (error) {
-      if (error instanceof CheckSkip) testInfo.skip(true, error.message);
-      // The verdict is the outcome's (src/check/fixtures.ts: a violation is FAIL or WARN by severity, anything
-      // else thrown is ERROR), never the test status: a failed test makes Playwright replace its worker.
-      if (!(error instanceof CheckFailure)) thrownByTest.set(testInfo, error);
-    }
+  // The target's name in the title keeps the tests of one check against two targets apart (a describe block per
+  // test would cost Playwright another captured stack per test, in every worker).
+  test(`${meta.title} [${target.name}]`, { tag: tags, annotation }, async ({ targetResources }, testInfo: TestInfo) => {
+    if (declaredWaitsMs > 0 && testInfo.timeout) testInfo.setTimeout(testInfo.timeout + declaredWaitsMs);
+    await runCheck(targetResources.of(target.name), meta, body, testInfo);
   });
 }

@@ -1,13 +1,21 @@
-// Playwright fixtures that give every check its profile, a recording HTTP
-// client, the verdict API and a shared access token, and that turn what the
-// check did into one CheckOutcome attached to the test for the reporter.
-import { test as base, type TestInfo } from '@playwright/test';
+// How one check runs inside a Playwright worker. A worker fixture holds each
+// target's resources (profile, connection, pool, redactor, token cache); the
+// test body builds the check's context and recording client from them and
+// runs the check; an after-each hook — which Playwright runs after a time-out
+// too — decides the outcome and attaches it to the test for the reporter.
+// Nothing else is a Playwright fixture: every fixture a test uses is a
+// step Playwright records with a captured stack, which across a self-test's
+// thousands of tests cost more CPU than the checks themselves. For the same
+// reason the test type is Playwright's base one, without the browser
+// fixtures of `test` (trace recording, context options: auto fixtures that
+// load the browser library in every worker and add steps to every test);
+// checks drive HTTP, never a browser.
+import { _baseTest as base, type TestInfo } from '@playwright/test';
 import { HttpClient } from '../http/client.ts';
 import { PtasError } from '../errors.ts';
-import { CheckContext } from './context.ts';
-import { META_ANNOTATION, OUTCOME_ATTACHMENT, type CheckMeta, type CheckOutcome } from './model.ts';
+import { CheckContext, CheckFailure, CheckSkip } from './context.ts';
+import { OUTCOME_ATTACHMENT, type CheckMeta, type CheckOutcome } from './model.ts';
 import { decideOutcome } from './outcome.ts';
-import { TARGET_ANNOTATION } from './run-targets.ts';
 import { TargetResourcePool, type TargetResources } from './target-resources.ts';
 
 export interface WorkerFixtures {
@@ -15,23 +23,13 @@ export interface WorkerFixtures {
   targetResources: TargetResourcePool;
 }
 
-/** What a check is given for the target its test runs against (the test's TARGET_ANNOTATION). */
-export interface TestFixtures extends TargetResources {
+/** What a check body is given for the target its test runs against. */
+export interface CheckFixtures extends TargetResources {
   check: CheckContext;
   http: HttpClient;
-  checkOutcome: void;
 }
 
-function metaOf(testInfo: TestInfo): CheckMeta | undefined {
-  const annotation = testInfo.annotations.find((a) => a.type === META_ANNOTATION);
-  return annotation?.description ? (JSON.parse(annotation.description) as CheckMeta) : undefined;
-}
-
-function targetOf(testInfo: TestInfo): string {
-  const target = testInfo.annotations.find((a) => a.type === TARGET_ANNOTATION)?.description;
-  if (!target) throw new Error('the test names no target: declare checks with defineCheck (src/check/define.ts)');
-  return target;
-}
+export type CheckBody = (fixtures: CheckFixtures, testInfo: TestInfo) => Promise<void>;
 
 function firstLine(text: string | undefined): string {
   return (text ?? '').split('\n').find((line) => line.trim())?.trim() ?? 'unknown error';
@@ -54,10 +52,18 @@ export function outcomeOf(check: CheckContext, testInfo: TestInfo, meta: Pick<Ch
   return { ...decided, evidence: check.evidence, timeline: check.timeline };
 }
 
-/** Errors a check body threw, kept per test so teardown can classify them (testInfo only has their text). */
-export const thrownByTest = new WeakMap<TestInfo, unknown>();
+/** A check between its test body and the after-each hook that records its outcome. */
+interface CheckRun {
+  meta: CheckMeta;
+  check: CheckContext;
+  /** What the body threw, other than a check's own control flow (CheckFailure, CheckSkip). */
+  thrown?: unknown;
+}
 
-export const test = base.extend<TestFixtures, WorkerFixtures>({
+/** By test id: the after-each hook finds the run even when the body is still pending after a time-out. */
+const runs = new Map<string, CheckRun>();
+
+export const test = base.extend<object, WorkerFixtures>({
   targetResources: [
     async ({}, use) => {
       const pool = new TargetResourcePool();
@@ -66,35 +72,33 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: 'worker' },
   ],
-
-  targetName: async ({ targetResources }, use, testInfo) => use(targetResources.of(targetOf(testInfo)).targetName),
-  profile: async ({ targetResources }, use, testInfo) => use(targetResources.of(targetOf(testInfo)).profile),
-  connection: async ({ targetResources }, use, testInfo) => use(targetResources.of(targetOf(testInfo)).connection),
-  transport: async ({ targetResources }, use, testInfo) => use(targetResources.of(targetOf(testInfo)).transport),
-  redactor: async ({ targetResources }, use, testInfo) => use(targetResources.of(targetOf(testInfo)).redactor),
-  tokens: async ({ targetResources }, use, testInfo) => use(targetResources.of(targetOf(testInfo)).tokens),
-
-  check: async ({ redactor, profile }, use, testInfo) => {
-    const check = new CheckContext(redactor, { requirements: metaOf(testInfo)?.requirements, profile });
-    try {
-      await use(check);
-    } finally {
-      await check.runEndHooks();
-    }
-  },
-
-  http: async ({ connection, transport, redactor, check }, use) => {
-    await use(HttpClient.to(connection, { transport, redactor, recorder: check }));
-  },
-
-  checkOutcome: [
-    async ({ check }, use, testInfo) => {
-      await use();
-      const meta = metaOf(testInfo);
-      if (!meta) return;
-      const outcome = outcomeOf(check, testInfo, meta, thrownByTest.get(testInfo));
-      await testInfo.attach(OUTCOME_ATTACHMENT, { body: JSON.stringify(outcome), contentType: 'application/json' });
-    },
-    { auto: true },
-  ],
 });
+
+/** The check's test body: its context and client for the target, then the check itself. */
+export async function runCheck(resources: TargetResources, meta: CheckMeta, body: CheckBody, testInfo: TestInfo): Promise<void> {
+  const check = new CheckContext(resources.redactor, { requirements: meta.requirements, profile: resources.profile });
+  const run: CheckRun = { meta, check };
+  runs.set(testInfo.testId, run);
+  const http = HttpClient.to(resources.connection, { transport: resources.transport, redactor: resources.redactor, recorder: check });
+  try {
+    await body({ ...resources, check, http }, testInfo);
+  } catch (error) {
+    if (error instanceof CheckSkip) testInfo.skip(true, error.message);
+    // The verdict is the outcome's (a claim's, or ERROR for anything else thrown), never the test status:
+    // a failed test makes Playwright replace its worker.
+    if (!(error instanceof CheckFailure)) run.thrown = error;
+  }
+}
+
+/** The after-each hook: ends the check (its end hooks: locks, sessions) and attaches its outcome. */
+export async function recordOutcome(testInfo: TestInfo): Promise<void> {
+  const run = runs.get(testInfo.testId);
+  if (!run) return;
+  runs.delete(testInfo.testId);
+  try {
+    await run.check.runEndHooks();
+  } finally {
+    const outcome = outcomeOf(run.check, testInfo, run.meta, run.thrown);
+    await testInfo.attach(OUTCOME_ATTACHMENT, { body: JSON.stringify(outcome), contentType: 'application/json' });
+  }
+}

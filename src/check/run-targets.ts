@@ -29,9 +29,15 @@ export function targetsFromEnv(env: NodeJS.ProcessEnv = process.env): RunTarget[
   return JSON.parse(readFileSync(file, 'utf8')) as RunTarget[];
 }
 
+const compiledGreps = new Map<string, RegExp>();
+
 /** Whether a target's grep selects a check, matched as Playwright matches --grep: against the title and the tags. */
 export function targetSelects(target: Pick<RunTarget, 'grep'>, title: string, tags: readonly string[]): boolean {
-  return !target.grep || new RegExp(target.grep).test(`${title} ${tags.join(' ')}`);
+  if (!target.grep) return true;
+  // Compiled once per grep: a self-test asks for every check against each of its hundreds of targets, in every worker.
+  let grep = compiledGreps.get(target.grep);
+  if (!grep) compiledGreps.set(target.grep, (grep = new RegExp(target.grep)));
+  return grep.test(`${title} ${tags.join(' ')}`);
 }
 
 /** The annotation naming the target a test runs against (the reporter groups results by it). */

@@ -196,15 +196,15 @@ async function loadStageChecks(plans: ServerPlan[]): Promise<Map<string, CheckRe
 }
 
 /**
- * The checks mostly wait (windows, polling, expiry), and every worker serves
- * every target (src/check/run-targets.ts): more workers than cores overlap
- * the waits. Measured on 2 cores, the whole self-test: 332 s with 2 workers
- * and a project (so a worker) per target; with every worker serving every
- * target and the load stages after the checks, ~120 s; with the load stages
- * beside the checks, 62 s with 6 workers, 55 s with 8 — the same 1,859
- * verdicts each time.
+ * The checks mostly wait (windows, polling, expiry, and under the conditions
+ * a 90 s poll and 12 s webhook deliveries), and every worker serves every
+ * target (src/check/run-targets.ts): more workers than cores overlap the
+ * waits. Measured on 2 cores, the whole self-test with its conditions
+ * (~2,900 tests): 195 s with 8 workers, 130 s with 12, 109–110 s with 16 or
+ * 20, 114 s with 24 and 124 s with 32, where starting the workers themselves
+ * (about a second of CPU each) outweighs the waits they overlap.
  */
-const SELFTEST_WORKERS = 8;
+const SELFTEST_WORKERS = 16;
 const CHECKS_NICENESS = 10;
 
 export async function runSelfTest(
@@ -227,15 +227,22 @@ export async function runSelfTest(
       const keys = plans[i]!.minimalProfile;
       return { name: plans[i]!.name, profile: keys ? minimalProfile(full, keys) : full, grep: plans[i]!.grep };
     });
-    const quiet = new Writable({ write: (_chunk, _enc, done) => done() });
     // The load stages run beside the checks, which yield the CPU to them (nice): the probes measure rates,
     // and at equal priority a busy CPU moved a 429 onset enough to turn a PASS into a WARN.
     os.setPriority(farm.pid, CHECKS_NICENESS);
     let checksDone = 0;
     let loadDone = 0;
+    // The load stages start once the first check has finished: the workers are up by then. Started at once,
+    // the probes (which the workers yield to) slowed the workers' own start, and with it the 90 s poll of the
+    // long-processing condition that sets the self-test's length.
+    let checksStarted!: () => void;
+    const firstCheck = new Promise<void>((resolve) => (checksStarted = resolve));
+    const progress = new Writable({ write: (_chunk, _enc, done) => (checksStarted(), done()) });
     const [output, loadChecks] = await Promise.all([
-      runConformance({ targets, progress: false, output: quiet, workers: options.workers ?? SELFTEST_WORKERS, niceness: CHECKS_NICENESS }).finally(() => (checksDone = performance.now())),
-      loadStageChecks(plans.filter((plan) => plan.variants.some((name) => variantByName(name)?.observedByLoad))).finally(() => (loadDone = performance.now())),
+      runConformance({ targets, progress: true, output: progress, workers: options.workers ?? SELFTEST_WORKERS, niceness: CHECKS_NICENESS })
+        .finally(() => checksStarted())
+        .finally(() => (checksDone = performance.now())),
+      firstCheck.then(() => loadStageChecks(plans.filter((plan) => plan.variants.some((name) => variantByName(name)?.observedByLoad)))).finally(() => (loadDone = performance.now())),
     ]);
     const loadStagesMs = loadDone - started;
     const byTarget = (name: string) => output.checks.filter((c) => c.target === name);

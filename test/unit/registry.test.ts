@@ -1,6 +1,7 @@
 // The check registry (src/check/registry.ts): area and severity come from the
 // catalogue and nowhere else, ids are unique and area-prefixed, and what
 // Playwright's runner declares is exactly what `ptas list` reads.
+import { SPEC_DIR_ENV, writeSpecFiles } from '../../app/run/spec-files.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -72,10 +73,12 @@ function playwrightDeclared(): Array<{ title: string; tags: string[]; meta: Chec
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'ptas-registry-test-'));
   const targetsFile = path.join(scratch, 'targets.json');
   writeTargetsFile(targetsFile, [{ name: 'list', profile: { baseUrl: 'http://127.0.0.1:9', credentials: { clientId: 'x', clientSecret: 'x' } } }]);
+  const specDir = path.join(scratch, 'specs');
+  writeSpecFiles(specDir, 1);
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
   const run = spawnSync(process.execPath, [cli, 'test', '--config', fromRoot('playwright.config.ts'), '--list', '--reporter=json'], {
     cwd: fromRoot(),
-    env: { ...process.env, [TARGETS_FILE_ENV]: targetsFile, FORCE_COLOR: '0' },
+    env: { ...process.env, [TARGETS_FILE_ENV]: targetsFile, [SPEC_DIR_ENV]: specDir, FORCE_COLOR: '0' },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -99,7 +102,8 @@ test('the Playwright runner declares exactly the registered conformance checks, 
   const declared = playwrightDeclared();
   assert.deepEqual(declared.map((d) => d.meta).sort(byId), registeredChecks('conformance').sort(byId));
   for (const { title, tags, meta } of declared) {
-    assert.equal(title, meta.title);
+    // The target's name follows the check's title (src/check/define.ts).
+    assert.equal(title, `${meta.title} [list]`);
     // Playwright lists tags without their "@".
     assert.deepEqual(tags, checkTags(meta).map((tag) => tag.slice(1)), meta.id);
   }
