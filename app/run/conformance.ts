@@ -30,13 +30,31 @@ export interface ConformanceOptions {
   shard?: ShardPart;
 }
 
+/** A webhook wait the profile declares from which each webhook check spends seconds, not milliseconds, waiting. */
+const SLOW_WEBHOOK_WAIT_MS = 5_000;
+const MAX_WAITING_WORKERS = 16;
+
+/**
+ * Webhook checks run side by side, one per webhook user the profile lists;
+ * when the profile declares slow deliveries (a first retry or an answer hold
+ * of seconds), each of them spends that long waiting, so a worker per user
+ * (up to 16) is what lets them wait at once: on 2 cores, a full run under the
+ * reference's slow-webhooks condition took 90 s with 4 workers, 43 s with 12.
+ */
+function waitingWebhookChecks(targets: readonly RunTarget[]): number {
+  const slow = targets.filter(({ profile: { webhooks } }) => Math.max(webhooks?.retryDelaysMs?.[0] ?? 0, webhooks?.slowResponseMs ?? 0) >= SLOW_WEBHOOK_WAIT_MS);
+  return Math.max(0, ...slow.map(({ profile: { webhooks } }) => 1 + (webhooks?.additionalUsers?.length ?? 0)));
+}
+
 /**
  * Checks mostly wait (webhook observation windows, offer expiry, polling), so
- * workers outnumber cores: twice the cores, 4 to 8. On 2 cores a full run
- * takes 8.5 s with 3 or 4 workers and 10.9 s with 2 (bench/conformance-run).
+ * workers outnumber cores: twice the cores, 4 to 8, or more for slow declared
+ * webhook waits (waitingWebhookChecks). On 2 cores a full run takes 8.5 s with
+ * 3 or 4 workers and 10.9 s with 2 (bench/conformance-run).
  */
-function defaultWorkers(): number {
-  return Math.min(8, Math.max(4, 2 * os.availableParallelism()));
+function defaultWorkers(targets: readonly RunTarget[]): number {
+  const base = Math.min(8, Math.max(4, 2 * os.availableParallelism()));
+  return Math.max(base, Math.min(MAX_WAITING_WORKERS, waitingWebhookChecks(targets)));
 }
 
 const playwrightCli = createRequire(import.meta.url).resolve('@playwright/test/cli');
@@ -61,7 +79,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Check
           [SPEC_DIR_ENV]: specDir,
           [CHECK_RESULTS_ENV]: resultsFile,
           PTAS_PLAYWRIGHT_OUTPUT: path.join(scratch, 'playwright'),
-          PTAS_WORKERS: String(options.workers ?? defaultWorkers()),
+          PTAS_WORKERS: String(options.workers ?? defaultWorkers(options.targets)),
           PTAS_CHECK_TIMEOUT_MS: String(options.checkTimeoutMs ?? 60_000),
           PTAS_PROGRESS: options.progress === false ? '0' : '1',
           [LOCK_DIR_ENV]: path.join(scratch, 'locks'),
