@@ -28,7 +28,7 @@ try {
   const serial = await timed('full run, 1 worker', { workers: 1 });
   const parallel = await timed('full run, default workers', {});
   const turns = await timed('... with one webhook user', {}, oneWebhookUser);
-  console.log(`ratio full/baseline: ${(parallel / baseline).toFixed(2)}; speed-up of default workers over 1: ${(serial / parallel).toFixed(2)}×; of five webhook users over one: ${(turns / parallel).toFixed(2)}×`);
+  console.log(`ratio full/baseline: ${(parallel / baseline).toFixed(2)}; speed-up of default workers over 1: ${(serial / parallel).toFixed(2)}×; of the profile's webhook users (one per webhook check) over one: ${(turns / parallel).toFixed(2)}×`);
   console.log(`target (issue 14): full run at most 10 s — ${parallel <= 10_000 ? 'met' : 'NOT met'}`);
 } finally {
   await reference.stop();
