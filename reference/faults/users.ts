@@ -21,6 +21,12 @@ export const usersFaults: Fault[] = [
   { name: 'users-malformed-id-500', requirement: 'USERS-MALFORMED-ID-REJECTED', description: 'A User-ID that is not a UUID reaches the store, which throws: 500.' },
   { name: 'users-no-bearer-allowed', requirement: 'USERS-BEARER-REQUIRED', description: 'The user-details route serves requests that carry no Authorization header.' },
   { name: 'users-journey-and-flow-accepted', requirement: 'USERS-JOURNEY-EXCLUSIVE', description: 'user_journey[] together with user_flow is accepted; the flow silently wins.' },
+  {
+    name: 'users-journey-and-flow-accepted-behind-429',
+    requirement: 'USERS-JOURNEY-EXCLUSIVE',
+    description: 'user_journey[] together with user_flow is accepted (the flow wins), but the first request of each such query is answered 429 with Retry-After: 1 by a rate limiter in front: a check that took the 429 for the refusal would pass.',
+    minimalProfile: ['users.existingUserId', 'users.journeys'],
+  },
   { name: 'users-flow-unstake-rejected', requirement: 'USERS-FLOW-VALUES', description: 'user_flow unstake is rejected as an unknown flow.' },
   { name: 'users-unknown-flow-defaulted', requirement: 'USERS-FLOW-UNKNOWN-REJECTED', description: 'An unknown user_flow value is ignored and the default journeys are used.' },
   { name: 'users-saving-create-asset-group-optional', requirement: 'USERS-FLOW-ASSET-GROUP-REQUIRED', description: 'user_flow saving_create without asset_group is accepted.' },

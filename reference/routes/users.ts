@@ -66,6 +66,7 @@ async function getUser(ctx: ReferenceContext, req: RouteRequest, res: ServerResp
     if (faults.has('users-malformed-id-500')) throw new Error(`invalid input syntax for type uuid: ${quoted(userId)}`);
     return malformedIdError(ctx, res, 'User-ID must be a UUID');
   }
+  if (rateLimitedFirst(ctx, req.url)) return sendError(res, 429, 'rate_limited', 'too many requests', { 'retry-after': '1' });
   const context = resolveJourneyContext(req.url.searchParams, faults, ctx.variants);
   if (!context.ok) return journeyError(ctx, res, context.message);
   const user = lookUp(ctx, userId);
@@ -74,6 +75,20 @@ async function getUser(ctx: ReferenceContext, req: RouteRequest, res: ServerResp
     return sendError(res, 404, 'record_not_found', 'no user with this id');
   }
   answerUser(ctx, req, res, user, context.journeys);
+}
+
+/** The query strings users-journey-and-flow-accepted-behind-429 has answered 429 once already, per server. */
+const limitedOnce = new WeakMap<ReferenceContext, Set<string>>();
+
+/** users-journey-and-flow-accepted-behind-429: the first request of each query naming both journey parameters gets a 429. */
+function rateLimitedFirst(ctx: ReferenceContext, url: URL): boolean {
+  if (!ctx.faults.has('users-journey-and-flow-accepted-behind-429')) return false;
+  const both = url.searchParams.has('user_flow') && url.searchParams.getAll('user_journey[]').length > 0;
+  const seen = limitedOnce.get(ctx) ?? new Set<string>();
+  limitedOnce.set(ctx, seen);
+  if (!both || seen.has(url.search)) return false;
+  seen.add(url.search);
+  return true;
 }
 
 /** Spec 4.2 rule 7: true once the own-licence client was refused. */

@@ -109,7 +109,8 @@ export function resolveJourneyContext(params: URLSearchParams, faults: Faults, v
   const flow = flows.at(-1);
 
   if (flow !== undefined && journeyValues.length) {
-    if (!faults.has('users-journey-and-flow-accepted')) return refuse('user_journey[] and user_flow exclude each other: send one of them');
+    const accepted = faults.has('users-journey-and-flow-accepted') || faults.has('users-journey-and-flow-accepted-behind-429');
+    if (!accepted) return refuse('user_journey[] and user_flow exclude each other: send one of them');
   }
   let context: JourneyContext;
   if (flow !== undefined) context = fromFlow(flow, query, assetParameters, faults);

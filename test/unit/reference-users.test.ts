@@ -206,6 +206,27 @@ describe('GET /v2/users/{User-ID} over HTTP', () => {
     }
   });
 
+  test('users-journey-and-flow-accepted-behind-429: a 429 first, then the combination accepted, per query', async () => {
+    const faulty = await startReference({ port: 0, clientSecret: reference.options.clientSecret, faults: ['users-journey-and-flow-accepted-behind-429'] });
+    try {
+      const token = await fetch(`${faulty.url}/v1/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ grant_type: 'client_credentials', client_id: faulty.options.clientId, client_secret: faulty.options.clientSecret }),
+      });
+      const { access_token: bearer } = (await token.json()) as { access_token: string };
+      const ask = (query: string) => fetch(`${faulty.url}/v2/users/${users[0]!.id}?${query}`, { headers: { authorization: `Bearer ${bearer}` } });
+      const both = `user_journey%5B%5D=${JOURNEYS[0]}&user_flow=onboard`;
+      const first = await ask(both);
+      assert.equal(first.status, 429);
+      assert.equal(first.headers.get('retry-after'), '1');
+      assert.equal((await ask(both)).status, 200, 'asked again, the combination the spec excludes is accepted');
+      assert.equal((await ask('user_flow=onboard')).status, 200, 'one way alone is never rate limited');
+    } finally {
+      await faulty.close();
+    }
+  });
+
   test('terms_not_accepted follows the journey context and trading.reason the language', async () => {
     const pending = users.find((u) => !u.trading.active)!;
     const de = await get(`/v2/users/${pending.id}`, {}, { 'accept-language': 'de-DE, en;q=0.5' });
