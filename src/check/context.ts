@@ -12,7 +12,7 @@ import type { Redactor } from '../http/redact.ts';
 import { describeSchemaErrors, validateAgainst, type SchemaError } from '../schemas/registry.ts';
 import type { TimelineEntry } from './model.ts';
 import { isJsonMediaType } from '../http/media-type.ts';
-import { OPERATION_NAMES, documentedRefusals, type SpecOperation } from '../spec/status-codes.ts';
+import { OPERATION_NAMES, SECTION_7_SENTENCE, documentedRefusals, type SpecOperation } from '../spec/status-codes.ts';
 import type { Profile } from '../config/profile.ts';
 import { isUnset, profileValue, type ProfileKey, type ProfileValue } from '../config/key-path.ts';
 import { declaredBasis, specBasis } from './basis.ts';
@@ -46,14 +46,6 @@ export const isServerError = (status: number): boolean => status >= 500;
 function statusList(codes: readonly number[]): string {
   return codes.length === 1 ? String(codes[0]) : codes.join('/');
 }
-
-/** The catalogue sentence of section 7's row for each operation: what a refusal code outside it deviates from. */
-export const SECTION_7_SENTENCE: Record<SpecOperation, string> = {
-  token: 'SPEC-7-TOKEN-CODES',
-  userDetails: 'SPEC-7-USER-DETAILS-CODES',
-  withdrawalAddress: 'SPEC-7-WITHDRAWAL-ADDRESS-CODES',
-  acceptOffer: 'SPEC-7-ACCEPT-CODES',
-};
 
 /** What a claim may say besides its message and details. */
 export interface ClaimOptions {

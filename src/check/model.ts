@@ -118,16 +118,5 @@ export interface CheckResult extends CheckMeta, CheckOutcome {
   attempts?: CheckAttempt[];
 }
 
-/** Verdicts ranked by how much they say is wrong, for folding findings into one verdict. */
-// WAIVED never reaches a fold (no check gives it); ranked with PASS, as the run verdict does not count it as a failure.
-// FLAKY never reaches one either (ptas merge gives it); ranked with FAIL, as the run verdict counts it as one.
-const RANK: Record<Verdict, number> = { PASS: 0, WAIVED: 0, SKIP: 1, REVIEW: 2, WARN: 3, FAIL: 4, FLAKY: 4, ERROR: 5 };
-
-export function worstVerdict(verdicts: Iterable<Verdict>): Verdict {
-  let worst: Verdict = 'PASS';
-  for (const v of verdicts) if (RANK[v] > RANK[worst]) worst = v;
-  return worst;
-}
-
 export const OUTCOME_ATTACHMENT = 'ptas-check-outcome';
 export const META_ANNOTATION = 'ptas.check';

@@ -19,6 +19,14 @@ export const OPERATION_NAMES: Record<SpecOperation, string> = {
   acceptOffer: 'accept trade offer',
 };
 
+/** The catalogue sentence (schemas/requirements.json) of section 7's row for each operation: what a code outside it deviates from. */
+export const SECTION_7_SENTENCE: Record<SpecOperation, string> = {
+  token: 'SPEC-7-TOKEN-CODES',
+  userDetails: 'SPEC-7-USER-DETAILS-CODES',
+  withdrawalAddress: 'SPEC-7-WITHDRAWAL-ADDRESS-CODES',
+  acceptOffer: 'SPEC-7-ACCEPT-CODES',
+};
+
 /** The 4xx codes section 7 lists for the operation: the refusals it documents. */
 export function documentedRefusals(operation: SpecOperation): number[] {
   return SECTION_7_CODES[operation].filter((code) => code >= 400 && code < 500);
