@@ -8,6 +8,7 @@ import { ENVIRONMENT_VARIABLES } from '../src/config/load.ts';
 import { EXIT } from '../src/exit-codes.ts';
 import { ConfigError } from '../src/config/errors.ts';
 import { ptasRun } from '../app/run/run.ts';
+import { DEFAULT_CHECK_TIMEOUT_MS } from '../runner/settings.ts';
 import { connectionOptions, fail, profileFrom } from './connection.ts';
 import { listAllChecks } from '../app/run/list.ts';
 import { terminalSummary } from '../reports/terminal.ts';
@@ -58,7 +59,7 @@ await yargs(hideBin(process.argv))
         })
         .option('grep', { type: 'string', describe: 'Run only checks whose title or tags match, e.g. @TOKEN-REFRESH-SINGLE-USE or @area:auth' })
         .option('workers', { type: 'number', describe: 'Parallel check workers (default: twice the CPU count, 4 to 8, as checks mostly wait; one per webhook user, up to 16, when the profile declares webhook waits of 5 s or more)' })
-        .option('check-timeout-ms', { type: 'number', default: 60_000, describe: 'Time limit for one check' })
+        .option('check-timeout-ms', { type: 'number', describe: `Time limit for one check in ms (default ${DEFAULT_CHECK_TIMEOUT_MS}), to which each check adds the waits the profile declares for it (a poll deadline, a validity, a webhook window)` })
         .option('load', { type: 'boolean', default: true, describe: 'Run the load stage (429 and 413 probes); --no-load skips it' })
         .option('sign-key', { type: 'string', describe: 'Ed25519 private key (PEM file, or env:NAME holding the PEM) that signs manifest.json (manifest.json.sig); without it the manifest says "unsigned"' })
         .option('reporter', reporterOption)

@@ -3,7 +3,7 @@
 // named. Each carries a stable code; the code decides the CLI's exit code
 // (exitCodeOf, used by bin/connection.ts fail()), and an error may word its
 // own ERROR reason when it ends a check (checkReason, used by
-// src/check/fixtures.ts outcomeOf). Anything else that reaches the CLI is a
+// runner/fixtures.ts outcomeOf). Anything else that reaches the CLI is a
 // bug in ptas: exit 4 with the stack.
 //
 // Not here: CheckFailure and CheckSkip (src/check/context.ts) are how a check

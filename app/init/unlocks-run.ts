@@ -10,7 +10,7 @@ import { referenceProfile } from '../../reference/profile.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import { runConformance } from '../run/conformance.ts';
 import { spawnReferences } from '../run/reference-process.ts';
-import type { RunTarget } from '../../src/check/run-targets.ts';
+import type { RunTarget } from '../../runner/run-targets.ts';
 import { bundleProfileSchema } from './schema-bundle.ts';
 import { keysNamedBy, setValueAt, valueAt, type UnlocksMap } from './unlocks.ts';
 

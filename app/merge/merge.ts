@@ -13,13 +13,13 @@
 // PASS. The run's interruption, its problems outside any check and the load
 // section are each part's latest run's: a re-run supersedes them, and the
 // earlier run's manifest stays listed in mergedFrom. Within one run no check
-// runs twice (Playwright runs no retries: playwright.config.ts), so a check
+// runs twice (Playwright runs no retries: runner/playwright.config.ts), so a check
 // found in two different parts is an inconsistency, and the merge is refused
 // rather than choosing a verdict.
 import path from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import type { CheckResult } from '../../src/check/model.ts';
-import { CROSSCUT_CHECKS, crossCuttingResults } from '../../src/crosscut/index.ts';
+import { CROSSCUT_CHECKS, withCrossCuttingResults } from '../../src/crosscut/index.ts';
 import { mergeAttempts, type PartRun, type RunOfCheck } from '../../src/results/attempts.ts';
 import { buildResults } from '../../src/results/build.ts';
 import type { RunResults } from '../../src/results/model.ts';
@@ -72,10 +72,7 @@ function mergedChecks(parts: readonly PartRuns[]): CheckResult[] {
   // As ptas run computes them for a whole run: over each target's conformance checks and its load stage's
   // (the probes keep one exchange of each kind of error answer they received: load/stage/error-evidence.ts).
   const baseUrl = parts[0]!.runs[0]!.results.run.target;
-  for (const target of [...new Set(checks.map((c) => c.target))]) {
-    checks.push(...crossCuttingResults(target, checks.filter((c) => c.target === target), baseUrl));
-  }
-  return checks;
+  return withCrossCuttingResults(checks, () => baseUrl);
 }
 
 /**

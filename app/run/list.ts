@@ -3,12 +3,12 @@
 // files registers the conformance checks (with no Playwright test declared);
 // importing the cross-cutting checks and the load probes registers theirs.
 import { pathToFileURL } from 'node:url';
-import { registeringOnly } from '../../src/check/define.ts';
+import { registeringOnly } from '../../runner/define.ts';
 import type { CheckMeta } from '../../src/check/model.ts';
 import { registeredChecks } from '../../src/check/registry.ts';
 import '../../src/crosscut/index.ts';
 import '../../load/checks.ts';
-import { checkFiles } from './check-files.ts';
+import { checkFiles } from '../../runner/check-files.ts';
 
 async function registerConformanceChecks(): Promise<void> {
   await registeringOnly(async () => {

@@ -12,6 +12,7 @@ import { specVersion, suiteVersion } from '../../src/version.ts';
 import type { ReferenceOptions } from '../../reference/options.ts';
 import { writeReport, type WrittenReport } from '../../reports/write.ts';
 import { runConformance } from './conformance.ts';
+import { assertRunChoices } from '../../runner/settings.ts';
 import { assertReachable } from './preflight.ts';
 import { profileHash } from './profile-hash.ts';
 import { resolveTarget, type Target } from './target.ts';
@@ -70,7 +71,8 @@ export interface RunOutcome {
 export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
   const out = options.output ?? process.stdout;
   const startedAt = new Date();
-  // A key that cannot sign, or a waiver file that cannot be used, is found before the run, not after it.
+  // A key that cannot sign, a waiver file that cannot be used or a worker count of 0 is found before the run, not after it.
+  assertRunChoices(options);
   const signingKey = options.signKey ? loadSigningKey(options.signKey) : undefined;
   const waivers = options.waivers ? loadWaivers(options.waivers) : undefined;
   if (waivers) assertKnownChecks(waivers, (await listAllChecks()).map((c) => c.id));

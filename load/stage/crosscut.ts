@@ -1,6 +1,6 @@
 // The cross-cutting checks (src/crosscut/) judged again once the load stage
-// has run: the Playwright reporter computes them over the conformance
-// checks' exchanges before the load stage starts, so the error answers the
+// has run: the conformance stage computes them over its checks' exchanges
+// before the load stage starts, so the error answers the
 // probes received (429s, 413s: one sample of each kind, error-evidence.ts)
 // would otherwise be judged by nobody. Each target's cross-cutting results
 // are replaced by ones over both stages' evidence; every other result stays.

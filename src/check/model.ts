@@ -1,18 +1,17 @@
 // The vocabulary of a conformance verdict, and what a check is as every consumer sees it.
 import type { RecordedExchange } from '../http/exchange.ts';
 import type { CheckAttempt } from '../results/run-parts.ts';
-import type { Verdict } from './verdict-names.ts';
+import type { CheckVerdict, Verdict } from './verdict-names.ts';
 import type { WaivedBy } from '../results/waiver-model.ts';
 
 /**
- * WAIVED is never given by a check: it replaces a FAIL, ERROR or WARN that an
+ * A check gives a CheckVerdict. WAIVED replaces a FAIL, ERROR or WARN that an
  * unexpired waiver expected (src/results/waivers.ts), and the check keeps the
- * verdict it gave in `waived`.
- * FLAKY is never given by a check either: `ptas merge` gives it to a check
- * that FAILed in one run of its part and passed in a later one
- * (src/results/attempts.ts); its `attempts` list every run's verdict.
+ * verdict it gave in `waived`; `ptas merge` gives FLAKY to a check that FAILed
+ * in one run of its part and passed in a later one (src/results/attempts.ts),
+ * and its `attempts` list every run's verdict.
  */
-export { VERDICTS, type Verdict } from './verdict-names.ts';
+export { VERDICTS, type CheckVerdict, type Verdict } from './verdict-names.ts';
 
 /**
  * MUST: a violation is FAIL and makes the run NOT CONFORMANT.
@@ -89,7 +88,7 @@ export interface VerdictBasis {
 
 /** What one check produced: attached by the check runtime, read by the reporter. */
 export interface CheckOutcome {
-  verdict: Verdict;
+  verdict: CheckVerdict;
   /** One line a human understands; required for every verdict but PASS. */
   reason?: string;
   /** On a SKIP: the profile key whose absence skipped the check, as the check named it (`ptas init` maps keys to the checks they unlock). */
@@ -103,8 +102,10 @@ export interface CheckOutcome {
   timeline: TimelineEntry[];
 }
 
-export interface CheckResult extends CheckMeta, CheckOutcome {
-  /** Which target the check ran against (its test's target annotation: src/check/run-targets.ts). */
+export interface CheckResult extends CheckMeta, Omit<CheckOutcome, 'verdict'> {
+  /** The check's own verdict, or the run's folding of it (WAIVED, FLAKY). */
+  verdict: Verdict;
+  /** Which target the check ran against (the run's target names: runner/run-targets.ts). */
   target: string;
   durationMs: number;
   /** Set when the verdict is WAIVED: the verdict the check gave and the waiver that expected it. */
@@ -117,6 +118,3 @@ export interface CheckResult extends CheckMeta, CheckOutcome {
    */
   attempts?: CheckAttempt[];
 }
-
-export const OUTCOME_ATTACHMENT = 'ptas-check-outcome';
-export const META_ANNOTATION = 'ptas.check';

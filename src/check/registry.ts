@@ -1,7 +1,7 @@
 // The one list of checks ptas has. A check states its id, its title and the
 // requirement ids it enforces; its area and severity are derived from the
 // requirement catalogue (schemas/requirements.json), never restated. The
-// Playwright runner (src/check/define.ts), the cross-cutting checks
+// Playwright runner (runner/define.ts), the cross-cutting checks
 // (src/crosscut/index.ts), the load-stage probes (load/checks.ts), `ptas list`
 // (app/run/list.ts), the reporter and the requirement-coverage test
 // (test/unit/catalogue.test.ts) all read their check metadata from here.

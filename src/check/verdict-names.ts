@@ -2,5 +2,15 @@
 // (src/check/model.ts re-exports them). A module of its own, importing
 // nothing, so the models of waivers and attempts can name a verdict without
 // an import that runs back to the check model.
-export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'REVIEW' | 'SKIP' | 'ERROR' | 'WAIVED' | 'FLAKY';
+
+/** What a check itself can give: decided by the outcome function (src/check/outcome.ts). */
+export type CheckVerdict = 'PASS' | 'FAIL' | 'WARN' | 'REVIEW' | 'SKIP' | 'ERROR';
+
+/**
+ * What a check's result can show: its own verdict, or one only the run's
+ * folding gives — WAIVED (a waiver expected the verdict, src/results/waivers.ts)
+ * and FLAKY (`ptas merge`: failed in one run of its part, passed in a later
+ * one, src/results/attempts.ts).
+ */
+export type Verdict = CheckVerdict | 'WAIVED' | 'FLAKY';
 export const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'WARN', 'REVIEW', 'SKIP', 'ERROR', 'WAIVED', 'FLAKY'];

@@ -1,7 +1,7 @@
 // What a webhook session holds: the deliveries routed to it, in order of
 // arrival, the late attempts of earlier events it was spared, and waiting for
 // a delivery that matches. The hub's session (src/webhooks/routing.ts) and
-// a worker's mirror of it (src/webhooks/hub-client.ts) share this, so a
+// a worker's mirror of it (runner/webhook-hub/client.ts) share this, so a
 // check waits the same way whichever process its receiver lives in.
 import type { DeliveryAnswer, ReceivedDelivery } from './delivery.ts';
 

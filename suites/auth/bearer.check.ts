@@ -8,7 +8,7 @@
 // names may be one it may not call); a 503 is transient (the client asks
 // again; still 503 is ERROR "not observed"); any other answer says nothing
 // of the credential either.
-import { defineCheck, isSuccess, type CheckContext, type HttpClient, type HttpResponse } from '../../src/check/index.ts';
+import { defineCheck, isSuccess, type CheckContext, type HttpClient, type HttpResponse } from '../../runner/index.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import { issuePair, renewTokens } from '../../src/auth/tokens.ts';
 import { stripSignature, tamperPayload } from '../../src/auth/jwt.ts';

@@ -2,7 +2,7 @@
 // refreshes with one refresh token at most one succeeds. The race is judged
 // by what it did (refresh-race.ts); each racer is sent once, because asking
 // a 429 or 503 again would serialize the race away.
-import { defineCheck, TransportError, type HttpClient } from '../../src/check/index.ts';
+import { defineCheck, TransportError, type HttpClient } from '../../runner/index.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import { issuePair, refreshBody, TOKEN_PATH } from '../../src/auth/tokens.ts';
 import { judgeRace, type RacerResult } from './refresh-race.ts';

@@ -4,7 +4,7 @@
 // handed out. The answers of the losers decide nothing on their own: a 429
 // or 503 says the service did not handle the request (it is not counted), a
 // transport failure says nothing, and a 5xx of a loser is at most a WARN.
-import { isServerError, isSuccess, type HttpResponse } from '../../src/check/index.ts';
+import { isServerError, isSuccess, type HttpResponse } from '../../runner/index.ts';
 import { TRANSIENT_STATUSES } from '../../src/check/outcome.ts';
 
 /** One racer's result: the answer, or why none came. */

@@ -4,7 +4,7 @@
 // clock its iat/exp are read from moves — in whole seconds for a JWT's
 // NumericDate (RFC 7519 2) — so a renewal can only be told apart a whole
 // second after the issue.
-import type { HttpResponse } from '../../src/check/index.ts';
+import type { HttpResponse } from '../../runner/index.ts';
 import { decodeJwt } from '../../src/auth/jwt.ts';
 
 /**

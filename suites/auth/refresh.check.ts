@@ -15,7 +15,7 @@
 //   token for the same claims until their clock moves (refresh-renewal.ts).
 // The race of simultaneous refreshes is in refresh-race.check.ts.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { clockOf, defineCheck, isSuccess, type CheckContext, type HttpClient, type HttpResponse } from '../../src/check/index.ts';
+import { clockOf, defineCheck, isSuccess, type CheckContext, type HttpClient, type HttpResponse } from '../../runner/index.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import { issuePair, postToken, refreshBody, renewTokens, type RenewedTokens, type TokenPair } from '../../src/auth/tokens.ts';
 import { tamperPayload } from '../../src/auth/jwt.ts';

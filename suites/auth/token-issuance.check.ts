@@ -1,5 +1,5 @@
 // Token endpoint, client_credentials grant (spec 2.1, 4.1 rule 1, 5).
-import { defineCheck } from '../../src/check/index.ts';
+import { defineCheck } from '../../runner/index.ts';
 import { clientCredentialsBody, issuePair, postToken } from '../../src/auth/tokens.ts';
 import { decodeJwt, readJwt } from '../../src/auth/jwt.ts';
 import { jwksSource, loadJwks, verifyWithJwks } from '../../src/auth/jwks.ts';

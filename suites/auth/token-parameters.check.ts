@@ -1,5 +1,5 @@
 // Token endpoint parameter handling (spec 4.1 field table, 7).
-import { defineCheck, isServerError, isSuccess } from '../../src/check/index.ts';
+import { defineCheck, isServerError, isSuccess } from '../../runner/index.ts';
 import { TOKEN_PATH, postToken } from '../../src/auth/tokens.ts';
 
 defineCheck(

@@ -2,7 +2,7 @@
 // JSON, carrying what was sent, created_at in UTC, KNOWN_VASP accepted.
 // Every create sends a fresh fill of the profile's body (support.ts) and
 // compares the answer with what it sent.
-import { defineCheck } from '../../src/check/index.ts';
+import { defineCheck } from '../../runner/index.ts';
 import { compareField } from './echo.ts';
 import { REQUEST_FIELDS, addressOf, createAddress, freshBody, postWithdrawalAddress, withdrawalFixture } from './support.ts';
 

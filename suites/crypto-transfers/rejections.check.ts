@@ -13,8 +13,8 @@
 // A 5xx FAILs on 7's "422 is named a parameter error": the error is the
 // caller's (a 503 is asked again by the client and, still 503, is ERROR not
 // observed, never a FAIL).
-import { defineCheck, isServerError, isSuccess } from '../../src/check/index.ts';
-import type { HttpResponse } from '../../src/check/index.ts';
+import { defineCheck, isServerError, isSuccess } from '../../runner/index.ts';
+import type { HttpResponse } from '../../runner/index.ts';
 import type { WithdrawalAddressRequest } from '../../src/config/sections/crypto-transfers.ts';
 import { variesPerRequest } from '../../src/placeholders.ts';
 import { PARAMETER_ERROR_CODES, REQUEST_FIELDS, contradictionOf2_3, freshBody, postWithdrawalAddress, withdrawalFixture, type Contradiction, type PostOptions } from './support.ts';

@@ -6,7 +6,7 @@
 // the older trading.fastProcessingMs / slowProcessingMs): a 200/202 against
 // the declaration is a profile-declared FAIL. No request body is shown: every
 // accept goes without one, and one check records what a {} body gets.
-import { defineCheck, isServerError, isSuccess } from '../../src/check/index.ts';
+import { defineCheck, isServerError, isSuccess } from '../../runner/index.ts';
 import { ACCEPTED, accept, checkUser, clockOf, createOffer, describeRecipe, freshOffer, isAccepted, readStatusOnce, RECIPE_KEYS, shortId, tradingSection } from './support.ts';
 
 defineCheck(

@@ -3,7 +3,7 @@
 // unknown offer id is refused. Section 7 ties no code to these refusals: any
 // 4xx of accept's list passes, and 404 "record not found" too where the offer
 // is unknown (or, to the user asking, someone else's).
-import { defineCheck } from '../../src/check/index.ts';
+import { defineCheck } from '../../runner/index.ts';
 import { ACCEPTED, accept, checkUser, clockOf, createOffer, freshOffer, ownerAndOtherUser, shortId, tradingSection } from './support.ts';
 
 /** 7: "404 is named record not found": not in accept's list, but the name fits an offer the user cannot see. */

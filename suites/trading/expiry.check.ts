@@ -6,8 +6,8 @@
 // whole-second server judges an offer expired only once the next second
 // has begun. An offer still accepted after that wait contradicts the
 // profile's declaration: a profile-declared FAIL.
-import { defineCheck, isSuccess } from '../../src/check/index.ts';
-import type { CheckContext, CheckFixtures, HttpResponse } from '../../src/check/index.ts';
+import { defineCheck, isSuccess } from '../../runner/index.ts';
+import type { CheckContext, CheckFixtures, HttpResponse } from '../../runner/index.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import type { TradingProfile } from '../../src/config/sections/trading.ts';
 import { offerRecipes, type ResolvedRecipe } from '../../src/config/sections/offer-recipes.ts';

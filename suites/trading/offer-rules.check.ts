@@ -6,10 +6,10 @@
 // idempotent replay of the same trade: only a second execution (a second
 // trade id) contradicts the spec. The validity period: expiry.check.ts;
 // simultaneous accepts: race.check.ts.
-import { defineCheck, isServerError, isSuccess } from '../../src/check/index.ts';
+import { defineCheck, isServerError, isSuccess } from '../../runner/index.ts';
 import { isTransientStatus } from '../../src/http/transient.ts';
 import type { TradingProfile } from '../../src/config/sections/trading.ts';
-import type { HttpClient, HttpResponse } from '../../src/check/index.ts';
+import type { HttpClient, HttpResponse } from '../../runner/index.ts';
 import {
   ACCEPTED,
   accept,

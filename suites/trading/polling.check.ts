@@ -9,8 +9,8 @@
 // while the offer processes) contradicts that declaration. Transient answers
 // (429, 503) are asked again and decide nothing; a status that cannot be read
 // at the deadline is a set-up ERROR.
-import { defineCheck } from '../../src/check/index.ts';
-import type { CheckContext } from '../../src/check/index.ts';
+import { defineCheck } from '../../runner/index.ts';
+import type { CheckContext } from '../../runner/index.ts';
 import { accept, checkUser, createOffer, describeRecipe, pollOffer, RECIPE_KEYS, shortId, statusSettings, tradingSection, type CreatedOffer, type OfferPolling } from './support.ts';
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

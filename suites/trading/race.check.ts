@@ -2,7 +2,7 @@
 // accept is sent once, so the race is not serialized by retries; a round
 // answered only with 429/503 exercised nothing and is run again. The race is
 // judged by what it did (race.ts).
-import { defineCheck, isSuccess } from '../../src/check/index.ts';
+import { defineCheck, isSuccess } from '../../runner/index.ts';
 import { isTransientStatus, transientWaitMs } from '../../src/http/transient.ts';
 import { acceptOnce, checkUser, clockOf, createOffer, settleWaitMs, tradingSection } from './support.ts';
 import { judgeExecutions, judgeNoneAccepted, warnBrokenLosers, type Race } from './race.ts';

@@ -6,9 +6,9 @@
 // trading.userId the checks that change its offers take turns (a lock across
 // workers), since only the newest offer of a user can be accepted (4.4 rule 1).
 import type { CheckContext } from '../../src/check/context.ts';
-import type { CheckFixtures } from '../../src/check/define.ts';
+import type { CheckFixtures } from '../../runner/index.ts';
 import type { HttpClient, HttpResponse } from '../../src/http/client.ts';
-import { acquireExclusive } from '../../src/check/exclusive.ts';
+import { acquireExclusive } from '../../runner/index.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import type { OperationTemplate } from '../../src/config/sections/operation.ts';
 import type { TradingProfile } from '../../src/config/sections/trading.ts';

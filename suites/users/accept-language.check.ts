@@ -3,7 +3,7 @@
 // a declared language (alone or as an RFC 9110 weighted list) that is not
 // served is a profile-declared FAIL. Content-Language is recorded only: the
 // spec shows no response header for the language.
-import { defineCheck } from '../../src/check/index.ts';
+import { defineCheck } from '../../runner/index.ts';
 import { existingUserId, getUser } from './support.ts';
 
 /** Single tags, then one RFC 9110 weighted list built from the configured languages. */

@@ -1,5 +1,5 @@
 // The 200 answer of user details v2 for an existing user (spec 4.2, 2.2).
-import { defineCheck } from '../../src/check/index.ts';
+import { defineCheck } from '../../runner/index.ts';
 import { ISO_8601_WITH_OFFSET, USER_DETAILS_SCHEMA, describeData, existingUserId, expectUserServed, getUser, impossibleTimestamp, userOf } from './support.ts';
 
 defineCheck(

@@ -1,6 +1,6 @@
 // User details v2 refusals: unknown and malformed ids, missing or invalid
 // bearer, and hostile input that must never cause a 5xx (spec 4.2, 5, 7).
-import { defineCheck, isServerError, isSuccess, TransportError, type CheckContext, type HttpClient, type HttpResponse } from '../../src/check/index.ts';
+import { defineCheck, isServerError, isSuccess, TransportError, type CheckContext, type HttpClient, type HttpResponse } from '../../runner/index.ts';
 import { TransientAnswerError } from '../../src/http/transient.ts';
 import type { JourneyQuery } from '../../src/config/sections/users.ts';
 import { RESPONSE_200, STATUS_CODES, USER_DETAILS_SCHEMA, existingUserId, refusalBasis, userPath } from './support.ts';

@@ -3,8 +3,8 @@
 // filtering the profile's cases describe. Which terms a journey brings is
 // not shown: the expected terms are the profile's declaration, so a
 // mismatch is a profile-declared FAIL naming the key.
-import { defineCheck } from '../../src/check/index.ts';
-import type { CheckContext, HttpResponse } from '../../src/check/index.ts';
+import { defineCheck } from '../../runner/index.ts';
+import type { CheckContext, HttpResponse } from '../../runner/index.ts';
 import { describeData, describeQuery, existingUserId, formatTerms, getUser, requireJourneys, sameTerms, termsOf, userOf } from './support.ts';
 
 /**

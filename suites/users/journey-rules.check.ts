@@ -1,7 +1,7 @@
 // The journey-context parameters of user details v2 (spec 4.2 rules 1-5):
 // which combinations are accepted and which are refused, one check per
 // user_flow value where the rule is per flow.
-import { defineCheck, isSuccess } from '../../src/check/index.ts';
+import { defineCheck, isSuccess } from '../../runner/index.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import type { JourneyQuery } from '../../src/config/sections/users.ts';
 import {

@@ -3,7 +3,7 @@
 // not shown: without a declaration a 2xx is a finding for review (WARN) and
 // the refusal code is recorded; with users.ownLicence.restrictedStatus the
 // profile declares the answer, and any other is a profile-declared FAIL.
-import { defineCheck, isServerError, isSuccess } from '../../src/check/index.ts';
+import { defineCheck, isServerError, isSuccess } from '../../runner/index.ts';
 import { issuePair } from '../../src/auth/tokens.ts';
 import { documentedRefusals } from '../../src/spec/status-codes.ts';
 import { existingUserId, userPath } from './support.ts';

@@ -8,7 +8,7 @@
 // (its timeout was shorter than the receiver's answer took), nothing was
 // confirmed and a redelivery is what 6.2 leaves open ("Retry and redelivery
 // behaviour: not shown"), not a contradiction.
-import { defineCheck } from '../../src/check/index.ts';
+import { defineCheck } from '../../runner/index.ts';
 import { idempotencyKey } from '../../src/webhooks/delivery.ts';
 import { answeredAtMs, offset, VERIFICATION_SUCCEEDED, webhookWaitsMs, withWebhookSession } from './support.ts';
 

@@ -6,7 +6,7 @@
 // cancelled (3.2), is a warning; an event that does not arrive is lateness
 // (a profile-declared FAIL under a declared webhooks.deliveryTimeoutMs, else
 // not observed).
-import { defineCheck } from '../../src/check/index.ts';
+import { defineCheck } from '../../runner/index.ts';
 import { eventLayers } from '../../src/webhooks/delivery.ts';
 import { describeEvent, webhookWaitsMs, withWebhookSession, ACKNOWLEDGE, type CausedEvent, type UserUpdateEvent } from './support.ts';
 

@@ -13,7 +13,7 @@
 // up A and B; every session after it sets up B in turn (support.ts), so no
 // other check sets up an older address while B's event is on its way.
 import { randomBytes } from 'node:crypto';
-import { defineCheck } from '../../src/check/index.ts';
+import { defineCheck } from '../../runner/index.ts';
 import type { ReceivedDelivery } from '../../src/webhooks/delivery.ts';
 import { MARKER, markedAddress, markerOf } from './markers.ts';
 import { ACKNOWLEDGE, VERIFICATION_FAILED, VERIFICATION_SUCCEEDED, webhookSettings, webhookWaitsMs, withWebhookSession, type CausedEvent, type WebhookSession } from './support.ts';

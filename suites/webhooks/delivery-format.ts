@@ -5,8 +5,8 @@
 // judges the delivery that carries that event (support.ts), not whatever
 // arrives first. How the digest and signature are computed and the skew are
 // not shown: judgements.ts applies the profile's declarations.
-import { defineCheck } from '../../src/check/index.ts';
-import type { CheckContext, CheckFixtures } from '../../src/check/index.ts';
+import { defineCheck } from '../../runner/index.ts';
+import type { CheckContext, CheckFixtures } from '../../runner/index.ts';
 import { describeSchemaErrors, validateAgainst } from '../../src/schemas/registry.ts';
 import { eventLayers, fieldValue, parsedBody } from '../../src/webhooks/delivery.ts';
 import type { ReceivedDelivery } from '../../src/webhooks/delivery.ts';

@@ -7,7 +7,7 @@
 // receiver got in the meantime — redeliveries and notifications of other kinds (6.2) included —
 // for the four headers, the digest, the Date and the signature, by the same
 // judgements as the single-delivery checks.
-import { defineCheck } from '../../src/check/index.ts';
+import { defineCheck } from '../../runner/index.ts';
 import { isAttemptOf, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
 import { eventsToCause } from './actions.ts';
 import { loadSignatureStrategy } from './delivery-format.ts';

@@ -1,7 +1,7 @@
 // X-BTS-Idempotency-Key lets a receiver de-duplicate (spec 5 rule 5): every
 // attempt of one event carries the same key, and distinct events carry
 // distinct keys.
-import { defineCheck } from '../../src/check/index.ts';
+import { defineCheck } from '../../runner/index.ts';
 import { idempotencyKey, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
 import { ACKNOWLEDGE, offset, VERIFICATION_FAILED, VERIFICATION_SUCCEEDED, webhookWaitsMs, withWebhookSession } from './support.ts';
 

@@ -14,7 +14,7 @@
 // names define does not: a Content-Digest is the digest of the content
 // (RFC 9530 section 2) under the algorithm the header itself names, and a
 // Date is an HTTP-date (RFC 9110 5.6.7), declared or not.
-import type { CheckContext } from '../../src/check/index.ts';
+import type { CheckContext } from '../../runner/index.ts';
 import { fieldValue, IDEMPOTENCY_HEADER, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
 import { isDeprecatedDigestAlgorithm, verifyContentDigest } from '../../src/webhooks/digest.ts';
 import { dateOffsetSeconds, describeOffset, parseHttpDate } from '../../src/webhooks/http-date.ts';

@@ -9,8 +9,8 @@
 // side, so it is recorded for review, never a FAIL. One redelivery shows the
 // schedule: the receiver acknowledges it, so the event stops coming and the
 // check ends there.
-import { defineCheck } from '../../src/check/index.ts';
-import type { CheckContext } from '../../src/check/index.ts';
+import { defineCheck } from '../../runner/index.ts';
+import type { CheckContext } from '../../runner/index.ts';
 import { idempotencyKey, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
 import { answeredAtMs, offset, VERIFICATION_SUCCEEDED, webhookSettings, webhookWaitsMs, withWebhookSession, type WebhookSession } from './support.ts';
 

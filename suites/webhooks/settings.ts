@@ -3,7 +3,7 @@
 // The spec shows no latency and no retry schedule (6.2: not shown), so every
 // wait is either the profile's (lateness is then a profile-declared FAIL) or
 // a generous default (then ERROR "not observed").
-import type { CheckContext } from '../../src/check/index.ts';
+import type { CheckContext } from '../../runner/index.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import type { OperationTemplate } from '../../src/config/sections/operation.ts';
 import { observationWindowMs, WEBHOOK_DEFAULTS, type DigestAlgorithmName, type WebhookSignatureProfile } from '../../src/config/sections/webhooks.ts';
@@ -80,7 +80,7 @@ export interface WebhookWaits {
 const CALLS_MARGIN_MS = 5_000;
 
 /**
- * A check's `waitsMs` (src/check/define.ts): what the profile lets it wait,
+ * A check's `waitsMs` (runner/define.ts): what the profile lets it wait,
  * added to its time limit, so a slow implementation that declares its waits
  * is never cut short. Without a declaration the generous defaults count.
  */

@@ -1,7 +1,7 @@
 // Shared steps of the webhook checks: a session per check on the target's
 // receiver that sets up the receiving address, causes events and collects
 // the deliveries (the profile's settings: settings.ts). The receiver lives in
-// the run's webhook hub (src/webhooks/hub.ts), where each session holds one
+// the run's webhook hub (runner/webhook-hub/hub.ts), where each session holds one
 // of the profile's users: checks run side by side, as many at once as there
 // are users, and one at a time with one user. Causing an event never makes
 // another check wait: an implementation that delivers seconds after the event
@@ -12,11 +12,11 @@
 // caused action and names the user, in params or at the top level (6.2 lists
 // many other notification kinds and does not show which operation emits
 // which). Every other delivery is kept as evidence and never judged as the event.
-import { waitingOnOtherChecks, type CheckContext, type CheckFixtures } from '../../src/check/index.ts';
+import { waitingOnOtherChecks, type CheckContext, type CheckFixtures } from '../../runner/index.ts';
 import { callOperation, type OperationResult } from '../../src/operations.ts';
 import { carriesEvent, eventLayers, idempotencyKey, isAttemptOf, isRepeatOf, parsedBody, type DeliveryAnswer, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
 import { deliveryExchange } from '../../src/webhooks/evidence.ts';
-import { HubClient, type RemoteSession } from '../../src/webhooks/hub-client.ts';
+import { HubClient, type RemoteSession } from '../../runner/webhook-hub/client.ts';
 import type { ResponseStep } from '../../src/webhooks/routing.ts';
 import { answeredAtMs, describeEvent, type CausedEvent, type UserUpdateEvent } from './events.ts';
 import { markedAddress, SUITE_MARKER } from './markers.ts';

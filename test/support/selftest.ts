@@ -198,7 +198,7 @@ async function loadStageChecks(plans: ServerPlan[]): Promise<Map<string, CheckRe
 /**
  * The checks mostly wait (windows, polling, expiry, and under the conditions
  * a 90 s poll and 12 s webhook deliveries), and every worker serves every
- * target (src/check/run-targets.ts): more workers than cores overlap the
+ * target (runner/run-targets.ts): more workers than cores overlap the
  * waits. Measured on 2 cores, the whole self-test with its conditions
  * (~2,900 tests): 195 s with 8 workers, 130 s with 12, 109–110 s with 16 or
  * 20, 114 s with 24 and 124 s with 32, where starting the workers themselves

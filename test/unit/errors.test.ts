@@ -1,7 +1,7 @@
 // One error hierarchy (src/errors.ts): every error that ends a command or a
 // check as someone else's problem is a PtasError with a code; the code decides
 // the exit code (bin/connection.ts fail()) and the check runtime lets the error
-// word its ERROR reason (src/check/fixtures.ts outcomeOf). What the CLI prints
+// word its ERROR reason (runner/fixtures.ts outcomeOf). What the CLI prints
 // and the reasons checks report are the same as before the hierarchy.
 import { MergeRefused } from '../../app/merge/shards.ts';
 import { SigningKeyError } from '../../src/certify/signing.ts';
@@ -22,7 +22,7 @@ import { TransportError } from '../../src/http/client.ts';
 import { TransientAnswerError } from '../../src/http/transient.ts';
 import { Redactor } from '../../src/http/redact.ts';
 import { CheckContext } from '../../src/check/context.ts';
-import { outcomeOf } from '../../src/check/fixtures.ts';
+import { outcomeOf } from '../../runner/fixtures.ts';
 import { UnreachableError } from '../../app/run/preflight.ts';
 import { InitRefused } from '../../app/init/init.ts';
 import { QuestionsCancelled } from '../../app/init/questions.ts';

@@ -1,4 +1,4 @@
-// The cross-worker lock (src/check/exclusive.ts): holders of one scope take
+// The cross-worker lock (runner/exclusive.ts): holders of one scope take
 // turns, other scopes do not wait, and a lock left by a dead process is cleared.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,16 +7,16 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { acquireExclusive, LOCK_DIR_ENV } from '../../src/check/exclusive.ts';
+import { acquireExclusive } from '../../runner/exclusive.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-process.env[LOCK_DIR_ENV] = mkdtempSync(path.join(os.tmpdir(), 'ptas-lock-test-'));
+const locks = mkdtempSync(path.join(os.tmpdir(), 'ptas-lock-test-'));
 
 test('holders of one scope never overlap; another scope does not wait', async () => {
   const inside: string[] = [];
   let overlap = false;
   const hold = async (name: string) => {
-    const release = await acquireExclusive('user:1');
+    const release = await acquireExclusive('user:1', undefined, locks);
     if (inside.length) overlap = true;
     inside.push(name);
     await sleep(20);
@@ -25,7 +25,7 @@ test('holders of one scope never overlap; another scope does not wait', async ()
   };
   const other = (async () => {
     const started = performance.now();
-    const release = await acquireExclusive('user:2');
+    const release = await acquireExclusive('user:2', undefined, locks);
     release();
     return performance.now() - started;
   })();
@@ -36,11 +36,11 @@ test('holders of one scope never overlap; another scope does not wait', async ()
 
 test('a lock whose holder died is taken over', async () => {
   const dead = spawnSync(process.execPath, ['-e', 'process.exit(0)']).pid!;
-  const lock = path.join(process.env[LOCK_DIR_ENV]!, createHash('sha256').update('user:stale').digest('hex').slice(0, 24));
+  const lock = path.join(locks, createHash('sha256').update('user:stale').digest('hex').slice(0, 24));
   mkdirSync(lock);
   writeFileSync(path.join(lock, 'pid'), String(dead));
   let waited = false;
-  const release = await acquireExclusive('user:stale', () => (waited = true));
+  const release = await acquireExclusive('user:stale', () => (waited = true), locks);
   release();
   assert.equal(waited, false);
 });

@@ -1,8 +1,10 @@
 // The floors of the house, enforced: the core (src/) imports nothing above it;
-// the reference, the checks (suites/), load and the reports build on the core
-// and never on the orchestration (app/) or the CLI (bin/); the orchestration
-// never imports the CLI. An arrow running back up fails here, naming the file
-// and the import.
+// the runner floor (runner/: everything Playwright-specific) builds on the
+// core alone; the reference, the checks (suites/, on the runner), load and the
+// reports build on the core and never on the orchestration (app/) or the CLI
+// (bin/); the orchestration never imports the CLI. An arrow running back up
+// fails here, naming the file and the import. Playwright is the runner
+// floor's: no other floor of the product imports it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -12,13 +14,17 @@ import { fromRoot } from '../../src/paths.ts';
 /** Each floor and the floors its files may import from (its own included). */
 const MAY_IMPORT: Record<string, string[]> = {
   src: ['src'],
+  runner: ['src', 'runner'],
   reference: ['src', 'reference'],
-  suites: ['src', 'suites', 'reference'],
+  suites: ['src', 'runner', 'suites', 'reference'],
   load: ['src', 'load'],
   reports: ['src', 'reports', 'load'],
-  app: ['src', 'reference', 'suites', 'load', 'reports', 'app'],
-  bin: ['src', 'reference', 'suites', 'load', 'reports', 'app', 'bin'],
+  app: ['src', 'runner', 'reference', 'suites', 'load', 'reports', 'app'],
+  bin: ['src', 'runner', 'reference', 'suites', 'load', 'reports', 'app', 'bin'],
 };
+
+/** Playwright's packages, as an import names them. */
+const PLAYWRIGHT_IMPORT = /(?:from|import)\s*\(?\s*['"](?:@playwright\/test|playwright)(?:\/[^'"]*)?['"]/;
 
 const IMPORT = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
@@ -45,4 +51,15 @@ test('no import runs back up a floor', () => {
     }
   }
   assert.deepEqual(violations, []);
+});
+
+test('only the runner floor imports Playwright: the core and the checks do not know what runs them', () => {
+  const importers = Object.keys(MAY_IMPORT)
+    .filter((floor) => floor !== 'runner')
+    .flatMap((floor) => sourceFiles(fromRoot(floor)))
+    .filter((file) => PLAYWRIGHT_IMPORT.test(readFileSync(file, 'utf8')))
+    .map((file) => path.relative(fromRoot(), file));
+  assert.deepEqual(importers, []);
+  // The rule can fail: the runner's own files match it.
+  assert.ok(sourceFiles(fromRoot('runner')).some((file) => PLAYWRIGHT_IMPORT.test(readFileSync(file, 'utf8'))));
 });

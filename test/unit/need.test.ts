@@ -4,7 +4,7 @@
 // (app/init/unlocks.json is generated from those keys).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CheckContext, CheckSkip } from '../../src/check/index.ts';
+import { CheckContext, CheckSkip } from '../../runner/index.ts';
 import { Redactor } from '../../src/http/redact.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import { profileValue } from '../../src/config/key-path.ts';

@@ -1,7 +1,6 @@
 // The check registry (src/check/registry.ts): area and severity come from the
 // catalogue and nowhere else, ids are unique and area-prefixed, and what
 // Playwright's runner declares is exactly what `ptas list` reads.
-import { SPEC_DIR_ENV, writeSpecFiles } from '../../app/run/spec-files.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -10,9 +9,12 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { listAllChecks } from '../../app/run/list.ts';
-import { TARGETS_FILE_ENV, writeTargetsFile } from '../../src/check/run-targets.ts';
-import { checkTags } from '../../src/check/define.ts';
-import { AREAS, META_ANNOTATION, type CheckMeta } from '../../src/check/model.ts';
+import { META_ANNOTATION } from '../../runner/annotations.ts';
+import { checkTags } from '../../runner/define.ts';
+import { handOffIn, resolveRunSettings, writeRunSettings } from '../../runner/settings.ts';
+import { writeSpecFiles } from '../../runner/spec-files.ts';
+import type { ResolvedProfile } from '../../src/config/profile.ts';
+import { AREAS, type CheckMeta } from '../../src/check/model.ts';
 import { deriveMeta, registerCheck, registeredChecks } from '../../src/check/registry.ts';
 import { fromRoot } from '../../src/paths.ts';
 import { catalogue, requirementById } from '../../src/requirements.ts';
@@ -71,14 +73,14 @@ interface ListedSuite {
 /** What Playwright's runner declares, per check: its title, its tags (what --grep selects) and the metadata it carries. */
 function playwrightDeclared(): Array<{ title: string; tags: string[]; meta: CheckMeta }> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'ptas-registry-test-'));
-  const targetsFile = path.join(scratch, 'targets.json');
-  writeTargetsFile(targetsFile, [{ name: 'list', profile: { baseUrl: 'http://127.0.0.1:9', credentials: { clientId: 'x', clientSecret: 'x' } } }]);
-  const specDir = path.join(scratch, 'specs');
-  writeSpecFiles(specDir, 1);
+  const profile = { baseUrl: 'http://127.0.0.1:9', credentials: { clientId: 'x', clientSecret: 'x' } } as ResolvedProfile;
+  const handOff = handOffIn(resolveRunSettings({ targets: [{ name: 'list', profile }] }), scratch);
+  writeSpecFiles(handOff.paths.specs, 1);
+  const settingsEnv = writeRunSettings(handOff, path.join(scratch, 'settings.json'));
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-  const run = spawnSync(process.execPath, [cli, 'test', '--config', fromRoot('playwright.config.ts'), '--list', '--reporter=json'], {
+  const run = spawnSync(process.execPath, [cli, 'test', '--config', fromRoot('runner', 'playwright.config.ts'), '--list', '--reporter=json'], {
     cwd: fromRoot(),
-    env: { ...process.env, [TARGETS_FILE_ENV]: targetsFile, [SPEC_DIR_ENV]: specDir, FORCE_COLOR: '0' },
+    env: { ...process.env, ...settingsEnv, FORCE_COLOR: '0' },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -102,7 +104,7 @@ test('the Playwright runner declares exactly the registered conformance checks, 
   const declared = playwrightDeclared();
   assert.deepEqual(declared.map((d) => d.meta).sort(byId), registeredChecks('conformance').sort(byId));
   for (const { title, tags, meta } of declared) {
-    // The target's name follows the check's title (src/check/define.ts).
+    // The target's name follows the check's title (runner/define.ts).
     assert.equal(title, `${meta.title} [list]`);
     // Playwright lists tags without their "@".
     assert.deepEqual(tags, checkTags(meta).map((tag) => tag.slice(1)), meta.id);

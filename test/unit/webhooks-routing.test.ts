@@ -5,16 +5,16 @@
 // receiving address is set up under a lock that remembers the address last
 // set up, and a user whose event was left unacknowledged is held until its
 // retry is acknowledged. Then the same over the hub's control address
-// (src/webhooks/hub-server.ts, hub-client.ts).
+// (runner/webhook-hub/server.ts, client.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { Agent, request } from 'undici';
 import { IDEMPOTENCY_HEADER, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
 import { syntheticDelivery } from '../support/deliveries.ts';
-import { HubClient } from '../../src/webhooks/hub-client.ts';
-import { WebhookHub } from '../../src/webhooks/hub.ts';
-import { serveHub } from '../../src/webhooks/hub-server.ts';
+import { HubClient } from '../../runner/webhook-hub/client.ts';
+import { WebhookHub } from '../../runner/webhook-hub/hub.ts';
+import { serveHub } from '../../runner/webhook-hub/server.ts';
 import { DeliveryRouter, type ResponseStep } from '../../src/webhooks/routing.ts';
 
 let seq = 0;

@@ -2,7 +2,7 @@
 // is a SKIP that names the key to set, never a guess.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CheckContext, CheckSkip } from '../../src/check/index.ts';
+import { CheckContext, CheckSkip } from '../../runner/index.ts';
 import { Redactor } from '../../src/http/redact.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import { referenceProfile } from '../../reference/profile.ts';

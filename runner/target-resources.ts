@@ -1,14 +1,15 @@
 // What the checks of one target share inside a worker: its profile and
 // connection, one connection pool, the redactor of its secret and its access
-// token cache. A worker serves every target of the run (src/check/run-targets.ts),
+// token cache. A worker serves every target of the run (runner/run-targets.ts),
 // so these are made when a check of the target first needs them and closed
 // when the worker ends.
-import type { ResolvedProfile } from '../config/profile.ts';
-import { createTransport, HttpClient, type TransportSettings } from '../http/client.ts';
-import { connectionOf, secretRedactor, type Connection } from '../http/connection.ts';
-import type { Redactor } from '../http/redact.ts';
-import { AccessTokenCache } from '../auth/tokens.ts';
-import { targetsFromEnv, type RunTarget } from './run-targets.ts';
+import type { ResolvedProfile } from '../src/config/profile.ts';
+import { createTransport, HttpClient, type TransportSettings } from '../src/http/client.ts';
+import { connectionOf, secretRedactor, type Connection } from '../src/http/connection.ts';
+import type { Redactor } from '../src/http/redact.ts';
+import { AccessTokenCache } from '../src/auth/tokens.ts';
+import type { RunTarget } from './run-targets.ts';
+import { readRunSettings } from './settings.ts';
 
 export interface TargetResources {
   /** The target's name in this run (unique; profiles of two targets may share a name). */
@@ -24,14 +25,14 @@ export class TargetResourcePool {
   private readonly made = new Map<string, TargetResources>();
   private targets?: Map<string, RunTarget>;
 
-  constructor(private readonly readTargets: () => RunTarget[] = targetsFromEnv) {}
+  constructor(private readonly readTargets: () => RunTarget[] = () => readRunSettings().targets) {}
 
   of(name: string): TargetResources {
     const existing = this.made.get(name);
     if (existing) return existing;
     this.targets ??= new Map(this.readTargets().map((t) => [t.name, t]));
     const target = this.targets.get(name);
-    if (!target) throw new Error(`no target named ${name}: run the checks through \`ptas run\` (PTAS_TARGETS_FILE names the targets)`);
+    if (!target) throw new Error(`no target named ${name}: the run's settings name no such target`);
     const connection = connectionOf(target.profile);
     const transport = createTransport(connection);
     const redactor = secretRedactor(connection);

@@ -1,9 +1,9 @@
-// What each generated spec file runs (app/run/spec-files.ts): every check
+// What each generated spec file runs (runner/spec-files.ts): every check
 // file imported once per process (their defineCheck calls register the checks
 // and their tests against the run's targets), then this file's slice of the
-// tests declared (src/check/define.ts).
+// tests declared (runner/define.ts).
 import { pathToFileURL } from 'node:url';
-import { declareCheckTests } from '../../src/check/define.ts';
+import { declareCheckTests } from './define.ts';
 import { checkFiles } from './check-files.ts';
 
 let imported: Promise<void> | undefined;

@@ -1,13 +1,13 @@
 // The spec files Playwright loads for one run, written into the run's scratch
 // directory: each declares one contiguous slice of the run's tests, longest
-// declared waits first (src/check/define.ts). Why several: before each test a
+// declared waits first (runner/define.ts). Why several: before each test a
 // Playwright worker clones its whole file's suite and hashes every test id in
 // it, so a self-test's thousands of tests in one file made that bookkeeping
 // (quadratic in the file's size) cost more CPU than the checks themselves.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { fromRoot } from '../../src/paths.ts';
+import { fromRoot } from '../src/paths.ts';
 
 /**
  * Targets per spec file: a self-test's targets average about ten tests each
@@ -18,8 +18,6 @@ const TARGETS_PER_FILE = 4;
 const MAX_FILES = 128;
 
 export const SPEC_FILE_SUFFIX = '.spec.mjs';
-/** Names the directory of the run's spec files for playwright.config.ts. */
-export const SPEC_DIR_ENV = 'PTAS_SPEC_DIR';
 
 /** How many spec files a run over this many targets is split into. */
 export function specFileCount(targets: number): number {
@@ -30,7 +28,7 @@ export function specFileCount(targets: number): number {
 export function writeSpecFiles(dir: string, targets: number): void {
   mkdirSync(dir, { recursive: true });
   const chunks = specFileCount(targets);
-  const chunkModule = pathToFileURL(fromRoot('app', 'run', 'check-chunk.ts')).href;
+  const chunkModule = pathToFileURL(fromRoot('runner', 'check-chunk.ts')).href;
   for (let chunk = 0; chunk < chunks; chunk++) {
     const name = `checks-${String(chunk).padStart(3, '0')}${SPEC_FILE_SUFFIX}`;
     const source = `import { declareChunk } from ${JSON.stringify(chunkModule)};\nawait declareChunk(${chunk}, ${chunks});\n`;

@@ -5,22 +5,15 @@
 // get a user of their own never wait; checks on a shared user take turns,
 // automatically, whatever the number of workers.
 //
-// The lock is a directory (mkdir is atomic) under PTAS_LOCK_DIR, which the
-// conformance runner creates per run and removes afterwards. A holder that
+// The lock is a directory (mkdir is atomic) under the run's lock directory
+// (runner/settings.ts), inside the scratch directory removed after the run. A holder that
 // died leaves its pid behind, and the next taker clears the stale lock.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { readRunSettings } from './settings.ts';
 
-export const LOCK_DIR_ENV = 'PTAS_LOCK_DIR';
 const POLL_MS = 25;
-
-function lockRoot(): string {
-  const root = process.env[LOCK_DIR_ENV] ?? path.join(os.tmpdir(), `ptas-locks-${process.ppid}`);
-  mkdirSync(root, { recursive: true, mode: 0o700 });
-  return root;
-}
 
 function holderAlive(lock: string): boolean {
   try {
@@ -37,9 +30,11 @@ function holderAlive(lock: string): boolean {
 /**
  * Waits until this process holds the lock named `scope` and returns its
  * release function. `onWait` is told once when another holder makes it wait.
+ * `root`: the directory of the locks, the run's unless a test names its own.
  */
-export async function acquireExclusive(scope: string, onWait?: () => void): Promise<() => void> {
-  const lock = path.join(lockRoot(), createHash('sha256').update(scope).digest('hex').slice(0, 24));
+export async function acquireExclusive(scope: string, onWait?: () => void, root = readRunSettings().paths.locks): Promise<() => void> {
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  const lock = path.join(root, createHash('sha256').update(scope).digest('hex').slice(0, 24));
   let told = false;
   for (;;) {
     try {

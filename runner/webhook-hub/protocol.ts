@@ -2,8 +2,8 @@
 // a stream of JSON lines (opened, each delivery with its answer, late
 // attempts, answers written later, ended), and deliveries travel with their
 // body in base64 and their arrival time on the hub's clock.
-import type { DeliveryAnswer, ReceivedDelivery } from './delivery.ts';
-import type { ResponseStep } from './routing.ts';
+import type { DeliveryAnswer, ReceivedDelivery } from '../../src/webhooks/delivery.ts';
+import type { ResponseStep } from '../../src/webhooks/routing.ts';
 
 /** The environment variable naming the hub's control address (with its access token) to the workers. */
 export const WEBHOOK_HUB_ENV = 'PTAS_WEBHOOK_HUB';

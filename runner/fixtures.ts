@@ -11,11 +11,12 @@
 // load the browser library in every worker and add steps to every test);
 // checks drive HTTP, never a browser.
 import { _baseTest as base, type TestInfo } from '@playwright/test';
-import { HttpClient } from '../http/client.ts';
-import { PtasError } from '../errors.ts';
-import { CheckContext, CheckFailure, CheckSkip } from './context.ts';
-import { OUTCOME_ATTACHMENT, type CheckMeta, type CheckOutcome } from './model.ts';
-import { decideOutcome } from './outcome.ts';
+import { HttpClient } from '../src/http/client.ts';
+import { PtasError } from '../src/errors.ts';
+import { CheckContext, CheckFailure, CheckSkip } from '../src/check/context.ts';
+import type { CheckMeta, CheckOutcome } from '../src/check/model.ts';
+import { decideOutcome } from '../src/check/outcome.ts';
+import { OUTCOME_ATTACHMENT } from './annotations.ts';
 import { TargetResourcePool, type TargetResources } from './target-resources.ts';
 
 export interface WorkerFixtures {

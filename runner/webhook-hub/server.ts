@@ -11,9 +11,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { RoutedSession } from '../../src/webhooks/routing.ts';
 import type { WebhookHub, HubSessionRequest } from './hub.ts';
-import { toWire, type SessionMessage } from './hub-protocol.ts';
-import type { RoutedSession } from './routing.ts';
+import { toWire, type SessionMessage } from './protocol.ts';
 
 export interface HubServer {
   /** The control address, token included: what PTAS_WEBHOOK_HUB carries. */

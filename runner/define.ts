@@ -1,5 +1,5 @@
 // defineCheck: one conformance check = one Playwright test per target that
-// selects it (src/check/run-targets.ts), tagged with its requirement ids (so
+// selects it (runner/run-targets.ts), tagged with its requirement ids (so
 // `--grep @TOKEN-REFRESH-SINGLE-USE` selects it), its area and its id, and
 // annotated with its target. The check is registered first, once
 // (src/check/registry.ts derives its area and severity from the catalogue);
@@ -7,16 +7,18 @@
 // in another process than the test files.
 //
 // The tests are declared once every check file is imported
-// (declareCheckTests, from the spec files app/run/spec-files.ts writes), in
+// (declareCheckTests, from the spec files runner/spec-files.ts writes), in
 // the order of the waits their targets' profiles declare, longest first:
 // Playwright starts tests in declaration order, so a 90 s poll or a slow
 // webhook window starts at once instead of after hundreds of short checks.
 import type { TestInfo } from '@playwright/test';
 import { recordOutcome, runCheck, test, type CheckBody } from './fixtures.ts';
-import { META_ANNOTATION, type CheckMeta } from './model.ts';
-import { registerCheck, type CheckDeclaration } from './registry.ts';
-import { TARGET_ANNOTATION, targetSelects, targetsFromEnv, type RunTarget } from './run-targets.ts';
-import type { ResolvedProfile } from '../config/profile.ts';
+import type { CheckMeta } from '../src/check/model.ts';
+import { registerCheck, type CheckDeclaration } from '../src/check/registry.ts';
+import type { ResolvedProfile } from '../src/config/profile.ts';
+import { META_ANNOTATION, TARGET_ANNOTATION } from './annotations.ts';
+import { targetSelects, type RunTarget } from './run-targets.ts';
+import { readRunSettings } from './settings.ts';
 
 export type { CheckBody, CheckFixtures } from './fixtures.ts';
 
@@ -26,12 +28,6 @@ export function checkTags(meta: CheckMeta): string[] {
 
 /** Off while `ptas list` and the coverage test import the check files: outside Playwright's runner test() must not be called. */
 let declaringTests = true;
-
-let runTargets: RunTarget[] | undefined;
-/** The run's targets, read once per process from the file `ptas run` names. */
-function targets(): RunTarget[] {
-  return (runTargets ??= targetsFromEnv());
-}
 
 /** Imports check files (inside `load`) so that they only register their checks, declaring no Playwright test. */
 export async function registeringOnly<T>(load: () => Promise<T>): Promise<T> {
@@ -68,7 +64,7 @@ export function defineCheck(declaration: ConformanceDeclaration, body: CheckBody
   const meta = registerCheck(checkDeclaration, 'conformance');
   if (!declaringTests) return;
   const tags = checkTags(meta);
-  for (const target of targets()) {
+  for (const target of readRunSettings().targets) {
     if (targetSelects(target, meta.title, tags)) pending.push({ target, meta, tags, body, declaredWaitsMs: waitsMs?.(target.profile) ?? 0 });
   }
 }
@@ -86,7 +82,7 @@ function orderedTests(): PendingTest[] {
 
 /**
  * Declares one of `chunks` contiguous slices of the tests of every check
- * defined so far (app/run/spec-files.ts writes one spec file per slice: a
+ * defined so far (runner/spec-files.ts writes one spec file per slice: a
  * Playwright worker clones and re-hashes a test's whole file before each
  * test, so thousands of tests in one file cost far more than the checks),
  * and the hook that records each outcome.

@@ -1,13 +1,13 @@
-// A check worker's side of the webhook hub (src/webhooks/hub-server.ts): it
+// A check worker's side of the webhook hub (runner/webhook-hub/server.ts): it
 // opens a session on the target's receiver and mirrors what the session
 // receives, on this process's clock, so a check waits on it as if the
 // receiver were its own.
 import http from 'node:http';
-import type { DeliveryAnswer, ReceivedDelivery } from './delivery.ts';
+import type { DeliveryAnswer, ReceivedDelivery } from '../../src/webhooks/delivery.ts';
+import type { ResponseStep } from '../../src/webhooks/routing.ts';
+import { SessionDeliveries } from '../../src/webhooks/session-deliveries.ts';
 import type { HubSessionRequest } from './hub.ts';
-import { fromWire, WEBHOOK_HUB_ENV, type SessionMessage } from './hub-protocol.ts';
-import type { ResponseStep } from './routing.ts';
-import { SessionDeliveries } from './session-deliveries.ts';
+import { fromWire, WEBHOOK_HUB_ENV, type SessionMessage } from './protocol.ts';
 
 /** Round trips to the hub's clock; the fastest sets the offset. */
 const CLOCK_SAMPLES = 5;
@@ -45,10 +45,10 @@ export class HubClient {
 
   private static fromEnvironment: HubClient | undefined;
 
-  /** The run's hub, named by PTAS_WEBHOOK_HUB (playwright.config.ts starts it). */
+  /** The run's hub, named by PTAS_WEBHOOK_HUB (its global set-up starts it: runner/webhook-hub/setup.ts). */
   static fromEnv(): HubClient {
     const base = process.env[WEBHOOK_HUB_ENV];
-    if (!base) throw new Error(`${WEBHOOK_HUB_ENV} is not set: the webhook checks need the run's webhook hub, which ptas run starts (through playwright.config.ts)`);
+    if (!base) throw new Error(`${WEBHOOK_HUB_ENV} is not set: the webhook checks need the run's webhook hub, which ptas run starts (through runner/playwright.config.ts)`);
     if (HubClient.fromEnvironment?.base !== base) HubClient.fromEnvironment = new HubClient(base);
     return HubClient.fromEnvironment;
   }

@@ -1,9 +1,9 @@
 // The run's webhook receivers: one per target, each with its router, started
 // when a check first asks for a session on it. One process holds them all
-// (the Playwright runner, src/check/webhook-hub-setup.ts), so checks in any
+// (the Playwright runner process, runner/webhook-hub/setup.ts), so checks in any
 // worker can watch one target's deliveries side by side.
-import { WebhookReceiver, type ReceiverOptions } from './receiver.ts';
-import { DeliveryRouter, type RoutedSession, type SessionRequest } from './routing.ts';
+import { WebhookReceiver, type ReceiverOptions } from '../../src/webhooks/receiver.ts';
+import { DeliveryRouter, type RoutedSession, type SessionRequest } from '../../src/webhooks/routing.ts';
 
 export interface HubSessionRequest extends SessionRequest {
   /** Which receiver: one per target (the target's name). */

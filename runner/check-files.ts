@@ -1,8 +1,8 @@
 // Where the conformance check files are: Playwright runs them
-// (playwright.config.ts) and `ptas list` imports them (app/run/list.ts).
+// (runner/spec-files.ts) and `ptas list` imports them (app/run/list.ts).
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fromRoot } from '../../src/paths.ts';
+import { fromRoot } from '../src/paths.ts';
 
 export const CHECKS_DIR = fromRoot('suites');
 export const CHECK_FILE_SUFFIX = '.check.ts';

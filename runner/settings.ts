@@ -1,0 +1,186 @@
+// The settings of one check run, as one typed object. `ptas run` and the
+// self-test resolve them once (every default is here and nowhere else), and
+// the Playwright process they start — its config, its collector and every
+// worker — reads them back from one file, validated, by one function. Not in
+// the environment itself: a self-test's hundred profiles exceed the kernel's
+// 128 KiB limit on one environment string, and the targets hold credentials,
+// so the file is created 0600 in the run's 0700 scratch directory and removed
+// with it.
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Ajv, type JSONSchemaType } from 'ajv';
+import { ConfigError } from '../src/config/errors.ts';
+import type { ShardPart } from '../src/results/model.ts';
+import type { RunTarget } from './run-targets.ts';
+
+export interface RunSettings {
+  targets: RunTarget[];
+  /** Playwright's worker processes. */
+  workers: number;
+  /** One check's time limit, before the waits its target's profile declares are added (runner/define.ts). */
+  checkTimeoutMs: number;
+  /** One line per finished check on the terminal. */
+  progress: boolean;
+  /** Extra Playwright --grep over all targets (e.g. a requirement tag). */
+  grep?: string;
+  /** Only this part of the checks (Playwright's --shard: deterministic for one suite version and target list). */
+  shard?: ShardPart;
+}
+
+/** What the Playwright process reads: the settings, and where the run's hand-off files live (all inside its scratch directory). */
+export interface RunHandOff extends RunSettings {
+  paths: RunPaths;
+}
+
+export interface RunPaths {
+  /** The check results the collector writes for the orchestrator (runner/collector.ts). */
+  results: string;
+  /** The generated spec files Playwright loads (runner/spec-files.ts). */
+  specs: string;
+  /** Playwright's own output directory. */
+  playwrightOutput: string;
+  /** The cross-worker locks (runner/exclusive.ts). */
+  locks: string;
+}
+
+/** What a caller may choose; resolveRunSettings gives the rest its default (the only place that does). */
+export type RunSettingsInput = Pick<RunSettings, 'targets'> & Partial<Pick<RunSettings, 'workers' | 'checkTimeoutMs' | 'progress' | 'grep' | 'shard'>>;
+
+export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
+
+/** A webhook wait the profile declares from which each webhook check spends seconds, not milliseconds, waiting. */
+const SLOW_WEBHOOK_WAIT_MS = 5_000;
+const MAX_WAITING_WORKERS = 16;
+
+/**
+ * Webhook checks run side by side, one per webhook user the profile lists;
+ * when the profile declares slow deliveries (a first retry or an answer hold
+ * of seconds), each of them spends that long waiting, so a worker per user
+ * (up to 16) is what lets them wait at once: on 2 cores, a full run under the
+ * reference's slow-webhooks condition took 90 s with 4 workers, 43 s with 12.
+ */
+function waitingWebhookChecks(targets: readonly RunTarget[]): number {
+  const slow = targets.filter(({ profile: { webhooks } }) => Math.max(webhooks?.retryDelaysMs?.[0] ?? 0, webhooks?.slowResponseMs ?? 0) >= SLOW_WEBHOOK_WAIT_MS);
+  return Math.max(0, ...slow.map(({ profile: { webhooks } }) => 1 + (webhooks?.additionalUsers?.length ?? 0)));
+}
+
+/**
+ * Checks mostly wait (webhook observation windows, offer expiry, polling), so
+ * workers outnumber cores: twice the cores, 4 to 8, or more for slow declared
+ * webhook waits (waitingWebhookChecks). On 2 cores a full run takes 8.5 s with
+ * 3 or 4 workers and 10.9 s with 2 (bench/conformance-run).
+ */
+export function defaultWorkers(targets: readonly RunTarget[]): number {
+  const base = Math.min(8, Math.max(4, 2 * os.availableParallelism()));
+  return Math.max(base, Math.min(MAX_WAITING_WORKERS, waitingWebhookChecks(targets)));
+}
+
+/** A count or a time limit chosen on the command line: a whole number of at least 1, or the run could not start. */
+function positiveInteger(value: number | undefined, flag: string, example: string): number | undefined {
+  if (value === undefined || (Number.isInteger(value) && value >= 1)) return value;
+  throw new ConfigError(`${flag} must be a whole number of at least 1, e.g. ${flag} ${example}; got ${value}`);
+}
+
+/** Refuses choices no run can use, before anything starts (`ptas run` asks first thing). */
+export function assertRunChoices(input: Omit<RunSettingsInput, 'targets'>): void {
+  positiveInteger(input.workers, '--workers', '4');
+  positiveInteger(input.checkTimeoutMs, '--check-timeout-ms', String(DEFAULT_CHECK_TIMEOUT_MS));
+}
+
+/** The run's settings: the caller's choices (checked) and every other setting's default. */
+export function resolveRunSettings(input: RunSettingsInput): RunSettings {
+  assertRunChoices(input);
+  return {
+    targets: input.targets,
+    workers: input.workers ?? defaultWorkers(input.targets),
+    checkTimeoutMs: input.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
+    progress: input.progress ?? true,
+    ...(input.grep ? { grep: input.grep } : {}),
+    ...(input.shard ? { shard: input.shard } : {}),
+  };
+}
+
+/** The settings with the hand-off paths of a run whose scratch directory is `scratch`. */
+export function handOffIn(settings: RunSettings, scratch: string): RunHandOff {
+  return {
+    ...settings,
+    paths: {
+      results: path.join(scratch, 'checks.json'),
+      specs: path.join(scratch, 'specs'),
+      playwrightOutput: path.join(scratch, 'playwright'),
+      locks: path.join(scratch, 'locks'),
+    },
+  };
+}
+
+/** The one environment variable of the hand-off: it names the settings file. */
+export const RUN_SETTINGS_ENV = 'PTAS_RUN_SETTINGS';
+
+/** Writes the hand-off for the child process and returns the environment that names it to it. */
+export function writeRunSettings(settings: RunHandOff, file: string): Record<string, string> {
+  writeFileSync(file, JSON.stringify(settings), { mode: 0o600 });
+  return { [RUN_SETTINGS_ENV]: file };
+}
+
+// The profile inside each target was validated when it was loaded (src/config/); here the settings' own shape is.
+const SCHEMA: JSONSchemaType<RunHandOff> = {
+  type: 'object',
+  required: ['targets', 'workers', 'checkTimeoutMs', 'progress', 'paths'],
+  additionalProperties: false,
+  properties: {
+    targets: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'profile'],
+        additionalProperties: false,
+        properties: { name: { type: 'string', minLength: 1 }, profile: { type: 'object', required: [] }, grep: { type: 'string', nullable: true } },
+      },
+    },
+    workers: { type: 'integer', minimum: 1 },
+    checkTimeoutMs: { type: 'integer', minimum: 1 },
+    progress: { type: 'boolean' },
+    grep: { type: 'string', nullable: true },
+    shard: {
+      type: 'object',
+      nullable: true,
+      required: ['index', 'total'],
+      additionalProperties: false,
+      properties: { index: { type: 'integer', minimum: 1 }, total: { type: 'integer', minimum: 1 } },
+    },
+    paths: {
+      type: 'object',
+      required: ['results', 'specs', 'playwrightOutput', 'locks'],
+      additionalProperties: false,
+      properties: { results: { type: 'string' }, specs: { type: 'string' }, playwrightOutput: { type: 'string' }, locks: { type: 'string' } },
+    },
+  },
+} as unknown as JSONSchemaType<RunHandOff>;
+
+let validate: ReturnType<Ajv['compile']> | undefined;
+
+/** Checks what a settings file holds; a wrong one names the key. */
+export function parseRunSettings(text: string, source: string): RunHandOff {
+  validate ??= new Ajv({ allErrors: true, strict: true }).compile(SCHEMA);
+  const value: unknown = JSON.parse(text);
+  if (!validate(value)) {
+    const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+    throw new Error(`the run settings in ${source} are not valid: ${problems}`);
+  }
+  return value as RunHandOff;
+}
+
+let read: RunHandOff | undefined;
+
+/**
+ * The run's settings in the Playwright process and its workers, read once per
+ * process. Without them (Playwright started by hand, not by `ptas run`) there
+ * is no run to serve: a clear error, not defaults that would run nothing.
+ */
+export function readRunSettings(env: NodeJS.ProcessEnv = process.env): RunHandOff {
+  if (read) return read;
+  const file = env[RUN_SETTINGS_ENV];
+  if (!file) throw new Error(`${RUN_SETTINGS_ENV} names no run settings: run the checks through \`ptas run\`, not \`playwright test\``);
+  return (read = parseRunSettings(readFileSync(file, 'utf8'), file));
+}
