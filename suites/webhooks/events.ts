@@ -14,6 +14,21 @@ export interface UserUpdateEvent {
 export const VERIFICATION_SUCCEEDED: UserUpdateEvent = { action: 'verification', success: true };
 export const VERIFICATION_FAILED: UserUpdateEvent = { action: 'verification', success: false };
 
+/** The statuses of a risk evaluation (spec 3.2). */
+export const RISK_STATUSES = ['processing', 'finished', 'cancelled'];
+
+/** Every user-update event the suite can ask for: each action, and each risk status when the profile names the risk action. */
+export function eventsToCause(riskEvaluationAction: string | undefined): UserUpdateEvent[] {
+  const risk = riskEvaluationAction ? RISK_STATUSES.map((status) => ({ action: riskEvaluationAction, status })) : [];
+  return [
+    { action: 'verification', success: true },
+    { action: 'verification', success: false },
+    { action: 'blacklisting' },
+    { action: 'inactivation' },
+    ...risk,
+  ];
+}
+
 export function describeEvent(event: UserUpdateEvent): string {
   if (event.success !== undefined) return `${event.action} (success ${event.success})`;
   return event.status ? `${event.action} (status ${event.status})` : event.action;

@@ -1,11 +1,14 @@
-// Shared steps of the webhook checks: a session per check on the target's
-// receiver that sets up the receiving address, causes events and collects
-// the deliveries (the profile's settings: settings.ts). The receiver lives in
-// the run's webhook hub (runner/webhook-hub/hub.ts), where each session holds one
-// of the profile's users: checks run side by side, as many at once as there
-// are users, and one at a time with one user. Causing an event never makes
-// another check wait: an implementation that delivers seconds after the event
-// must not make the checks take turns.
+// Shared steps of the webhook checks, the user-update webhook (spec 5 rule 5,
+// 6, 6.1, 6.2, 3.2) in the *.check.ts files beside this one. Every check
+// works in a session on the target's receiver (withWebhookSession) that sets
+// up the receiving address, causes events and collects the deliveries (the
+// profile's settings: settings.ts). The receiver lives in the run's webhook
+// hub (runner/webhook-hub/hub.ts), where each session holds one of the profile's
+// users: checks run side by side, as many at once as there are users, and
+// one at a time with one user, in any worker and in any order (each check
+// declares its waits, webhookWaitsMs, and the longest start first). Causing
+// an event never makes another check wait: an implementation that delivers
+// seconds after the event must not make the checks take turns.
 //
 // The event under test is told from everything else by its content: the
 // first delivery after the cause, not taken before, whose JSON carries the
@@ -18,12 +21,13 @@ import { carriesEvent, eventLayers, idempotencyKey, isAttemptOf, isRepeatOf, par
 import { deliveryExchange } from '../../src/webhooks/evidence.ts';
 import { HubClient, type RemoteSession } from '../../runner/webhook-hub/client.ts';
 import type { ResponseStep } from '../../src/webhooks/routing.ts';
+import { signatureStrategy, type SignatureStrategy } from '../../src/webhooks/signature/index.ts';
 import { answeredAtMs, describeEvent, type CausedEvent, type UserUpdateEvent } from './events.ts';
 import { markedAddress, SUITE_MARKER } from './markers.ts';
 import { webhookSettings, type WebhookSettings } from './settings.ts';
 
 export { webhookSettings, webhookWaitsMs, type WebhookSettings } from './settings.ts';
-export { ACKNOWLEDGE, answeredAtMs, describeEvent, offset, VERIFICATION_FAILED, VERIFICATION_SUCCEEDED, type CausedEvent, type UserUpdateEvent } from './events.ts';
+export { ACKNOWLEDGE, answeredAtMs, describeEvent, eventsToCause, offset, RISK_STATUSES, VERIFICATION_FAILED, VERIFICATION_SUCCEEDED, type CausedEvent, type UserUpdateEvent } from './events.ts';
 
 export class WebhookSession {
   /** The deliveries taken as the events under test, in the order they were taken. */
@@ -240,6 +244,13 @@ export class WebhookSession {
       await this.session.unlockAddress(leftSetUp);
     }
   }
+}
+
+/** The profile's signature strategy, its keys loaded: a key set that cannot be had is a set-up error, not the delivery's fault. */
+export async function loadSignatureStrategy(fixtures: CheckFixtures, settings: WebhookSettings): Promise<SignatureStrategy | undefined> {
+  if (!settings.signature) return undefined;
+  const jwksFetch = { access: fixtures.profile.auth?.jwksAccess, bearer: () => fixtures.tokens.get() };
+  return signatureStrategy(settings.signature, fixtures.http, settings.dateSkewSeconds, jwksFetch);
 }
 
 /**

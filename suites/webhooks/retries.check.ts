@@ -49,47 +49,45 @@ function reportRedelivery(check: CheckContext, session: WebhookSession, first: R
 /** How long past the hold the answer's fate may take to reach the check (the hub's stream). */
 const ANSWER_GRACE_MS = 1_000;
 
-export function declareRetryChecks(): void {
-  defineCheck(
-    {
-      id: 'webhooks.retry-after-timeout',
-      title: 'After an answer that never comes in time the redeliveries are recorded for review',
-      requirements: ['WEBHOOK-RETRY-POLICY'],
-      waitsMs: webhookWaitsMs({ deliveries: 1, windows: 2, slowResponse: true }),
-    },
-    async (fixtures) => {
-      const { check, profile } = fixtures;
-      const slowMs = webhookSettings(profile, check).slowResponseMs;
-      if (!slowMs) return check.skip('no answer delay that exceeds the delivery timeout is configured', 'webhooks.slowResponseMs');
-      // The first attempt's answer is held past the sender's timeout; a redelivery is acknowledged at once.
-      await withWebhookSession(fixtures, [{ status: 204, delayMs: slowMs }, { status: 204 }], async (session) => {
-        const { delivery: first } = await session.causeAndReceive(VERIFICATION_SUCCEEDED);
-        const answer = await session.answerOf(first, slowMs + ANSWER_GRACE_MS);
-        if (answer?.written) {
-          check.review(`the implementation waited ${slowMs} ms for the answer and got it, so no timeout was provoked: raise webhooks.slowResponseMs above its delivery timeout`);
-          return;
-        }
-        // A retry schedule counts from the attempt the sender gave up on: the window opens at its hang-up.
-        const gaveUpAfterMs = answer?.hungUpAfterMs ?? slowMs;
-        const found = await awaitRedelivery(session, first, first.receivedAtMs + gaveUpAfterMs);
-        reportRedelivery(check, session, first, found, `holding the answer for ${slowMs} ms (the sender hung up after ${gaveUpAfterMs} ms)`);
-      });
-    },
-  );
+defineCheck(
+  {
+    id: 'webhooks.retry-after-timeout',
+    title: 'After an answer that never comes in time the redeliveries are recorded for review',
+    requirements: ['WEBHOOK-RETRY-POLICY'],
+    waitsMs: webhookWaitsMs({ deliveries: 1, windows: 2, slowResponse: true }),
+  },
+  async (fixtures) => {
+    const { check, profile } = fixtures;
+    const slowMs = webhookSettings(profile, check).slowResponseMs;
+    if (!slowMs) return check.skip('no answer delay that exceeds the delivery timeout is configured', 'webhooks.slowResponseMs');
+    // The first attempt's answer is held past the sender's timeout; a redelivery is acknowledged at once.
+    await withWebhookSession(fixtures, [{ status: 204, delayMs: slowMs }, { status: 204 }], async (session) => {
+      const { delivery: first } = await session.causeAndReceive(VERIFICATION_SUCCEEDED);
+      const answer = await session.answerOf(first, slowMs + ANSWER_GRACE_MS);
+      if (answer?.written) {
+        check.review(`the implementation waited ${slowMs} ms for the answer and got it, so no timeout was provoked: raise webhooks.slowResponseMs above its delivery timeout`);
+        return;
+      }
+      // A retry schedule counts from the attempt the sender gave up on: the window opens at its hang-up.
+      const gaveUpAfterMs = answer?.hungUpAfterMs ?? slowMs;
+      const found = await awaitRedelivery(session, first, first.receivedAtMs + gaveUpAfterMs);
+      reportRedelivery(check, session, first, found, `holding the answer for ${slowMs} ms (the sender hung up after ${gaveUpAfterMs} ms)`);
+    });
+  },
+);
 
-  defineCheck(
-    {
-      id: 'webhooks.retry-after-500',
-      title: 'After a 500 the redeliveries are recorded for review',
-      requirements: ['WEBHOOK-RETRY-POLICY'],
-      waitsMs: webhookWaitsMs({ deliveries: 1, windows: 2 }),
-    },
-    async (fixtures) => {
-      await withWebhookSession(fixtures, [{ status: 500 }, { status: 204 }], async (session) => {
-        const { delivery: first } = await session.causeAndReceive(VERIFICATION_SUCCEEDED);
-        const found = await awaitRedelivery(session, first, answeredAtMs(first));
-        reportRedelivery(fixtures.check, session, first, found, 'answering 500');
-      });
-    },
-  );
-}
+defineCheck(
+  {
+    id: 'webhooks.retry-after-500',
+    title: 'After a 500 the redeliveries are recorded for review',
+    requirements: ['WEBHOOK-RETRY-POLICY'],
+    waitsMs: webhookWaitsMs({ deliveries: 1, windows: 2 }),
+  },
+  async (fixtures) => {
+    await withWebhookSession(fixtures, [{ status: 500 }, { status: 204 }], async (session) => {
+      const { delivery: first } = await session.causeAndReceive(VERIFICATION_SUCCEEDED);
+      const found = await awaitRedelivery(session, first, answeredAtMs(first));
+      reportRedelivery(fixtures.check, session, first, found, 'answering 500');
+    });
+  },
+);
