@@ -12,13 +12,12 @@ export type { CheckRunOutput } from '../../runner/run-checks.ts';
 export type ConformanceOptions = RunSettingsInput & CheckRunProcess;
 
 export async function runConformance(options: ConformanceOptions): Promise<CheckRunOutput> {
-  const { output, signal, niceness, ...input } = options;
-  const settings = resolveRunSettings(input);
-  const ran = await runChecks(settings, { output, signal, niceness });
+  const settings = resolveRunSettings(options);
+  const ran = await runChecks(settings, options);
   const baseUrls = new Map(settings.targets.map((t) => [t.name, t.profile.baseUrl]));
   try {
     const checks = withCrossCuttingResults(ran.checks, (target) => baseUrls.get(target));
-    if (settings.progress) for (const check of checks.slice(ran.checks.length)) (output ?? process.stdout).write(progressLine(check, '[over all]'));
+    if (settings.progress) for (const check of checks.slice(ran.checks.length)) (options.output ?? process.stdout).write(progressLine(check, '[over all]'));
     return { ...ran, checks };
   } catch (error) {
     // A bug in a cross-cutting check must not lose the results of every other check.
