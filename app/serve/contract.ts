@@ -1,0 +1,65 @@
+// What `ptas serve`'s parts agree on: the store's records, the run queue's
+// events, and the services the console's pages and the API for CI both call.
+// The API (app/serve/api/) and the console (app/serve/console/) are two
+// faces of these services; neither re-implements what app/ computes.
+import type { RunVerdict } from '../../src/results/model.ts';
+import type { Verdict } from '../../src/check/model.ts';
+
+/** An implementation under certification: a name and its profile (JSON with comments, secrets as env:NAME only). */
+export interface ImplementationRecord {
+  /** [a-z0-9-]{1,64}, chosen from the name; the store's directory name. "reference" is reserved (the bundled reference). */
+  id: string;
+  name: string;
+  /** The profile's text as the user wrote it (JSONC); its baseUrl is the implementation's. */
+  profileText: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ImplementationSummary {
+  id: string;
+  name: string;
+  baseUrl?: string;
+  lastRun?: { id: string; verdict?: RunVerdict; finishedAt?: string };
+  /** The verdicts of the latest runs, oldest first (the list's sparkline). */
+  trend: Array<{ runId: string; verdict: RunVerdict; finishedAt: string }>;
+}
+
+export type RunStatus = 'queued' | 'running' | 'finished' | 'cancelled';
+
+export interface RunOptionsInput {
+  /** Run the load stage (default false in the console: a certification lab opts in). */
+  load?: boolean;
+  /** Playwright --grep, e.g. @area:auth or a requirement tag. */
+  grep?: string;
+  /** The certifier's nonce, bound into manifest.json. */
+  nonce?: string;
+  /** A waiver file's content (schemas/waivers.schema.json), stored with the run. */
+  waivers?: unknown;
+}
+
+export interface RunRecord {
+  /** Unguessable, URL-safe (base64url of 16 random bytes). */
+  id: string;
+  /** An implementation id, or "reference" for the bundled reference. */
+  implementation: string;
+  options: RunOptionsInput;
+  status: RunStatus;
+  /** While queued: 1 = next to start for its implementation. */
+  queuePosition?: number;
+  createdAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+  verdict?: RunVerdict;
+  counts?: Partial<Record<Verdict, number>>;
+  /** Why the run ended without a verdict of its checks (cancelled, the server stopped mid-run, an error). */
+  note?: string;
+}
+
+/** What a run's live view receives, in order (server-sent events: the event name is `type`). */
+export type RunEvent =
+  | { type: 'status'; run: RunRecord }
+  | { type: 'check'; check: { id: string; title: string; target: string; verdict: Verdict; reason?: string; durationMs: number }; counts: Partial<Record<Verdict, number>>; elapsedMs: number }
+  | { type: 'load-step'; probe: string; ratePerSecond: number; sent: number; refused: number }
+  | { type: 'log'; line: string }
+  | { type: 'end'; run: RunRecord };
