@@ -1,14 +1,10 @@
 // Small, strict HTTP helpers of the reference: JSON in and out, a body-size
 // limit decided from Content-Length before reading and enforced while
-// streaming, and one error body shape. How a JSON answer is labelled and
-// shaped under the common variants lives in response-variants.ts.
+// streaming, and one way to answer an error. How a JSON answer is labelled
+// and shaped under the common variants, the error body's shape included,
+// lives in response-variants.ts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { shapeError, shapeJson, type ShapedAnswer } from './response-variants.ts';
-
-/** The error body shape is not shown by the spec; the reference uses this one unless a common variant says otherwise. */
-export interface ErrorBody {
-  error: { code: string; message: string };
-}
 
 function writeAnswer(res: ServerResponse, status: number, answer: ShapedAnswer, headers: Record<string, string>): void {
   res.writeHead(status, {
@@ -25,7 +21,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   writeAnswer(res, status, shapeJson(body), headers);
 }
 
-/** An error answer: the ErrorBody shape by default, another shape (or none) under a common variant. */
+/** An error answer: the ErrorBody shape (response-variants.ts) by default, another shape (or none) under a common variant. */
 export function sendError(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
   writeAnswer(res, status, shapeError(status, code, message), headers);
 }

@@ -22,8 +22,17 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { FaultSet } from './faults/index.ts';
 import type { ReferenceClock } from './conditions/second-resolution.ts';
-import type { ErrorBody } from './http-util.ts';
 import type { VariantSet } from './variants/index.ts';
+
+/**
+ * The error body shape is not shown by the spec; the reference uses this one
+ * unless a common variant says otherwise. Declared here, where error bodies
+ * are shaped, so that http-util.ts (which writes them) imports this module
+ * and not the other way round.
+ */
+export interface ErrorBody {
+  error: { code: string; message: string };
+}
 
 export interface ResponseScope {
   variants: VariantSet;

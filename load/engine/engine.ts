@@ -6,7 +6,7 @@
 // The result is the normalized result both engines share.
 //
 // The parts: phases.ts (the plan), scheduler.ts (arrivals and in-flight
-// bounds), iteration.ts (the requests of one arrival), transport.ts (raw
+// bounds), iteration.ts (the requests of one arrival), open-transport.ts (raw
 // HTTP/1.1 on keep-alive sockets, or undici where that cannot serve),
 // run-recording.ts (what each answer adds to the result), ticker.ts
 // (progress snapshots), summary.ts (the normalized result).
@@ -20,7 +20,7 @@ import { RunRecording } from './run-recording.ts';
 import { Scheduler } from './scheduler.ts';
 import { summarizeRun } from './summary.ts';
 import { startProgressTicker } from './ticker.ts';
-import { openTransport } from './transport.ts';
+import { openTransport } from './open-transport.ts';
 
 export type { EngineOptions, PhaseDecision, ProgressSnapshot } from './options.ts';
 

@@ -57,7 +57,7 @@ export interface EngineOptions extends Pick<SocketTarget, 'baseUrl'>, Partial<Om
   signal?: AbortSignal;
   /**
    * 'auto' (default): raw HTTP/1.1 on keep-alive sockets for an http:// target
-   * without TLS material, undici otherwise (transport.ts); 'undici' always
+   * without TLS material, undici otherwise (open-transport.ts); 'undici' always
    * takes undici (comparisons, tests of the fallback).
    */
   transport?: 'auto' | 'undici';

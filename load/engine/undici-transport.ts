@@ -1,6 +1,6 @@
 // The engine's general path, on undici: https (with the profile's TLS
 // material) and whatever else the socket transport leaves alone
-// (transport.ts says which). undici's dispatch API with the raw handler
+// (open-transport.ts says which). undici's dispatch API with the raw handler
 // interface: no response stream, no header parsing unless the answer is
 // sampled, the body dropped unless a later request needs values from it or
 // the answer is kept as a sample of its kind of error answer.

@@ -4,7 +4,7 @@
 import type { Condition } from './types.ts';
 import { LATENCY_MAX_MS, LATENCY_MIN_MS } from './latency.ts';
 import { PROXY_MAX_TARGET_BYTES } from './proxy-html.ts';
-import { TRANSIENT_PERIOD } from './transient-answers.ts';
+import { TRANSIENT_PERIOD } from './transient-period.ts';
 import { SLOW_DELIVERY_TIMEOUT_MS, SLOW_FIRST_DELIVERY_MS, SLOW_RETRY_DELAYS_MS } from './slow-webhooks.ts';
 import { LONG_PROCESSING_MS, LONG_PROCESSING_VALIDITY_SECONDS } from './long-processing.ts';
 import { withLongProcessingDeclared, withSlowWebhooksDeclared } from './profile-adjustments.ts';

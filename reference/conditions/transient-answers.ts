@@ -8,9 +8,8 @@
 // kinds take slots half a cycle apart, so still never twice in a row.
 import type { ServerResponse } from 'node:http';
 import { sendError } from '../http-util.ts';
+import { TRANSIENT_PERIOD } from './transient-period.ts';
 
-/** One refusal in this many requests of an operation. */
-export const TRANSIENT_PERIOD = 20;
 export const TRANSIENT_RETRY_AFTER_SECONDS = 1;
 
 export type TransientStatus = 503 | 429;

@@ -13,18 +13,8 @@
 //   rate-limit-legacy-fields    both: X-RateLimit-Limit/-Remaining/-Reset (Unix time), Retry-After as an HTTP-date
 import type { ReferenceContext } from '../context.ts';
 import { FixedWindow } from './fixed-window.ts';
+import type { RateLimiter } from './limiter.ts';
 import { TokenBucket } from './token-bucket.ts';
-
-export interface RateLimiter {
-  /** Admits one request, or false when it is over the limit. */
-  take(): boolean;
-  /** Whole seconds until a request would be admitted again (at least 1). */
-  retryAfterSeconds(): number;
-  /** The sustained rate as a quota of `limit` requests per `windowSeconds`. */
-  readonly quota: { limit: number; windowSeconds: number };
-  /** The headers of a 429 answer, as the active variants write them. */
-  limitHeaders(policyName: string): Record<string, string>;
-}
 
 export type LimitedOperation = 'token' | 'accept';
 

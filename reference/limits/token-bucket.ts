@@ -3,7 +3,7 @@
 // last token. With a burst of 1 it is a limiter without burst allowance (as
 // nginx's limit_req without `burst=`): requests closer together than
 // 1/ratePerSecond are refused.
-import type { RateLimiter } from './rate-limiter.ts';
+import type { RateLimiter } from './limiter.ts';
 
 export class TokenBucket implements RateLimiter {
   private tokens: number;

@@ -11,7 +11,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReferenceContext } from '../context.ts';
 import { sendError, sendPayloadTooLarge } from '../http-util.ts';
-import type { RateLimiter } from './rate-limiter.ts';
+import type { RateLimiter } from './limiter.ts';
 
 /** The token endpoint's body limit under the token-body-limit-above-probe-range variant. */
 export const LARGE_TOKEN_BODY_LIMIT_BYTES = 4 * 1024 * 1024;

@@ -3,20 +3,12 @@
 // offer-status routes; each decides which status an absent or unknown user
 // gets. Some editions of the deployed API name it differently (REAL-API-NOTES,
 // "user-id header"): options.userIdHeader, or the user-id-header-renamed
-// variant, renames it everywhere it is read.
+// variant, renames it everywhere it is read (the new name: renamed-user-header.ts).
 import type { IncomingMessage } from 'node:http';
 import type { ReferenceContext } from '../context.ts';
 import { UUID_SHAPE } from '../fixtures/ids.ts';
-import { SPEC_USER_ID_HEADER, type ReferenceOptions } from '../options.ts';
-
-/** The name the user-id-header-renamed variant reads when options.userIdHeader is left at the spec's. */
-export const RENAMED_USER_HEADER = 'x-partner-user-id';
-
-/** The header user-id-header-renamed reads: options.userIdHeader when it names another than the spec's, else x-partner-user-id. */
-export function renamedUserHeader(options?: Pick<ReferenceOptions, 'userIdHeader'>): string {
-  const configured = options?.userIdHeader?.toLowerCase();
-  return configured && configured !== SPEC_USER_ID_HEADER ? configured : RENAMED_USER_HEADER;
-}
+import { SPEC_USER_ID_HEADER } from '../options.ts';
+import { renamedUserHeader } from './renamed-user-header.ts';
 
 /** The header this reference reads the user id from, lower-case. */
 export function userIdHeaderName(ctx: Pick<ReferenceContext, 'options' | 'variants'>): string {

@@ -6,7 +6,7 @@ import type { ResolvedProfile } from '../../src/config/profile.ts';
 import type { OfferRecipe } from '../../src/config/sections/trading.ts';
 import type { ReferenceOptions } from '../options.ts';
 import { SPEC_USER_ID_HEADER } from '../options.ts';
-import { renamedUserHeader } from '../trading/svc-user-id.ts';
+import { renamedUserHeader } from '../trading/renamed-user-header.ts';
 
 const FAST_OFFER = { amount: '10.00', currency: 'EUR' };
 /** At or above the reference's SLOW_AMOUNT (reference/trading/offer-request.ts), written out so the two are compared, not shared. */

@@ -1,4 +1,4 @@
-// The engine's transports end to end (load/engine/transport.ts): the raw
+// The engine's transports end to end (load/engine/open-transport.ts): the raw
 // HTTP/1.1 socket path against servers that answer in chunks, in pieces,
 // with Connection: close, with 429 and Retry-After, with garbage or not at
 // all; values extracted from one answer into the next request; the bound on
@@ -9,7 +9,7 @@ import net from 'node:net';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runEngine, type EngineOptions } from '../../load/engine/engine.ts';
-import { transportKindFor } from '../../load/engine/transport.ts';
+import { transportKindFor } from '../../load/engine/open-transport.ts';
 import type { LoadScenario, RequestTemplate } from '../../load/scenarios/types.ts';
 import { makePki, startTlsFront } from '../support/tls.ts';
 
