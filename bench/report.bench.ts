@@ -1,8 +1,10 @@
 // The report at scale: 1,000 checks with evidence shaped like real runs and
-// a load section aggregating 1,000,000 requests. Budget (issue 5): index.html
-// under 5 MB and interactive in under 2 s in headless Chromium. The baseline,
-// measured in the same browser in the same run, is a trivial page loaded the
-// same way; the figures are medians of a few fresh page loads.
+// a load section aggregating 1,000,000 requests. Budget (issue 22, was 5 MiB
+// and 2 s): index.html at most 3 MiB (its evidence embedded gzip-compressed)
+// and interactive within 1 s in headless Chromium; results.json, plain JSON,
+// under 5 MiB. The baseline, measured in the same browser in the same run, is
+// a trivial page loaded the same way; the figures are medians of a few fresh
+// page loads.
 // `npm run bench -- report`
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -16,8 +18,9 @@ import { loadRequestTotal, syntheticResults } from '../test/report/support/synth
 const CHECKS = 1000;
 const LOAD_REQUESTS = 1_000_000;
 const RUNS = 5;
-const SIZE_BUDGET = 5 * 1024 * 1024;
-const TTI_BUDGET_MS = 2000;
+const HTML_BUDGET = 3 * 1024 * 1024;
+const JSON_BUDGET = 5 * 1024 * 1024;
+const TTI_BUDGET_MS = 1000;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (x: number) => `${x.toFixed(0)} ms`;
@@ -78,7 +81,7 @@ try {
   const evidenceBytes = Buffer.byteLength(JSON.stringify(results.checks.map((c) => c.evidence)));
   console.log(`synthetic results: ${results.checks.length} checks, ${exchanges} exchanges (${(evidenceBytes / results.checks.length / 1024).toFixed(2)} KiB of evidence per check), load section of ${loadRequestTotal(results.load!).toLocaleString('en-US')} requests`);
   console.log(`generated in ${ms(generateMs)}; report written in ${ms(writeMs)}`);
-  console.log(`sizes: index.html ${(htmlBytes / 1024 / 1024).toFixed(2)} MiB (budget 5 MiB), results.json ${(statSync(written.json).size / 1024 / 1024).toFixed(2)} MiB (budget 5 MiB), junit.xml ${(statSync(written.junit).size / 1024).toFixed(0)} KiB`);
+  console.log(`sizes: index.html ${(htmlBytes / 1024 / 1024).toFixed(2)} MiB (budget 3 MiB), results.json ${(statSync(written.json).size / 1024 / 1024).toFixed(2)} MiB (budget 5 MiB), junit.xml ${(statSync(written.junit).size / 1024).toFixed(0)} KiB`);
 
   browser = await launchChromium();
   // One warm-up load of each so the first measured run does not pay for browser start-up.
@@ -100,9 +103,9 @@ try {
   console.log(`interaction: open a failing check with its evidence ${ms(median(report.map((r) => r.openCheckMs!)))}, apply a verdict filter to ${CHECKS} rows ${median(report.map((r) => r.filterMs!)).toFixed(1)} ms`);
   const jsonBytes = statSync(written.json).size;
   const failures = [
-    htmlBytes >= SIZE_BUDGET && `index.html is ${htmlBytes} bytes, over the 5 MiB budget`,
-    jsonBytes >= SIZE_BUDGET && `results.json is ${jsonBytes} bytes, over the 5 MiB budget`,
-    tti >= TTI_BUDGET_MS && `time to interactive ${ms(tti)} is over the ${ms(TTI_BUDGET_MS)} budget`,
+    htmlBytes > HTML_BUDGET && `index.html is ${htmlBytes} bytes, over the 3 MiB budget`,
+    jsonBytes >= JSON_BUDGET && `results.json is ${jsonBytes} bytes, over the 5 MiB budget`,
+    tti > TTI_BUDGET_MS && `time to interactive ${ms(tti)} is over the ${ms(TTI_BUDGET_MS)} budget`,
   ].filter(Boolean);
   if (failures.length) {
     console.error(`FAIL: ${failures.join('; ')}`);

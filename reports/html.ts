@@ -2,8 +2,9 @@
 // leaves it, enforced by its Content-Security-Policy) that a certification
 // team can hand over. The verdict banner is rendered here; the checks, the
 // traceability matrix, the load charts and the baseline comparison are drawn
-// by the page's script from the results embedded as JSON, and a check's
-// evidence only when it is opened, so large reports stay fast.
+// by the page's script (reports/html/client/) from the results embedded as
+// JSON, and a check's evidence, embedded compressed, only when it is opened,
+// so large reports stay small and fast.
 import type { RunResults } from '../src/results/model.ts';
 import type { BaselineDiff } from './baseline.ts';
 import { escapeXml as esc } from './escape.ts';
@@ -11,22 +12,21 @@ import { clientScript, pageStyle } from './html/assets.ts';
 import { renderBanner } from './html/banner.ts';
 import { renderWaivers } from './html/waivers.ts';
 import { contentSecurityPolicy, jsonForScriptElement } from './html/embed.ts';
+import { packEvidence } from './html/evidence-pack.ts';
+import { DATA_ELEMENT_ID, EVIDENCE_ELEMENT_ID, type EmbeddedReportData } from './html/page-data.ts';
+
+export type { EmbeddedReportData } from './html/page-data.ts';
 
 export interface HtmlOptions {
   /** Comparison with a previous run (`ptas report --baseline`). */
   diff?: BaselineDiff;
 }
 
-/** What the page's script reads from the embedded JSON. */
-export interface EmbeddedReportData {
-  results: RunResults;
-  diff?: BaselineDiff;
-}
-
 export function renderHtml(results: RunResults, options: HtmlOptions = {}): string {
   const script = clientScript();
   const style = pageStyle();
-  const data: EmbeddedReportData = { results, diff: options.diff };
+  const { page, evidence } = packEvidence(results);
+  const data: EmbeddedReportData = { results: page, diff: options.diff };
   const title = `ptas: ${results.verdict} — ${results.run.implementation ?? results.run.target}`;
   const baseline = options.diff
     ? '<section id="baseline"><h2>Compared with the baseline run</h2><div id="baseline-body"></div></section>'
@@ -56,7 +56,8 @@ ${baseline}
 <section id="load"><h2>Load</h2><div id="load-body"></div></section>
 </main>
 <footer>Written by ptas-conformance ${esc(results.run.suiteVersion)} · results.json and junit.xml next to this file hold the same results · secrets appear only as redaction markers such as «access_token#…»</footer>
-<script type="application/json" id="ptas-data">${jsonForScriptElement(data)}</script>
+<script type="application/json" id="${DATA_ELEMENT_ID}">${jsonForScriptElement(data)}</script>
+<script type="application/gzip" data-encoding="base64" id="${EVIDENCE_ELEMENT_ID}">${evidence}</script>
 <script>${script}</script>
 </body>
 </html>

@@ -37,7 +37,7 @@ function failureText(check: CheckResult, multiTarget: boolean, clauses: Clauses)
   }
   if (check.evidence.length > EXCHANGES_IN_FAILURE) lines.push(`  (${check.evidence.length - EXCHANGES_IN_FAILURE} earlier exchanges in index.html)`);
   if (check.attempts?.length) lines.push('attempts (the exchanges above are the one kept as evidence):', ...check.attempts.map((a) => `  ${attemptLine(a)}`));
-  // The anchor of the check's row in index.html (reports/html/client/checks.js).
+  // The anchor of the check's row in index.html (checkAnchor in reports/html/client/check-order.ts).
   lines.push(`evidence: index.html#check-${multiTarget ? `${check.target}--${check.id}` : check.id}`);
   return lines.join('\n');
 }

@@ -1,20 +1,34 @@
-// The page's stylesheet and browser script, read from reports/html/ and
-// inlined into every report. The script files are plain browser JavaScript
-// sharing one scope: they are concatenated, in this order, into one IIFE.
+// The page's stylesheet and browser script, inlined into every report. The
+// script is TypeScript (reports/html/client/, entry main.ts, type-checked with
+// the DOM library by reports/html/client/tsconfig.json) bundled by esbuild
+// into one IIFE, once per process.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-
-/** Dependencies first: each file uses only what files before it (or itself) define at call time. */
-const CLIENT_FILES = ['dom.js', 'charts.js', 'evidence.js', 'diff.js', 'checks.js', 'matrix.js', 'filters.js', 'load.js', 'main.js'];
 
 let script: string | undefined;
 let style: string | undefined;
 
+function bundleClient(): string {
+  const { outputFiles } = buildSync({
+    entryPoints: [path.join(here, 'client', 'main.ts')],
+    bundle: true,
+    format: 'iife',
+    // A Node import in the client fails the build rather than the page.
+    platform: 'browser',
+    target: 'es2020',
+    write: false,
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
+  return outputFiles[0]!.text;
+}
+
 export function clientScript(): string {
-  script ??= `(() => {\n'use strict';\n${CLIENT_FILES.map((f) => `// --- ${f}\n${readFileSync(path.join(here, 'client', f), 'utf8')}`).join('\n')}\n})();\n`;
+  script ??= bundleClient();
   return script;
 }
 

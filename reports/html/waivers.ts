@@ -19,7 +19,7 @@ function trackingLink(url: string): string {
   return `<a class="tracking" href="${esc(url)}" rel="noopener noreferrer" target="_blank">${esc(url)}</a>`;
 }
 
-/** The anchor of a check's row, as reports/html/client/checks.js checkAnchor makes it. */
+/** The anchor of a check's row, as checkAnchor in reports/html/client/check-order.ts makes it. */
 function checkAnchor(target: string, id: string, multiTarget: boolean): string {
   return `check-${multiTarget ? `${target}--${id}` : id}`;
 }

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { artifactText } from '../support/artifact-text.ts';
 import { runPtas } from '../support/cli.ts';
 import type { RunResults } from '../../src/results/model.ts';
 
@@ -44,7 +45,7 @@ test('--fault refresh-token-reusable: exit 1, the single-use check FAILs with th
 
   const tokens = readFileSync(tokenLog, 'utf8').split('\n').filter(Boolean);
   assert.ok(tokens.length > 10, 'the run issued tokens');
-  const artifacts = ['index.html', 'results.json', 'junit.xml'].map((f) => readFileSync(path.join(out, f), 'utf8'));
+  const artifacts = ['index.html', 'results.json', 'junit.xml'].map((f) => artifactText(path.join(out, f)));
   for (const text of [...artifacts, run.stdout, run.stderr]) {
     for (const token of tokens) assert.ok(!text.includes(token), 'an issued token leaked into an artifact or the terminal');
   }

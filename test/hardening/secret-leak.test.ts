@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { artifactText } from '../support/artifact-text.ts';
 import { runPtas } from '../support/cli.ts';
 
 function filesBelow(dir: string): string[] {
@@ -29,7 +30,7 @@ test('a full run leaks neither the client secret nor any issued token', { timeou
   assert.ok(issued.length >= 20, `only ${issued.length} secrets were logged`);
   const secrets = [clientSecret, ...issued];
   const outputs = [
-    ...filesBelow(out).map((file) => ({ where: file, text: readFileSync(file, 'latin1') })),
+    ...filesBelow(out).map((file) => ({ where: file, text: artifactText(file, 'latin1') })),
     { where: 'stdout', text: run.stdout },
     { where: 'stderr', text: run.stderr },
   ];

@@ -16,6 +16,7 @@ import { validateAgainst } from '../../src/schemas/registry.ts';
 import { compareWithBaseline } from '../../reports/baseline.ts';
 import { writeReport } from '../../reports/write.ts';
 import { buildResults } from '../../src/results/build.ts';
+import { artifactText } from '../support/artifact-text.ts';
 import { launchChromium } from './support/browser.ts';
 import { hostileResults, PAYLOADS } from './support/hostile.ts';
 import { syntheticResults } from './support/synthetic.ts';
@@ -101,7 +102,7 @@ test('a real run with a reference fault: NOT CONFORMANT, exit 1, results valid a
 
 test('no token or client secret in plain text in the HTML, JSON or JUnit file', () => {
   for (const name of ['index.html', 'results.json', 'junit.xml']) {
-    const text = readFileSync(path.join(run.dir, name), 'utf8');
+    const text = artifactText(path.join(run.dir, name));
     assert.doesNotMatch(text, JWT, `${name} holds a JWT`);
     assert.doesNotMatch(text, REFERENCE_SECRET, `${name} holds the reference's client secret`);
   }
@@ -237,7 +238,7 @@ test('hostile evidence is shown as text: no script runs, nothing loads', async (
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
   assert.ok((await row.locator('.check-reason').textContent())!.includes(PAYLOADS[1]!), 'the payload reads as text');
   assert.ok((await row.locator('pre.body').last().textContent())!.includes(PAYLOADS[0]!));
-  assert.equal(await page.locator('img, iframe, link, script:not(#ptas-data)').count(), 1, 'only our own script element');
+  assert.equal(await page.locator('img, iframe, link, script:not(#ptas-data):not(#ptas-evidence)').count(), 1, 'only our own script element');
   assert.deepEqual(problems, []);
   assert.deepEqual([...new Set(requests)], [pathToFileURL(written.html).href]);
   await page.close();
@@ -278,6 +279,7 @@ test('a check with hundreds of exchanges opens fifty at a time', async () => {
   const { page, problems } = await open(`${written.html}`);
   const row = page.locator(rowSelector(check.id));
   await row.locator('summary').click();
+  await row.locator('.evidence').waitFor();
   assert.equal(await row.locator('section.exchange').count(), 50);
   await row.locator('button.more').click();
   assert.equal(await row.locator('section.exchange').count(), 100);
@@ -285,6 +287,28 @@ test('a check with hundreds of exchanges opens fifty at a time', async () => {
   await row.locator('button.more').click();
   assert.equal(await row.locator('section.exchange').count(), 120);
   assert.equal(await row.locator('button.more').isHidden(), true);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('in a browser without DecompressionStream the page still draws, and an opened check says where its exchanges are', async () => {
+  const results = syntheticResults({ checks: 5 });
+  const written = writeReport(results, path.join(scratch, 'no-decompression'));
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
+  await page.addInitScript(() => {
+    delete (window as unknown as Record<string, unknown>).DecompressionStream;
+  });
+  await page.goto(pathToFileURL(written.html).href);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
+  const row = page.locator(rowSelector(results.checks[0]!.id));
+  await row.locator('summary').click();
+  const evidence = row.locator('.evidence');
+  await evidence.waitFor();
+  assert.match((await evidence.textContent())!, /The exchanges could not be expanded \(this browser has no DecompressionStream\)\. results\.json next to this file holds them\./);
+  assert.equal(await evidence.locator('.spec-requirements').count(), 1, 'what the check is about still shows');
   assert.deepEqual(problems, []);
   await page.close();
 });

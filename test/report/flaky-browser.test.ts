@@ -54,6 +54,7 @@ test('in Chromium: a FLAKY check shows its attempts and the failing attempt\'s e
 
   await page.click('#expand-failing');
   assert.equal(await row.evaluate((el) => (el as unknown as { open: boolean }).open), true, '"Open failing" opens a FLAKY check');
+  await row.locator('.evidence').waitFor();
   assert.match(await row.innerText(), /second use of the refresh token/, 'the failing attempt\'s exchange');
   assert.doesNotMatch(await row.innerText(), /second use of the refresh token, re-run/, 'not the passing attempt\'s');
 

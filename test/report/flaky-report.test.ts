@@ -11,10 +11,10 @@ import { buildHistory } from '../../reports/history.ts';
 import { renderHistoryHtml } from '../../reports/html/history.ts';
 import { compareWithBaseline } from '../../reports/baseline.ts';
 import { githubAnnotations, githubSummary } from '../../reports/github.ts';
-import { renderHtml } from '../../reports/html.ts';
+import { renderHtml, type EmbeddedReportData } from '../../reports/html.ts';
+import { unpackEvidence } from '../../reports/html/evidence-pack.ts';
 import { renderJunit } from '../../reports/junit.ts';
 import { terminalSummary } from '../../reports/terminal.ts';
-import type { RunResults } from '../../src/results/model.ts';
 import { flakyRun } from '../support/attempt-fixtures.ts';
 import { run, SINGLE_USE, SINGLE_USE_REASON } from '../support/waiver-fixtures.ts';
 import { xmlProblems } from './support/xml.ts';
@@ -43,8 +43,9 @@ test('junit.xml: a FLAKY testcase is a failure of type FLAKY whose message says 
 
 test('the HTML report: FLAKY in its data with the attempts, a count button, a filter chip and a colour; the script draws the attempts', () => {
   const html = renderHtml(flaky);
-  const data = JSON.parse(/<script type="application\/json" id="ptas-data">([\s\S]*?)<\/script>/.exec(html)![1]!) as { results: RunResults };
-  const shown = data.results.checks.find((c) => c.id === SINGLE_USE)!;
+  const data = JSON.parse(/<script type="application\/json" id="ptas-data">([\s\S]*?)<\/script>/.exec(html)![1]!) as EmbeddedReportData;
+  const evidence = /<script type="application\/gzip" data-encoding="base64" id="ptas-evidence">([A-Za-z0-9+/=]*)<\/script>/.exec(html)![1]!;
+  const shown = unpackEvidence(data.results, evidence).checks.find((c) => c.id === SINGLE_USE)!;
   assert.equal(shown.verdict, 'FLAKY');
   assert.deepEqual(shown.attempts?.map((a) => [a.run.attempt, a.verdict, a.decisive]), [[1, 'FAIL', true], [2, 'PASS', false]]);
   assert.equal(shown.evidence[0]?.response?.status, 200, 'the failing attempt\'s evidence');
@@ -52,8 +53,8 @@ test('the HTML report: FLAKY in its data with the attempts, a count button, a fi
   assert.match(html, /<button type="button" class="count v-FLAKY" data-verdict="FLAKY"[^>]*><b>1<\/b><span>FLAKY<\/span><\/button>/);
   assert.match(html, /\.v-FLAKY \{ color: var\(--flaky\); \} \.badge\.v-FLAKY, \.chip\.v-FLAKY, \.count\.v-FLAKY \{ background: var\(--flaky-bg\); \}/);
   const script = /<script>([\s\S]*?)<\/script>\s*<\/body>/.exec(html)![1]!;
-  assert.match(script, /const VERDICTS = \[[^\]]*'FLAKY'[^\]]*\]/, 'a filter chip for FLAKY');
-  assert.match(script, /const VERDICT_ORDER = \['ERROR', 'FAIL', 'FLAKY',/, 'listed beside the failures');
+  assert.match(script, /\bVERDICTS = \[[^\]]*"FLAKY"[^\]]*\]/, 'a filter chip for FLAKY');
+  assert.match(script, /\bVERDICT_ORDER = \["ERROR", "FAIL", "FLAKY",/, 'listed beside the failures');
   assert.match(script, /check\.attempts && check\.attempts\.length \? attemptsLine\(check\.attempts\)/);
   assert.match(script, /FLAKY: 3\.9, FAIL: 4/, 'the matrix ranks it as a failure');
 });
