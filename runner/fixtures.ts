@@ -2,7 +2,7 @@
 // target's resources (profile, connection, pool, redactor, token cache); the
 // test body builds the check's context and recording client from them and
 // runs the check; an after-each hook — which Playwright runs after a time-out
-// too — decides the outcome and attaches it to the test for the reporter.
+// too — decides the outcome and attaches it to the test for the collector.
 // Nothing else is a Playwright fixture: every fixture a test uses is a
 // step Playwright records with a captured stack, which across a self-test's
 // thousands of tests cost more CPU than the checks themselves. For the same
@@ -30,7 +30,8 @@ export interface CheckFixtures extends TargetResources {
   http: HttpClient;
 }
 
-export type CheckBody = (fixtures: CheckFixtures, testInfo: TestInfo) => Promise<void>;
+/** A check's body: it sees its target's resources, its context and its client, never the test that runs it. */
+export type CheckBody = (fixtures: CheckFixtures) => Promise<void>;
 
 function firstLine(text: string | undefined): string {
   return (text ?? '').split('\n').find((line) => line.trim())?.trim() ?? 'unknown error';
@@ -82,7 +83,7 @@ export async function runCheck(resources: TargetResources, meta: CheckMeta, body
   runs.set(testInfo.testId, run);
   const http = HttpClient.to(resources.connection, { transport: resources.transport, redactor: resources.redactor, recorder: check });
   try {
-    await body({ ...resources, check, http }, testInfo);
+    await body({ ...resources, check, http });
   } catch (error) {
     if (error instanceof CheckSkip) testInfo.skip(true, error.message);
     // The verdict is the outcome's (a claim's, or ERROR for anything else thrown), never the test status:
