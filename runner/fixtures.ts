@@ -50,7 +50,8 @@ function stoppedBy(testInfo: TestInfo, error: unknown): string | undefined {
 export function outcomeOf(check: CheckContext, testInfo: TestInfo, meta: Pick<CheckMeta, 'severity' | 'requirements'>, error: unknown): CheckOutcome {
   const skipNote = testInfo.status === 'skipped' ? testInfo.annotations.find((a) => a.type === 'skip')?.description : undefined;
   const skipped = check.skipped ?? (testInfo.status === 'skipped' ? { reason: skipNote ?? 'skipped' } : undefined);
-  const decided = decideOutcome({ severity: meta.severity, claims: check.claims, skipped, stoppedBy: stoppedBy(testInfo, error) });
+  const interrupted = testInfo.status === 'interrupted' ? 'the run was stopped before the check finished: what it observed so far decides nothing' : undefined;
+  const decided = decideOutcome({ severity: meta.severity, claims: check.claims, skipped, stoppedBy: interrupted ? undefined : stoppedBy(testInfo, error), interrupted });
   return { ...decided, evidence: check.evidence, timeline: check.timeline };
 }
 

@@ -107,6 +107,13 @@ export interface OutcomeInput {
   skipped?: { reason: string; configKey?: string };
   /** The check could not run to its end: why (a thrown error, its time limit). */
   stoppedBy?: string;
+  /**
+   * The run was stopped (Ctrl-C, a cancelled run) while the check was still
+   * observing: why. Its findings so far are kept, but none decides: a wait cut
+   * short looks like an answer that never came, which is the run's doing, not
+   * the implementation's.
+   */
+  interrupted?: string;
 }
 
 export type DecidedOutcome = Pick<CheckOutcome, 'verdict' | 'reason' | 'basis' | 'details' | 'findings' | 'configKey'>;
@@ -115,6 +122,7 @@ export type DecidedOutcome = Pick<CheckOutcome, 'verdict' | 'reason' | 'basis' |
 export function decideOutcome(input: OutcomeInput): DecidedOutcome {
   const findings = input.claims.map((claim) => decideFinding(claim, input.severity));
   if (input.stoppedBy !== undefined) findings.push({ level: 'ERROR', message: input.stoppedBy });
+  if (input.interrupted !== undefined) return { verdict: 'ERROR', reason: input.interrupted, findings: [...findings, { level: 'ERROR', message: input.interrupted }] };
   const worst = findings.reduce<Finding | undefined>((w, f) => (f.level !== 'INFO' && (!w || RANK[f.level] > RANK[w.level]) ? f : w), undefined);
   if (input.skipped && (!worst || RANK[worst.level] < RANK.ERROR)) {
     const { reason, configKey } = input.skipped;

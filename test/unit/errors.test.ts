@@ -136,6 +136,15 @@ function errorReason(error: unknown): string {
   return outcome.reason!;
 }
 
+test('a check Playwright interrupted (Ctrl-C, a cancelled run) is ERROR, even after a FAIL it claimed', () => {
+  const testInfo = { status: 'interrupted', annotations: [], timeout: 60_000 } as unknown as TestInfo;
+  const check = new CheckContext(new Redactor(), { requirements: ['TOKEN-REFRESH-SINGLE-USE'], profile: {} });
+  assert.throws(() => check.fail('no delivery came'));
+  const outcome = outcomeOf(check, testInfo, { severity: 'MUST', requirements: ['TOKEN-REFRESH-SINGLE-USE'] }, undefined);
+  assert.equal(outcome.verdict, 'ERROR');
+  assert.match(outcome.reason!, /the run was stopped before the check finished/);
+});
+
 test('a check ended by one of them is ERROR with the reason it gave before', () => {
   const byName = Object.fromEntries(EXAMPLES.map(({ error }) => [error.name, error]));
   assert.equal(errorReason(byName.TransportError), 'no usable response from http://127.0.0.1:1/v1/oauth/token: TIMEOUT (no complete response within 50 ms)');

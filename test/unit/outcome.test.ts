@@ -61,6 +61,14 @@ test('the verdict is the worst finding, a FAIL above an ERROR; SKIP only when no
   assert.equal(decideOutcome({ severity: 'MUST', claims: [{ level: 'REVIEW', message: 'r' }], skipped: { reason: 'no key', configKey: 'a.b' } }).verdict, 'SKIP');
 });
 
+test('a check the run stopped while it observed is ERROR whatever it claimed so far; its claims stay as findings', () => {
+  const decided = decideOutcome({ severity: 'MUST', claims: [fail()], interrupted: 'the run was stopped' });
+  assert.equal(decided.verdict, 'ERROR');
+  assert.equal(decided.reason, 'the run was stopped');
+  assert.equal(decided.basis, undefined);
+  assert.deepEqual(decided.findings.map((f) => f.level), ['FAIL', 'ERROR']);
+});
+
 function response(status: number, exchangeId = 1): HttpResponse {
   return { exchangeId, status, headers: {}, body: Buffer.alloc(0), text: '', json: undefined, truncated: false, durationMs: 1, startedAt: new Date() };
 }
