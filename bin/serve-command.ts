@@ -111,12 +111,14 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         maxConcurrentRuns: args.maxConcurrentRuns,
         ...(args.tlsCert && args.tlsKey ? { tls: { certFile: args.tlsCert, keyFile: args.tlsKey } } : {}),
       });
-      process.stdout.write(`ptas serve: listening on ${server.url} (store: ${server.services.dataDir})\n`);
-      for (const run of server.recovered) process.stdout.write(`ptas serve: run ${run.id} was ${run.note?.includes('before') ? 'queued' : 'running'} when the server stopped: finished INCOMPLETE\n`);
+      // One write: whoever reads the address also gets the token with it.
+      const lines = [`ptas serve: listening on ${server.url} (store: ${server.services.dataDir})`];
+      for (const run of server.recovered) lines.push(`ptas serve: run ${run.id} of ${run.implementation}: ${run.note}; finished INCOMPLETE`);
       if (server.firstRunToken) {
-        process.stdout.write(`ptas serve: first-run token "${server.firstRunToken.name}", shown this once (the store keeps only its SHA-256); log in to the console or call the API with it:\n`);
-        process.stdout.write(`${server.firstRunToken.token}\n`);
+        lines.push(`ptas serve: first-run token "${server.firstRunToken.name}", shown this once (the store keeps only its SHA-256); log in to the console or call the API with it:`);
+        lines.push(server.firstRunToken.token);
       }
+      process.stdout.write(`${lines.join('\n')}\n`);
       const stop = (signal: NodeJS.Signals) => {
         process.stderr.write(`\nptas serve: ${signal}: stopping the runs (each keeps a partial bundle) and the server${signal === 'SIGINT' ? ' (Ctrl-C again to quit at once)' : ''}\n`);
         process.once('SIGINT', () => process.exit(EXIT.INTERRUPTED));
