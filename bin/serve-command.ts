@@ -6,7 +6,6 @@ import path from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { ConfigError } from '../src/config/errors.ts';
 import { EXIT } from '../src/exit-codes.ts';
-import { ServeError } from '../app/serve/errors.ts';
 import { createServer, DEFAULT_HOST, DEFAULT_PORT } from '../app/serve/server.ts';
 import { StoreLayout } from '../app/serve/store/layout.ts';
 import { TokenStore } from '../app/serve/tokens.ts';
@@ -33,11 +32,6 @@ function tokenStore(data: string): TokenStore {
   const layout = new StoreLayout(data);
   layout.ensure();
   return new TokenStore(layout.tokensFile);
-}
-
-/** A store refusal is the user's to fix: a usage error (exit 2). */
-function asConfigError(error: unknown): unknown {
-  return error instanceof ServeError ? new ConfigError(error.message) : error;
 }
 
 const tokenCommand: CommandModule<object, TokenArgs> = {
@@ -70,7 +64,7 @@ const tokenCommand: CommandModule<object, TokenArgs> = {
         for (const t of list) process.stdout.write(`${t.name.padEnd(24)} created ${t.createdAt}${t.revokedAt ? `  revoked ${t.revokedAt}` : ''}\n`);
       }
     } catch (error) {
-      fail(asConfigError(error));
+      fail(error);
     }
   },
 };
@@ -127,7 +121,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     } catch (error) {
-      fail(asConfigError(error));
+      fail(error);
     }
   },
 };

@@ -1,7 +1,11 @@
 // What a service refuses, with the HTTP status the API answers it with and
-// the JSON body both faces show: {error, message, details}. `error` is a
-// stable code a client can branch on; `message` a sentence a person can act
-// on; `details` what it is about (a key path, the fix, the problems).
+// the JSON body both faces show: {error, message, details}. `error` (the
+// ServeError's kind) is a stable code a client can branch on; `message` a
+// sentence a person can act on; `details` what it is about (a key path, the
+// fix, the problems). On the command line (`ptas serve token …`) it is a
+// usage error like any other PtasError (src/errors.ts: serve-refused).
+import { PtasError } from '../../src/errors.ts';
+
 export type ServeErrorCode =
   | 'unauthorized'
   | 'not-found'
@@ -37,21 +41,22 @@ export interface ErrorBody {
   details?: unknown;
 }
 
-export class ServeError extends Error {
+export class ServeError extends PtasError {
+  readonly code = 'serve-refused';
+  override name = 'ServeError';
   readonly status: number;
 
   constructor(
-    readonly code: ServeErrorCode,
+    readonly kind: ServeErrorCode,
     message: string,
     readonly details?: unknown,
   ) {
     super(message);
-    this.name = 'ServeError';
-    this.status = STATUS[code];
+    this.status = STATUS[kind];
   }
 
   body(): ErrorBody {
-    return { error: this.code, message: this.message, ...(this.details === undefined ? {} : { details: this.details }) };
+    return { error: this.kind, message: this.message, ...(this.details === undefined ? {} : { details: this.details }) };
   }
 }
 

@@ -28,7 +28,7 @@ export function installErrorHandlers(app: FastifyInstance, log: (line: string) =
   const redactor = new Redactor();
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof ServeError) {
-      if (error.code === 'unauthorized') reply.header('www-authenticate', 'Bearer realm="ptas"');
+      if (error.kind === 'unauthorized') reply.header('www-authenticate', 'Bearer realm="ptas"');
       return reply.code(error.status).send(error.body());
     }
     if (error.validation) {
