@@ -102,8 +102,9 @@ export class RunService {
         note: run.status === 'running' ? NOTES.serverStoppedRunning : NOTES.serverStoppedQueued,
       };
       this.save(record);
-      this.deps.events.publish(record.id, { type: 'end', run: record });
-      this.deps.log(`run ${record.id} (${record.implementation}) was ${run.status} when the server stopped: finished INCOMPLETE`);
+      this.publish(record.id, { type: 'status', run: record });
+      this.publish(record.id, { type: 'end', run: record });
+      this.deps.log(`run ${record.id} (${record.implementation}) was ${run.status} when the server stopped: finished ${record.verdict}`);
       recovered.push(record);
     }
     return recovered;

@@ -84,6 +84,10 @@ test('parameters and bodies are checked by schema: 400/422 JSON naming the probl
   const unknown = await lab.call('POST', '/api/runs', { body: { implementation: 'nobody' } });
   assert.equal(unknown.status, 422);
   assert.equal(unknown.json.error, 'unknown-implementation');
+  const badWaivers = await lab.call('POST', '/api/runs', { body: { implementation: 'reference', options: { waivers: { waivers: [{ check: 'auth.refresh-token-single-use' }] } } } });
+  assert.equal(badWaivers.status, 422);
+  assert.equal(badWaivers.json.error, 'invalid-waivers');
+  assert.match(badWaivers.json.message, /options\.waivers is not a valid waiver file[^]*missing "reason"/);
   assert.equal((await lab.call('GET', '/api/runs/AAAAAAAAAAAAAAAAAAAAAA')).status, 404);
   assert.equal((await lab.call('GET', '/api/nothing-here')).json.error, 'not-found');
   assert.deepEqual((await lab.call('GET', '/api/runs')).json, [], 'no refused request made a run');
