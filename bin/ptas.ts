@@ -20,6 +20,7 @@ import { reportCommand, reporterOption } from './report-command.ts';
 import { emitGithubReport } from '../reports/github.ts';
 import { verifyCommand } from './verify-command.ts';
 import { mergeCommand } from './merge-command.ts';
+import { serveCommand } from './serve-command.ts';
 import { bundleLine, nonceArgument, shardArgument } from './bundle-args.ts';
 
 // `ptas list | head` closes our stdout early: that is not an error.
@@ -154,7 +155,8 @@ await yargs(hideBin(process.argv))
   .command(reportCommand)
   .command(verifyCommand)
   .command(mergeCommand)
-  .demandCommand(1, 'Name a command: init, run, reference, list, load, report or doctor (see --help).')
+  .command(serveCommand)
+  .demandCommand(1, 'Name a command: init, run, reference, list, load, report, doctor or serve (see --help).')
   .strict()
   .recommendCommands()
   .wrap(Math.min(110, process.stdout.columns || 110))

@@ -2,7 +2,8 @@
 // finished test into a check result (the check's registered metadata, which
 // the test carries across Playwright's processes as an annotation, with the
 // outcome its after-each hook attached: runner/annotations.ts), prints one
-// progress line per check, and writes every result to the run's results file
+// progress line per check (and, when the settings ask, one JSON line on the
+// run's event channel: runner/check-events.ts), and writes every result to the run's results file
 // (runner/settings.ts) for the orchestrator. It judges nothing: verdicts are
 // the outcome function's (src/check/outcome.ts), and the cross-cutting checks
 // over all exchanges are folded in by the orchestrator (src/crosscut/).
@@ -11,6 +12,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, Test
 import type { CheckMeta, CheckOutcome, CheckResult } from '../src/check/model.ts';
 import type { CheckVerdict } from '../src/check/verdict-names.ts';
 import { Redactor } from '../src/http/redact.ts';
+import { finishedCheck, writeCheckEvent } from './check-events.ts';
 import { META_ANNOTATION, OUTCOME_ATTACHMENT, TARGET_ANNOTATION } from './annotations.ts';
 import { counterLabel, progressLine } from './progress.ts';
 import { readRunSettings } from './settings.ts';
@@ -49,6 +51,8 @@ export default class CheckCollector implements Reporter {
   private readonly errors: string[] = [];
   private startedAt = new Date();
   private planned = 0;
+  /** Cleared when the event channel's descriptor turns out not to be open. */
+  private events = Boolean(this.settings.events);
 
   printsToStdio(): boolean {
     return true;
@@ -66,6 +70,7 @@ export default class CheckCollector implements Reporter {
     const check: CheckResult = { ...meta, ...outcomeOf(result), target: targetOf(test), durationMs: Math.round(result.duration) };
     this.checks.push(check);
     if (this.settings.progress) process.stdout.write(progressLine(check, counterLabel(this.checks.length, this.planned)));
+    if (this.events) this.events = writeCheckEvent(finishedCheck(check, this.planned));
   }
 
   onError(error: TestError): void {

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fromRoot } from '../src/paths.ts';
+import { CHECK_EVENTS_FD, checkEventReader, type OnCheck } from './check-events.ts';
 import type { CheckRunOutput } from './collector.ts';
 import { handOffIn, writeRunSettings, type RunSettings } from './settings.ts';
 import { writeSpecFiles } from './spec-files.ts';
@@ -19,6 +20,8 @@ export interface CheckRunProcess {
   signal?: AbortSignal;
   /** Run Playwright and its workers at this nice value (0-19): lower priority than a measurement running beside them. */
   niceness?: number;
+  /** Each finished check as it finishes, when the settings ask for events (runner/check-events.ts). */
+  onCheck?: OnCheck;
 }
 
 const playwrightCli = createRequire(import.meta.url).resolve('@playwright/test/cli');
@@ -37,10 +40,14 @@ export async function runChecks(settings: RunSettings, process_: CheckRunProcess
     const handOff = handOffIn(settings, scratch);
     writeSpecFiles(handOff.paths.specs, settings.targets.length);
     const env = writeRunSettings(handOff, path.join(scratch, 'settings.json'));
-    const exitCode = await runPlaywright(playwrightArgs(settings), env, process_);
+    // Stopped before Playwright started: nothing ran, and that is an interrupted run, not a broken one.
+    if (process_.signal?.aborted) return interruptedBeforeStart();
+    const exitCode = await runPlaywright(playwrightArgs(settings), env, { ...process_, onCheck: settings.events ? process_.onCheck : undefined });
     try {
       return JSON.parse(readFileSync(handOff.paths.results, 'utf8')) as CheckRunOutput;
     } catch {
+      // Interrupted while Playwright was still starting, before its collector could write anything.
+      if (process_.signal?.aborted) return interruptedBeforeStart();
       throw new Error(`the check runner exited with code ${exitCode} without writing results`);
     }
   } finally {
@@ -48,12 +55,28 @@ export async function runChecks(settings: RunSettings, process_: CheckRunProcess
   }
 }
 
-function runPlaywright(args: string[], settingsEnv: Record<string, string>, { output, signal, niceness }: CheckRunProcess): Promise<number | null> {
+function interruptedBeforeStart(): CheckRunOutput {
+  return { checks: [], errors: [], status: 'interrupted', startedAt: new Date().toISOString(), durationMs: 0 };
+}
+
+/** How long to wait, after Playwright exits, for the last check lines still in the event pipe. */
+const EVENTS_DRAIN_MS = 2_000;
+
+function runPlaywright(args: string[], settingsEnv: Record<string, string>, { output, signal, niceness, onCheck }: CheckRunProcess): Promise<number | null> {
   return new Promise<number | null>((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       cwd: fromRoot(),
       env: { ...process.env, ...settingsEnv, FORCE_COLOR: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // With a caller for the checks' events, a pipe at the collector's descriptor (runner/check-events.ts).
+      stdio: onCheck ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
+    });
+    const events = onCheck ? child.stdio[CHECK_EVENTS_FD] : null;
+    // The pipe ends when every process holding it has let go: Playwright, and the workers it started.
+    const drained = new Promise<void>((done) => {
+      if (!events) return done();
+      events.on('data', checkEventReader(onCheck!));
+      events.once('end', done);
+      events.once('error', () => done());
     });
     if (niceness) os.setPriority(child.pid!, niceness);
     // Interrupt, don't kill: on SIGINT Playwright stops the checks in flight
@@ -66,6 +89,16 @@ function runPlaywright(args: string[], settingsEnv: Record<string, string>, { ou
     child.stdout!.on('data', (chunk: Buffer) => sink.write(chunk));
     child.stderr!.on('data', (chunk: Buffer) => sink.write(chunk));
     child.once('error', reject);
-    child.once('exit', (code) => resolve(code));
+    child.once('exit', (code) => {
+      // The last lines can still be in the pipe when the process is gone; a worker left behind must not hold the run.
+      const timer = setTimeout(() => {
+        events?.destroy();
+        resolve(code);
+      }, EVENTS_DRAIN_MS);
+      void drained.then(() => {
+        clearTimeout(timer);
+        resolve(code);
+      });
+    });
   });
 }

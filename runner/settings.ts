@@ -26,6 +26,8 @@ export interface RunSettings {
   grep?: string;
   /** Only this part of the checks (Playwright's --shard: deterministic for one suite version and target list). */
   shard?: ShardPart;
+  /** Each finished check also as one JSON line on the child's file descriptor 3 (runner/check-events.ts), for a live view. */
+  events?: boolean;
 }
 
 /** What the Playwright process reads: the settings, and where the run's hand-off files live (all inside its scratch directory). */
@@ -45,7 +47,7 @@ export interface RunPaths {
 }
 
 /** What a caller may choose; resolveRunSettings gives the rest its default (the only place that does). */
-export type RunSettingsInput = Pick<RunSettings, 'targets'> & Partial<Pick<RunSettings, 'workers' | 'checkTimeoutMs' | 'progress' | 'grep' | 'shard'>>;
+export type RunSettingsInput = Pick<RunSettings, 'targets'> & Partial<Pick<RunSettings, 'workers' | 'checkTimeoutMs' | 'progress' | 'grep' | 'shard' | 'events'>>;
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
 
@@ -98,6 +100,7 @@ export function resolveRunSettings(input: RunSettingsInput): RunSettings {
     progress: input.progress ?? true,
     ...(input.grep ? { grep: input.grep } : {}),
     ...(input.shard ? { shard: input.shard } : {}),
+    ...(input.events ? { events: true } : {}),
   };
 }
 
@@ -149,6 +152,7 @@ const SCHEMA: JSONSchemaType<RunHandOff> = {
       additionalProperties: false,
       properties: { index: { type: 'integer', minimum: 1 }, total: { type: 'integer', minimum: 1 } },
     },
+    events: { type: 'boolean', nullable: true },
     paths: {
       type: 'object',
       required: ['results', 'specs', 'playwrightOutput', 'locks'],

@@ -28,6 +28,10 @@ export const ERROR_CODES = {
   },
   'signing-key': { exit: EXIT.USAGE, meaning: 'The key named by --sign-key or --pubkey is missing, unreadable or not an Ed25519 key (SigningKeyError).' },
   'results-file': { exit: EXIT.USAGE, meaning: 'The results.json given to ptas report is missing, unreadable, not JSON or not a ptas results file (ResultsFileError).' },
+  'serve-refused': {
+    exit: EXIT.USAGE,
+    meaning: "ptas serve refused a request or a change to its store: an id, body or profile it cannot use, a secret in the clear, a token name taken or unknown; the API answers it with its HTTP status and {error, message, details} (ServeError).",
+  },
   'waivers-file': { exit: EXIT.USAGE, meaning: 'The waiver file given to --waivers is missing, unreadable, not JSON, or breaks schemas/waivers.schema.json; the message names the file, the JSON Pointer and the fix (WaiversFileError).' },
   // The codes below end one check (or one load probe) as ERROR, never a FAIL of the implementation. The check
   // runtime and the load stage catch them, so one that reaches the CLI escaped its check: a bug, exit 4 as any other.

@@ -2,6 +2,7 @@
 // cross-cutting checks of each target folded in over the exchanges all of
 // them recorded (src/crosscut/).
 import { withCrossCuttingResults } from '../../src/crosscut/index.ts';
+import { finishedCheck } from '../../runner/check-events.ts';
 import { progressLine } from '../../runner/progress.ts';
 import { runChecks, type CheckRunOutput, type CheckRunProcess } from '../../runner/run-checks.ts';
 import { resolveRunSettings, type RunSettingsInput } from '../../runner/settings.ts';
@@ -12,12 +13,16 @@ export type { CheckRunOutput } from '../../runner/run-checks.ts';
 export type ConformanceOptions = RunSettingsInput & CheckRunProcess;
 
 export async function runConformance(options: ConformanceOptions): Promise<CheckRunOutput> {
-  const settings = resolveRunSettings(options);
+  // A caller that follows the checks as they finish gets the runner's event channel (runner/check-events.ts).
+  const settings = resolveRunSettings({ ...options, events: options.events ?? Boolean(options.onCheck) });
   const ran = await runChecks(settings, options);
   const baseUrls = new Map(settings.targets.map((t) => [t.name, t.profile.baseUrl]));
   try {
     const checks = withCrossCuttingResults(ran.checks, (target) => baseUrls.get(target));
-    if (settings.progress) for (const check of checks.slice(ran.checks.length)) (options.output ?? process.stdout).write(progressLine(check, '[over all]'));
+    for (const check of checks.slice(ran.checks.length)) {
+      if (settings.progress) (options.output ?? process.stdout).write(progressLine(check, '[over all]'));
+      options.onCheck?.(finishedCheck(check));
+    }
     return { ...ran, checks };
   } catch (error) {
     // A bug in a cross-cutting check must not lose the results of every other check.

@@ -12,6 +12,7 @@ import { specVersion, suiteVersion } from '../../src/version.ts';
 import type { ReferenceOptions } from '../../reference/options.ts';
 import { writeReport, type WrittenReport } from '../../reports/write.ts';
 import { runConformance } from './conformance.ts';
+import { finishedCheck, type OnCheck } from '../../runner/check-events.ts';
 import { assertRunChoices } from '../../runner/settings.ts';
 import { assertReachable } from './preflight.ts';
 import { profileHash } from './profile-hash.ts';
@@ -56,6 +57,8 @@ export interface RunOptions {
   waivers?: string;
   /** A stale or unmatched waiver makes the run INCOMPLETE. */
   strictWaivers?: boolean;
+  /** Each check as it finishes (the runner's, the cross-cutting ones, the load stage's), for a live view; the terminal output is unchanged. */
+  onCheck?: OnCheck;
 }
 
 /** The part of a sharded run that runs the load stage: its probes measure rates, so they run once, in one place. */
@@ -90,11 +93,13 @@ export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
       output: out,
       signal: options.signal,
       shard: options.shard,
+      onCheck: options.onCheck,
     });
     const loadStage =
       options.load === false || options.signal?.aborted || (options.shard && options.shard.index !== LOAD_SHARD)
         ? { checks: [] }
         : await runLoadStage({ profile, embeddedReference: Boolean(target.embedded), signal: options.signal, output: out });
+    for (const check of loadStage.checks) options.onCheck?.(finishedCheck(check));
     // The cross-cutting checks judged again over both stages' exchanges: the load stage's error answers too.
     const judged = withLoadEvidence(checks.checks, loadStage.checks, profile.baseUrl);
     for (const line of rejudgedLines(checks.checks, judged)) out.write(`${line}\n`);

@@ -59,7 +59,14 @@ export interface RunRecord {
 /** What a run's live view receives, in order (server-sent events: the event name is `type`). */
 export type RunEvent =
   | { type: 'status'; run: RunRecord }
-  | { type: 'check'; check: { id: string; title: string; target: string; verdict: Verdict; reason?: string; durationMs: number }; counts: Partial<Record<Verdict, number>>; elapsedMs: number }
+  | {
+      type: 'check';
+      check: { id: string; title: string; target: string; verdict: Verdict; reason?: string; durationMs: number };
+      counts: Partial<Record<Verdict, number>>;
+      elapsedMs: number;
+      /** The checks the runner planned for the run, when known (the cross-cutting and load checks come on top). */
+      planned?: number;
+    }
   | { type: 'load-step'; probe: string; ratePerSecond: number; sent: number; refused: number }
   | { type: 'log'; line: string }
   | { type: 'end'; run: RunRecord };

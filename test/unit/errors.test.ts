@@ -31,6 +31,7 @@ import { WaiversFileError } from '../../src/results/waivers-file.ts';
 import { ModeError } from '../../reference/modes.ts';
 import { SetupError } from '../../suites/trading/support.ts';
 import { failureText } from '../../bin/connection.ts';
+import { ServeError } from '../../app/serve/errors.ts';
 
 /** One of each, with the exit code the CLI gave it before the hierarchy. */
 const EXAMPLES: Array<{ error: PtasError; exit: number }> = [
@@ -42,6 +43,7 @@ const EXAMPLES: Array<{ error: PtasError; exit: number }> = [
   { error: new ResultsFileError('no results file at /tmp/none/results.json'), exit: EXIT.USAGE },
   { error: new WaiversFileError('waivers.json: /waivers/0: missing "owner".', '/waivers/0'), exit: EXIT.USAGE },
   { error: new MergeRefused('shard 2/2 is missing (given: 1/2)'), exit: EXIT.USAGE },
+  { error: new ServeError('conflict', 'a token named ci exists; revoke it first (ptas serve token revoke --name ci) or choose another name'), exit: EXIT.USAGE },
   { error: new SigningKeyError('--sign-key: key.pem is a rsa key; an Ed25519 key is required (openssl genpkey -algorithm ed25519 -out key.pem)'), exit: EXIT.USAGE },
   { error: new TemplateError('the template for "x" names {nope}, which this operation does not fill (it fills {userId})'), exit: EXIT.INTERNAL },
   { error: new SetupError('trading.createUser answered 500 without a userId to extract'), exit: EXIT.INTERNAL },

@@ -1,0 +1,50 @@
+// Every API route wants `Authorization: Bearer <token>`: a live token of the
+// store (tokens.ts: hashed, compared in constant time over every stored
+// hash). Without one, or with a wrong or revoked one, 401 JSON. The console
+// may add its own way in (a session cookie it checked, with its CSRF token)
+// through `app.ptasApiAuth.add(…)` in its registerExtra (server.ts).
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import { ServeError } from '../errors.ts';
+import type { ServeServices } from '../services.ts';
+
+/** Says whether a request may use the API by some other means than a bearer token. */
+export type ApiAuthenticator = (request: FastifyRequest) => boolean | Promise<boolean>;
+
+export interface ApiAuth {
+  add(authenticator: ApiAuthenticator): void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ptasApiAuth: ApiAuth;
+  }
+  interface FastifyRequest {
+    /** The API token's name, when the request came with a live one. */
+    ptasToken?: string;
+  }
+}
+
+/** The token of an `Authorization: Bearer …` header. */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  return match?.[1];
+}
+
+/** Decorates the app with its authenticators, and returns the hook the API's routes run first. */
+export function apiAuthentication(app: FastifyInstance, services: ServeServices): onRequestHookHandler {
+  const others: ApiAuthenticator[] = [];
+  app.decorate('ptasApiAuth', { add: (authenticator: ApiAuthenticator) => void others.push(authenticator) });
+  return async (request) => {
+    const token = bearerToken(request);
+    const verified = token ? services.tokens.verify(token) : undefined;
+    if (verified) {
+      request.ptasToken = verified.name;
+      return;
+    }
+    if (!token) for (const authenticator of others) if (await authenticator(request)) return;
+    throw new ServeError(
+      'unauthorized',
+      token ? 'the bearer token is not a live token of this server (wrong or revoked)' : 'send Authorization: Bearer <token> (make one with ptas serve token create --name NAME)',
+    );
+  };
+}

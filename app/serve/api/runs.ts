@@ -1,0 +1,81 @@
+// /api/runs: ask for a run (202 and its Location), read it, follow its
+// events (server-sent events: the past ones, then each new one, ending with
+// `end`), download its bundle, cancel it, compare two runs, share its report.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { RunOptionsInput } from '../contract.ts';
+import { notFound } from '../errors.ts';
+import type { RunSecrets, ServeServices } from '../services.ts';
+import { compareParams, runIdParams, runListQuery, startRunBody } from './schemas.ts';
+
+interface RunParams {
+  id: string;
+}
+
+/** Server-sent events keep quiet connections open through proxies with a comment line this often. */
+const KEEP_ALIVE_MS = 15_000;
+
+export function sendArchive(reply: FastifyReply, archive: { stream: NodeJS.ReadableStream; filename: string }): FastifyReply {
+  return reply
+    .type('application/gzip')
+    .header('content-disposition', `attachment; filename="${archive.filename}"`)
+    .send(archive.stream);
+}
+
+export async function runRoutes(app: FastifyInstance, services: ServeServices): Promise<void> {
+  app.post<{ Body: { implementation: string; options?: RunOptionsInput; secrets?: RunSecrets } }>('/api/runs', { schema: { body: startRunBody } }, async (request, reply) => {
+    const run = services.runs.start(request.body);
+    return reply.code(202).header('location', `/api/runs/${run.id}`).send(run);
+  });
+
+  app.get<{ Querystring: { implementation?: string } }>('/api/runs', { schema: { querystring: runListQuery } }, async (request) =>
+    services.runs.list({ implementation: request.query.implementation }),
+  );
+
+  app.get<{ Params: RunParams }>('/api/runs/:id', { schema: { params: runIdParams } }, async (request) => {
+    const run = services.runs.get(request.params.id);
+    if (!run) throw notFound(`run ${request.params.id}`);
+    return run;
+  });
+
+  app.get<{ Params: RunParams }>('/api/runs/:id/events', { schema: { params: runIdParams } }, async (request, reply) => {
+    const { id } = request.params;
+    if (!services.runs.get(id)) throw notFound(`run ${id}`);
+    // A client that reconnects says the last event it saw; the stream goes on after it.
+    const after = Number.parseInt(String(request.headers['last-event-id'] ?? '0'), 10);
+    const stop = new AbortController();
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'x-accel-buffering': 'no',
+      connection: 'keep-alive',
+    });
+    raw.on('close', () => stop.abort());
+    const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+    try {
+      for await (const { seq, event } of services.runs.events(id, { after: Number.isFinite(after) && after > 0 ? after : 0, signal: stop.signal })) {
+        raw.write(`id: ${seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+      }
+    } finally {
+      clearInterval(keepAlive);
+      raw.end();
+    }
+  });
+
+  app.get<{ Params: RunParams }>('/api/runs/:id/bundle', { schema: { params: runIdParams } }, async (request, reply) => sendArchive(reply, services.runs.archive(request.params.id)));
+
+  app.post<{ Params: RunParams }>('/api/runs/:id/cancel', { schema: { params: runIdParams } }, async (request) => services.runs.cancel(request.params.id));
+
+  app.get<{ Params: RunParams & { baseline: string } }>('/api/runs/:id/compare/:baseline', { schema: { params: compareParams } }, async (request) =>
+    services.runs.compare(request.params.id, request.params.baseline),
+  );
+
+  app.post<{ Params: RunParams }>('/api/runs/:id/share', { schema: { params: runIdParams } }, async (request, reply) => {
+    const { url } = services.shares.create(request.params.id);
+    return reply.code(201).send({ url });
+  });
+
+  app.delete<{ Params: RunParams }>('/api/runs/:id/share', { schema: { params: runIdParams } }, async (request) => ({ revoked: services.shares.revoke(request.params.id) }));
+}

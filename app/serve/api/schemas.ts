@@ -1,0 +1,68 @@
+// The JSON schemas of the API's path parameters and bodies, checked by
+// Fastify (ajv) before a handler runs: an id outside its pattern is a 400,
+// so no parameter can name a file outside the store.
+import { ID_PATTERN, IMPLEMENTATION_ID_PATTERN } from '../store/layout.ts';
+
+export const runIdParams = {
+  type: 'object',
+  required: ['id'],
+  additionalProperties: false,
+  properties: { id: { type: 'string', pattern: ID_PATTERN } },
+} as const;
+
+export const compareParams = {
+  type: 'object',
+  required: ['id', 'baseline'],
+  additionalProperties: false,
+  properties: { id: { type: 'string', pattern: ID_PATTERN }, baseline: { type: 'string', pattern: ID_PATTERN } },
+} as const;
+
+export const implementationIdParams = {
+  type: 'object',
+  required: ['id'],
+  additionalProperties: false,
+  properties: { id: { type: 'string', pattern: IMPLEMENTATION_ID_PATTERN } },
+} as const;
+
+export const runListQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { implementation: { type: 'string', pattern: IMPLEMENTATION_ID_PATTERN } },
+} as const;
+
+/** A nonce travels in a header: visible ASCII, at most 200 characters (as `ptas run --nonce`). */
+const NONCE_PATTERN = '^[!-~]{1,200}$';
+
+export const startRunBody = {
+  type: 'object',
+  required: ['implementation'],
+  additionalProperties: false,
+  properties: {
+    implementation: { type: 'string', pattern: IMPLEMENTATION_ID_PATTERN },
+    options: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        load: { type: 'boolean' },
+        grep: { type: 'string', minLength: 1, maxLength: 500 },
+        nonce: { type: 'string', pattern: NONCE_PATTERN },
+        waivers: { type: 'object' },
+      },
+    },
+    secrets: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { clientSecret: { type: 'string', minLength: 1, maxLength: 4096 } },
+    },
+  },
+} as const;
+
+export const implementationBody = {
+  type: 'object',
+  required: ['name', 'profileText'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    profileText: { type: 'string', maxLength: 1_000_000 },
+  },
+} as const;

@@ -1,0 +1,63 @@
+// What a service refuses, with the HTTP status the API answers it with and
+// the JSON body both faces show: {error, message, details}. `error` (the
+// ServeError's kind) is a stable code a client can branch on; `message` a
+// sentence a person can act on; `details` what it is about (a key path, the
+// fix, the problems). On the command line (`ptas serve token …`) it is a
+// usage error like any other PtasError (src/errors.ts: serve-refused).
+import { PtasError } from '../../src/errors.ts';
+
+export type ServeErrorCode =
+  | 'unauthorized'
+  | 'not-found'
+  | 'invalid-request'
+  | 'invalid-profile'
+  | 'literal-secret'
+  | 'missing-secret'
+  | 'invalid-waivers'
+  | 'unknown-implementation'
+  | 'unreachable'
+  | 'conflict'
+  | 'not-ready'
+  | 'internal';
+
+const STATUS: Record<ServeErrorCode, number> = {
+  unauthorized: 401,
+  'not-found': 404,
+  'invalid-request': 400,
+  'invalid-profile': 422,
+  'literal-secret': 422,
+  'missing-secret': 422,
+  'invalid-waivers': 422,
+  'unknown-implementation': 422,
+  unreachable: 502,
+  conflict: 409,
+  'not-ready': 409,
+  internal: 500,
+};
+
+export interface ErrorBody {
+  error: ServeErrorCode;
+  message: string;
+  details?: unknown;
+}
+
+export class ServeError extends PtasError {
+  readonly code = 'serve-refused';
+  override name = 'ServeError';
+  readonly status: number;
+
+  constructor(
+    readonly kind: ServeErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.status = STATUS[kind];
+  }
+
+  body(): ErrorBody {
+    return { error: this.kind, message: this.message, ...(this.details === undefined ? {} : { details: this.details }) };
+  }
+}
+
+export const notFound = (what: string): ServeError => new ServeError('not-found', `${what} does not exist`);

@@ -1,0 +1,335 @@
+// The runs: asked for, queued (queue.ts), run one by one in-process
+// (run-execution.ts), cancelled, and read back: their record, their events
+// (events.ts), their bundle as a folder or an archive (archive.ts), and the
+// comparison of two runs (reports/baseline.ts, what `ptas report --baseline`
+// computes). A run's secrets (its resolved profile) live in memory only, for
+// as long as it waits or runs; a run the server was running or holding when
+// it stopped is finished INCOMPLETE at the next start, its partial bundle
+// kept.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { Profile } from '../../src/config/profile.ts';
+import { PtasError } from '../../src/errors.ts';
+import { Redactor } from '../../src/http/redact.ts';
+import type { RunResults } from '../../src/results/model.ts';
+import { loadWaivers } from '../../src/results/waivers-file.ts';
+import { compareWithBaseline, type BaselineDiff } from '../../reports/baseline.ts';
+import { bundleArchive } from './archive.ts';
+import type { RunEvent, RunOptionsInput, RunRecord } from './contract.ts';
+import { notFound, ServeError } from './errors.ts';
+import type { NumberedRunEvent, RunEvents } from './events.ts';
+import { runProfile, type RunSecrets } from './profile-text.ts';
+import type { RunQueue } from './queue.ts';
+import { executeRun, type ExecutedRun } from './run-execution.ts';
+import { writeJsonAtomic } from './store/atomic.ts';
+import type { ImplementationStore } from './store/implementations.ts';
+import { REFERENCE_ID, type StoreLayout } from './store/layout.ts';
+import type { RunStore } from './store/runs.ts';
+
+export interface StartRunInput {
+  /** An implementation id, or "reference" for the bundled reference. */
+  implementation: string;
+  options?: RunOptionsInput;
+  /** For this run only, kept in memory: never stored, never shown. */
+  secrets?: RunSecrets;
+}
+
+export interface RunArchive {
+  stream: Readable;
+  /** "ptas-run-<id>.tar.gz": extracts to the folder ptas-run-<id>/. */
+  filename: string;
+}
+
+export interface RunServiceDeps {
+  layout: StoreLayout;
+  store: RunStore;
+  implementations: ImplementationStore;
+  events: RunEvents;
+  queue: RunQueue;
+  /** Where env: references are read from (the server's environment). */
+  env: NodeJS.ProcessEnv;
+  /** The server's log, one line per call. */
+  log: (line: string) => void;
+}
+
+interface Waiting {
+  profile: Profile;
+  secrets: string[];
+}
+
+interface Active {
+  controller: AbortController;
+  done: Promise<void>;
+  /** Why it is being stopped: a cancel, or the server stopping. */
+  stopping?: 'cancel' | 'shutdown';
+}
+
+export const NOTES = {
+  cancelledWhileQueued: 'cancelled before it started',
+  cancelledWhileRunning: 'cancelled while running: the bundle is partial',
+  serverStoppedRunning: 'the server stopped during the run',
+  serverStoppedQueued: 'the server stopped before the run started',
+} as const;
+
+/** How long a cancel waits for the run to stop before it answers with the run still stopping. */
+const CANCEL_WAIT_MS = 15_000;
+const now = () => new Date().toISOString();
+
+export class RunService {
+  private readonly waiting = new Map<string, Waiting>();
+  private readonly active = new Map<string, Active>();
+  private closed = false;
+
+  constructor(private readonly deps: RunServiceDeps) {}
+
+  /** At start-up: a run the last server left queued or running is finished INCOMPLETE, whatever bundle it wrote kept. */
+  recover(): RunRecord[] {
+    const recovered: RunRecord[] = [];
+    for (const run of this.deps.store.list()) {
+      if (run.status !== 'queued' && run.status !== 'running') continue;
+      // A bundle with its manifest was written whole (the manifest is written last): its verdict stands.
+      const results = this.results(run.id);
+      const whole = results && existsSync(path.join(this.deps.layout.bundleDir(run.id), 'manifest.json'));
+      const { queuePosition: _position, ...rest } = run;
+      const record: RunRecord = {
+        ...rest,
+        status: 'finished',
+        finishedAt: now(),
+        verdict: whole ? results.verdict : 'INCOMPLETE',
+        ...(results ? { counts: results.counts } : {}),
+        note: run.status === 'running' ? NOTES.serverStoppedRunning : NOTES.serverStoppedQueued,
+      };
+      this.save(record);
+      this.publish(record.id, { type: 'status', run: record });
+      this.publish(record.id, { type: 'end', run: record });
+      this.deps.log(`run ${record.id} (${record.implementation}) was ${run.status} when the server stopped: finished ${record.verdict}`);
+      recovered.push(record);
+    }
+    return recovered;
+  }
+
+  start(input: StartRunInput): RunRecord {
+    if (this.closed) throw new ServeError('conflict', 'the server is stopping: no new run starts');
+    const options = input.options ?? {};
+    if (options.grep !== undefined) {
+      try {
+        new RegExp(options.grep);
+      } catch (error) {
+        throw new ServeError('invalid-request', `options.grep is not a regular expression: ${(error as Error).message}`, { keyPath: '/options/grep' });
+      }
+    }
+    const waiting = this.profileFor(input);
+    const id = randomBytes(16).toString('base64url');
+    if (options.waivers !== undefined) this.writeWaivers(id, options.waivers);
+    const record: RunRecord = { id, implementation: input.implementation, options, status: 'queued', createdAt: now() };
+    this.save(record);
+    this.waiting.set(id, waiting);
+    this.deps.queue.enqueue({ runId: id, implementation: input.implementation });
+    this.deps.events.publish(id, { type: 'status', run: record });
+    this.deps.log(`run ${id} of ${input.implementation} asked for${options.grep ? ` (grep ${options.grep})` : ''}`);
+    this.pump();
+    return this.get(id)!;
+  }
+
+  private profileFor(input: StartRunInput): Waiting {
+    if (input.implementation === REFERENCE_ID) {
+      if (input.secrets && Object.keys(input.secrets).length) {
+        throw new ServeError('invalid-request', 'the bundled reference has its own credentials: give secrets only with a run of a stored implementation', { keyPath: '/secrets' });
+      }
+      return { profile: {}, secrets: [] };
+    }
+    const implementation = this.deps.implementations.get(input.implementation);
+    if (!implementation) {
+      throw new ServeError('unknown-implementation', `no implementation ${input.implementation}: store its profile first (PUT /api/implementations/${input.implementation}), or run "reference"`, {
+        keyPath: '/implementation',
+      });
+    }
+    return runProfile(implementation.profileText, this.deps.env, input.secrets);
+  }
+
+  /** The waiver file ptasRun reads, beside the bundle; one it cannot use refuses the run before it is queued. */
+  private writeWaivers(runId: string, waivers: unknown): void {
+    const file = this.deps.layout.waiversFile(runId);
+    writeJsonAtomic(file, waivers);
+    try {
+      loadWaivers(file);
+    } catch (error) {
+      rmSync(this.deps.layout.runDir(runId), { recursive: true, force: true });
+      if (!(error instanceof PtasError)) throw error;
+      throw new ServeError('invalid-waivers', error.message.replaceAll(file, 'options.waivers'), { keyPath: '/options/waivers' });
+    }
+  }
+
+  get(runId: string): RunRecord | undefined {
+    return this.deps.store.get(runId);
+  }
+
+  list(filter: { implementation?: string } = {}): RunRecord[] {
+    return this.deps.store.list(filter);
+  }
+
+  private require(runId: string): RunRecord {
+    const record = this.get(runId);
+    if (!record) throw notFound(`run ${runId}`);
+    return record;
+  }
+
+  private save(record: RunRecord): void {
+    this.deps.store.save(record);
+  }
+
+  private publish(runId: string, event: RunEvent): void {
+    this.deps.events.publish(runId, event);
+  }
+
+  /** Starts what may start, and tells each waiting run its new position. */
+  private pump(): void {
+    if (this.closed) return;
+    for (const run of this.deps.queue.startable()) this.launch(run.runId);
+    for (const [runId, position] of this.deps.queue.positions()) {
+      const record = this.get(runId);
+      if (!record || record.queuePosition === position) continue;
+      const moved: RunRecord = { ...record, queuePosition: position };
+      this.save(moved);
+      this.publish(runId, { type: 'status', run: moved });
+    }
+  }
+
+  private launch(runId: string): void {
+    const waiting = this.waiting.get(runId)!;
+    this.waiting.delete(runId);
+    const { queuePosition: _position, ...queued } = this.require(runId);
+    const record: RunRecord = { ...queued, status: 'running', startedAt: now() };
+    this.save(record);
+    this.publish(runId, { type: 'status', run: record });
+    this.deps.log(`run ${runId} of ${record.implementation} started`);
+    const controller = new AbortController();
+    const waiversFile = record.options.waivers !== undefined ? this.deps.layout.waiversFile(runId) : undefined;
+    const active: Active = { controller, done: Promise.resolve() };
+    active.done = executeRun({
+      profile: waiting.profile,
+      options: record.options,
+      bundleDir: this.deps.layout.bundleDir(runId),
+      waiversFile,
+      signal: controller.signal,
+      redactor: new Redactor(waiting.secrets.map((value) => [value, 'secret'] as [string, string])),
+      emit: (event) => this.publish(runId, event),
+      startedAt: performance.now(),
+    })
+      .catch((error: unknown): ExecutedRun => ({ verdict: 'INCOMPLETE', counts: {}, bundle: false, note: `the run failed inside ptas: ${error instanceof Error ? error.message : String(error)}` }))
+      .then((executed) => this.finish(runId, active, executed));
+    this.active.set(runId, active);
+  }
+
+  private finish(runId: string, active: Active, executed: ExecutedRun): void {
+    const note =
+      active.stopping === 'cancel' ? NOTES.cancelledWhileRunning : active.stopping === 'shutdown' ? NOTES.serverStoppedRunning : executed.note;
+    const record: RunRecord = {
+      ...this.require(runId),
+      status: active.stopping === 'cancel' ? 'cancelled' : 'finished',
+      finishedAt: now(),
+      verdict: executed.verdict,
+      counts: executed.counts,
+      ...(note ? { note } : {}),
+    };
+    this.save(record);
+    this.publish(runId, { type: 'status', run: record });
+    this.publish(runId, { type: 'end', run: record });
+    this.deps.log(`run ${runId} of ${record.implementation} ${record.status}: ${record.verdict}${note ? ` (${note})` : ''}`);
+    this.active.delete(runId);
+    this.deps.queue.finished(runId);
+    this.pump();
+  }
+
+  /** A waiting run is taken out; a running one stops (its partial bundle written) before this answers, or within CANCEL_WAIT_MS. */
+  async cancel(runId: string): Promise<RunRecord> {
+    const record = this.require(runId);
+    if (record.status === 'finished' || record.status === 'cancelled') throw new ServeError('conflict', `run ${runId} has ended (${record.status}): there is nothing to cancel`);
+    if (record.status === 'queued' && this.deps.queue.remove(runId)) {
+      this.waiting.delete(runId);
+      const { queuePosition: _position, ...rest } = record;
+      const cancelled: RunRecord = { ...rest, status: 'cancelled', finishedAt: now(), note: NOTES.cancelledWhileQueued };
+      this.save(cancelled);
+      this.publish(runId, { type: 'status', run: cancelled });
+      this.publish(runId, { type: 'end', run: cancelled });
+      this.deps.log(`run ${runId} of ${record.implementation} cancelled before it started`);
+      this.pump();
+      return cancelled;
+    }
+    const active = this.active.get(runId);
+    if (active) {
+      active.stopping ??= 'cancel';
+      active.controller.abort();
+      await Promise.race([active.done, new Promise((resolve) => setTimeout(resolve, CANCEL_WAIT_MS).unref())]);
+    }
+    return this.require(runId);
+  }
+
+  events(runId: string, options: { after?: number; signal?: AbortSignal } = {}): AsyncGenerator<NumberedRunEvent> {
+    this.require(runId);
+    return this.deps.events.subscribe(runId, options);
+  }
+
+  /** The run's bundle folder, once ptasRun has written it (a cancelled run's partial one too). */
+  bundleDir(runId: string): string | undefined {
+    this.require(runId);
+    const dir = this.deps.layout.bundleDir(runId);
+    return existsSync(path.join(dir, 'manifest.json')) ? dir : undefined;
+  }
+
+  private readyBundle(runId: string): string {
+    const dir = this.bundleDir(runId);
+    if (!dir) throw new ServeError('not-ready', `run ${runId} has no bundle${this.get(runId)!.status === 'finished' || this.get(runId)!.status === 'cancelled' ? ' (it ended before writing one)' : ' yet: it is written when the run ends'}`);
+    return dir;
+  }
+
+  /** The report page of the run's bundle. */
+  reportFile(runId: string): string {
+    return path.join(this.readyBundle(runId), 'index.html');
+  }
+
+  archive(runId: string): RunArchive {
+    const dir = this.readyBundle(runId);
+    return { stream: bundleArchive(dir, `ptas-run-${runId}`), filename: `ptas-run-${runId}.tar.gz` };
+  }
+
+  private results(runId: string): RunResults | undefined {
+    try {
+      return JSON.parse(readFileSync(path.join(this.deps.layout.bundleDir(runId), 'results.json'), 'utf8')) as RunResults;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Run `runId` compared with the baseline run `baselineId`, as `ptas report --baseline` compares them. */
+  compare(runId: string, baselineId: string): BaselineDiff {
+    this.readyBundle(runId);
+    this.readyBundle(baselineId);
+    const current = this.results(runId);
+    const baseline = this.results(baselineId);
+    if (!current || !baseline) throw new ServeError('not-ready', `run ${current ? baselineId : runId} has no results.json in its bundle`);
+    return compareWithBaseline(baseline, current);
+  }
+
+  /** Stops every run (each finishes INCOMPLETE, its partial bundle written) and finishes the waiting ones; no run starts after. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const { runId } of this.deps.queue.waitingRuns()) {
+      this.deps.queue.remove(runId);
+      this.waiting.delete(runId);
+      const { queuePosition: _position, ...rest } = this.require(runId);
+      const record: RunRecord = { ...rest, status: 'finished', finishedAt: now(), verdict: 'INCOMPLETE', note: NOTES.serverStoppedQueued };
+      this.save(record);
+      this.publish(runId, { type: 'status', run: record });
+      this.publish(runId, { type: 'end', run: record });
+    }
+    const stopping = [...this.active.values()].map((active) => {
+      active.stopping ??= 'shutdown';
+      active.controller.abort();
+      return active.done;
+    });
+    await Promise.race([Promise.all(stopping), new Promise((resolve) => setTimeout(resolve, CANCEL_WAIT_MS).unref())]);
+  }
+}

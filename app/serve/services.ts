@@ -1,0 +1,199 @@
+// What `ptas serve` can do, once, for both of its faces: the API for CI
+// (app/serve/api/) and the console's pages (app/serve/console/), which the
+// server hands this object to (server.ts registerExtra). Neither face
+// re-implements what app/ computes: runs are ptasRun, the doctor is
+// runDoctor, the starter profile is ptas init's, the comparison is
+// `ptas report --baseline`'s. A refusal is a ServeError (errors.ts) with the
+// HTTP status and the {error, message, details} body both faces show.
+import { fromRoot } from '../../src/paths.ts';
+import type { BaselineDiff } from '../../reports/baseline.ts';
+import { ConfigError } from '../../src/config/errors.ts';
+import { UnreachableError } from '../run/preflight.ts';
+import { baseUrlProblem, defaultName } from '../init/questions.ts';
+import { PROFILE_SCHEMA_BUNDLE } from '../init/schema-bundle.ts';
+import { schemaRefFor } from '../init/init.ts';
+import { renderStarterProfile } from '../init/starter-profile.ts';
+import type { ImplementationRecord, ImplementationSummary, RunRecord } from './contract.ts';
+import { doctorForProfile, type DoctorResult } from './doctor.ts';
+import { ServeError, type ErrorBody } from './errors.ts';
+import { RunEvents, type NumberedRunEvent } from './events.ts';
+import { ImplementationService, type ImplementationInput } from './implementations.ts';
+import type { RunSecrets } from './profile-text.ts';
+import { RunQueue } from './queue.ts';
+import { RunService, type RunArchive, type StartRunInput } from './runs.ts';
+import { ShareStore } from './shares.ts';
+import { ImplementationStore } from './store/implementations.ts';
+import { StoreLayout } from './store/layout.ts';
+import { RunStore } from './store/runs.ts';
+import { TokenStore, type TokenInfo } from './tokens.ts';
+
+export type { DoctorResult } from './doctor.ts';
+export type { NumberedRunEvent } from './events.ts';
+export type { ImplementationInput } from './implementations.ts';
+export type { RunSecrets } from './profile-text.ts';
+export type { RunArchive, StartRunInput } from './runs.ts';
+
+export interface ServeServices {
+  /** The store's root (--data), absolute. */
+  readonly dataDir: string;
+
+  implementations: {
+    list(): ImplementationRecord[];
+    get(id: string): ImplementationRecord | undefined;
+    /** Creates or replaces; refuses (422) a text that does not parse or validate, or holds a secret in the clear. */
+    put(id: string, input: ImplementationInput): { record: ImplementationRecord; created: boolean };
+    /** Stores a new implementation under an id made from its name. */
+    create(input: ImplementationInput): ImplementationRecord;
+    /** Its runs and bundles stay; refused (409) while one of its runs waits or runs. */
+    remove(id: string): void;
+    /** Every stored implementation, then the bundled reference ("reference"), each with its last run and trend. */
+    summaries(): ImplementationSummary[];
+    /** What put would say of the text, without storing it. */
+    validate(profileText: string): { ok: true } | { ok: false; error: ErrorBody };
+  };
+
+  runs: {
+    /** Queues a run (202 in the API); refused (422) when its profile cannot be resolved. */
+    start(input: StartRunInput): RunRecord;
+    get(runId: string): RunRecord | undefined;
+    /** Newest first. */
+    list(filter?: { implementation?: string }): RunRecord[];
+    /** Removes a waiting run, or stops a running one and answers once it stopped (its partial bundle written). */
+    cancel(runId: string): Promise<RunRecord>;
+    /** Every past event after `after` (0: all), then each new one, ending with `end`; stop early with the signal. */
+    events(runId: string, options?: { after?: number; signal?: AbortSignal }): AsyncGenerator<NumberedRunEvent>;
+    /** The bundle folder once written, else undefined. */
+    bundleDir(runId: string): string | undefined;
+    /** The bundle's index.html (409 not-ready before the run wrote it). */
+    reportFile(runId: string): string;
+    /** The bundle as a .tar.gz stream (409 not-ready before the run wrote it). */
+    archive(runId: string): RunArchive;
+    /** Run `runId` against the baseline run `baselineId`: `ptas report --baseline`'s diff. */
+    compare(runId: string, baselineId: string): BaselineDiff;
+  };
+
+  shares: {
+    /** A new read-only link to the run's report: "/share/<token>", shown once. */
+    create(runId: string): { url: string; token: string };
+    /** Revokes every link of the run; how many were live. */
+    revoke(runId: string): number;
+    /** The run a live link shows. */
+    resolve(token: string): string | undefined;
+  };
+
+  tokens: {
+    /** The live token's name, or undefined (wrong, revoked, missing); constant-time over every stored hash. */
+    verify(token: string | undefined): { name: string } | undefined;
+    /** A new token, shown once. */
+    create(name: string): string;
+    revoke(name: string): boolean;
+    list(): TokenInfo[];
+  };
+
+  /** `ptas doctor` on a profile text (JSON mode): each configured operation tried once; 422 for a profile that cannot be resolved, 502 when the target does not answer. */
+  doctor(profileText: string, secrets?: RunSecrets): Promise<DoctorResult>;
+
+  /** `ptas init --yes`'s commented starter profile. */
+  starterProfile(options?: { name?: string; baseUrl?: string; schemaRef?: string }): string;
+
+  /** schemas/ptas-profile.bundle.json: the profile's JSON Schema as one file, for the editor. */
+  readonly profileSchemaPath: string;
+
+  /** Stops every run (each finishes INCOMPLETE with its partial bundle) and finishes the waiting ones. */
+  close(): Promise<void>;
+}
+
+export interface ServicesOptions {
+  dataDir: string;
+  /** Runs at once over all implementations (one per implementation in any case); default 1. */
+  maxConcurrentRuns?: number;
+  /** Where env: references are read from; default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** The server's log; default stderr. */
+  log?: (line: string) => void;
+}
+
+export interface CreatedServices {
+  services: ServeServices;
+  /** The token made because no live token existed (a first start): to show once. */
+  firstRunToken?: { name: string; token: string };
+  /** Runs the last server left queued or running, now finished INCOMPLETE. */
+  recovered: RunRecord[];
+}
+
+const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
+
+export function createServices(options: ServicesOptions): CreatedServices {
+  const layout = new StoreLayout(options.dataDir);
+  layout.ensure();
+  const log = options.log ?? ((line: string) => process.stderr.write(`ptas serve: ${line}\n`));
+  const env = options.env ?? process.env;
+  const implementationStore = new ImplementationStore(layout);
+  const runStore = new RunStore(layout, () => implementationStore.list());
+  const events = new RunEvents(runStore);
+  const runs = new RunService({ layout, store: runStore, implementations: implementationStore, events, queue: new RunQueue(options.maxConcurrentRuns ?? 1), env, log });
+  const implementations = new ImplementationService(implementationStore, (filter) => runStore.list(filter));
+  const tokens = new TokenStore(layout.tokensFile);
+  const shares = new ShareStore(layout.sharesFile);
+  const recovered = runs.recover();
+  const firstRunToken = tokens.createFirstRunToken();
+
+  const services: ServeServices = {
+    dataDir: layout.root,
+    implementations: {
+      list: () => implementations.list(),
+      get: (id) => implementations.get(id),
+      put: (id, input) => implementations.put(id, input),
+      create: (input) => implementations.create(input),
+      remove: (id) => implementations.remove(id),
+      summaries: () => implementations.summaries(),
+      validate: (text) => implementations.validate(text),
+    },
+    runs: {
+      start: (input) => runs.start(input),
+      get: (id) => runs.get(id),
+      list: (filter) => runs.list(filter),
+      cancel: (id) => runs.cancel(id),
+      events: (id, opts) => runs.events(id, opts),
+      bundleDir: (id) => runs.bundleDir(id),
+      reportFile: (id) => runs.reportFile(id),
+      archive: (id) => runs.archive(id),
+      compare: (id, baselineId) => runs.compare(id, baselineId),
+    },
+    shares: {
+      create: (runId) => {
+        runs.reportFile(runId);
+        const token = shares.create(runId);
+        return { token, url: `/share/${token}` };
+      },
+      revoke: (runId) => {
+        if (!runs.get(runId)) throw new ServeError('not-found', `run ${runId} does not exist`);
+        return shares.revoke(runId);
+      },
+      resolve: (token) => shares.resolve(token),
+    },
+    tokens: {
+      verify: (token) => tokens.verify(token),
+      create: (name) => tokens.create(name),
+      revoke: (name) => tokens.revoke(name),
+      list: () => tokens.list(),
+    },
+    doctor: async (profileText, secrets) => {
+      try {
+        return await doctorForProfile(profileText, env, secrets);
+      } catch (error) {
+        if (error instanceof UnreachableError) throw new ServeError('unreachable', error.message);
+        if (error instanceof ConfigError) throw new ServeError('invalid-profile', error.message, { keyPath: error.keyPath });
+        throw error;
+      }
+    },
+    starterProfile: ({ name, baseUrl = DEFAULT_BASE_URL, schemaRef = schemaRefFor(fromRoot('ptas-profile.jsonc')) } = {}) => {
+      const problem = baseUrlProblem(baseUrl);
+      if (problem) throw new ServeError('invalid-request', `baseUrl ${baseUrl}: ${problem}`, { keyPath: '/baseUrl' });
+      return renderStarterProfile({ name: name || defaultName(baseUrl), baseUrl }, { schemaRef });
+    },
+    profileSchemaPath: PROFILE_SCHEMA_BUNDLE,
+    close: () => runs.close(),
+  };
+  return { services, recovered, ...(firstRunToken ? { firstRunToken } : {}) };
+}

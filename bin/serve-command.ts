@@ -1,0 +1,127 @@
+// `ptas serve`: the certification lab as a server (app/serve/): a store of
+// implementations, runs and their bundles under --data, a run queue, the API
+// for CI and the console. `ptas serve token create|revoke|list` manages the
+// API's tokens in the same store, also while a server runs.
+import path from 'node:path';
+import type { Argv, CommandModule } from 'yargs';
+import { ConfigError } from '../src/config/errors.ts';
+import { EXIT } from '../src/exit-codes.ts';
+import { createServer, DEFAULT_HOST, DEFAULT_PORT } from '../app/serve/server.ts';
+import { StoreLayout } from '../app/serve/store/layout.ts';
+import { TokenStore } from '../app/serve/tokens.ts';
+import { fail } from './connection.ts';
+
+const DEFAULT_DATA = './ptas-data';
+
+interface ServeArgs {
+  port: number;
+  host: string;
+  data: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  maxConcurrentRuns: number;
+}
+
+interface TokenArgs {
+  action: 'create' | 'revoke' | 'list';
+  name?: string;
+  data: string;
+}
+
+function tokenStore(data: string): TokenStore {
+  const layout = new StoreLayout(data);
+  layout.ensure();
+  return new TokenStore(layout.tokensFile);
+}
+
+const tokenCommand: CommandModule<object, TokenArgs> = {
+  command: 'token <action>',
+  describe: "Manage the API's bearer tokens: create (shown once, stored hashed), revoke, list",
+  builder: (y: Argv) =>
+    y
+      .positional('action', { choices: ['create', 'revoke', 'list'] as const, demandOption: true, describe: 'create, revoke or list' })
+      .option('name', { type: 'string', describe: 'The token\'s name (create, revoke), e.g. ci-nightly' })
+      .option('data', { type: 'string', default: DEFAULT_DATA, describe: 'The store directory of the server' })
+      .check((argv) => {
+        if (argv.action !== 'list' && !argv.name) throw new ConfigError(`ptas serve token ${argv.action} needs --name NAME`);
+        return true;
+      })
+      .example('$0 serve token create --name ci-nightly', 'A token for a CI job (printed once: put it in the job\'s secrets)')
+      .example('$0 serve token revoke --name ci-nightly', 'It stops working at once, also on a running server') as unknown as Argv<TokenArgs>,
+  handler: (args) => {
+    try {
+      const tokens = tokenStore(args.data);
+      if (args.action === 'create') {
+        const token = tokens.create(args.name!);
+        process.stderr.write(`ptas serve: token ${args.name} created; it is shown this once (the store keeps only its SHA-256):\n`);
+        process.stdout.write(`${token}\n`);
+      } else if (args.action === 'revoke') {
+        if (!tokens.revoke(args.name!)) throw new ConfigError(`no live token named ${args.name} in ${path.resolve(args.data)} (ptas serve token list shows them)`);
+        process.stdout.write(`ptas serve: token ${args.name} revoked\n`);
+      } else {
+        const list = tokens.list();
+        if (!list.length) process.stdout.write('no tokens (the first start of ptas serve makes one)\n');
+        for (const t of list) process.stdout.write(`${t.name.padEnd(24)} created ${t.createdAt}${t.revokedAt ? `  revoked ${t.revokedAt}` : ''}\n`);
+      }
+    } catch (error) {
+      fail(error);
+    }
+  },
+};
+
+export const serveCommand: CommandModule<object, ServeArgs> = {
+  command: 'serve',
+  describe: 'Serve the certification lab: implementations, a run queue, bundles, share links, the API for CI and the console',
+  builder: (y: Argv) =>
+    y
+      .command(tokenCommand as unknown as CommandModule)
+      .option('port', { type: 'number', default: DEFAULT_PORT, describe: 'Port to listen on (0: any free port; the address is printed)' })
+      .option('host', { type: 'string', default: DEFAULT_HOST, describe: 'Address to listen on; another than loopback needs --tls-cert and --tls-key' })
+      .option('data', { type: 'string', default: DEFAULT_DATA, describe: 'The store: implementations, runs and their bundles, tokens (hashed), share links' })
+      .option('tls-cert', { type: 'string', describe: 'PEM certificate: serve HTTPS (with --tls-key)' })
+      .option('tls-key', { type: 'string', describe: 'PEM private key of --tls-cert' })
+      .option('max-concurrent-runs', { type: 'number', default: 1, describe: 'Runs at once over all implementations (one per implementation in any case); each is a Playwright process with its workers' })
+      .check((argv) => {
+        if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535) throw new ConfigError(`--port must be 0 to 65535; got ${argv.port}`);
+        const max = argv.maxConcurrentRuns as number;
+        if (!Number.isInteger(max) || max < 1) throw new ConfigError(`--max-concurrent-runs must be a whole number of at least 1; got ${max}`);
+        if (Boolean(argv.tlsCert) !== Boolean(argv.tlsKey)) throw new ConfigError('--tls-cert and --tls-key go together: give both PEM files');
+        return true;
+      })
+      .example('$0 serve', 'Serve on http://127.0.0.1:7300 with the store in ./ptas-data (the first start prints a token)')
+      .example('$0 serve token create --name ci-nightly', 'A bearer token for CI')
+      .example('$0 serve --host 0.0.0.0 --tls-cert cert.pem --tls-key key.pem', 'Serve HTTPS to the network')
+      .epilog(
+        'The API (README "The console and its API"): every /api route takes Authorization: Bearer <token>. Runs wait in a queue, one at a time per implementation. ' +
+          'A run the server was running when it stopped is finished INCOMPLETE at the next start, its partial bundle kept.\n\n' +
+          `Exit codes: 0 stopped (SIGINT or SIGTERM), ${EXIT.USAGE} usage or config error (a non-loopback --host without TLS, a port in use).`,
+      ) as unknown as Argv<ServeArgs>,
+  handler: async (args) => {
+    try {
+      const server = await createServer({
+        host: args.host,
+        port: args.port,
+        dataDir: args.data,
+        maxConcurrentRuns: args.maxConcurrentRuns,
+        ...(args.tlsCert && args.tlsKey ? { tls: { certFile: args.tlsCert, keyFile: args.tlsKey } } : {}),
+      });
+      // One write: whoever reads the address also gets the token with it.
+      const lines = [`ptas serve: listening on ${server.url} (store: ${server.services.dataDir})`];
+      for (const run of server.recovered) lines.push(`ptas serve: run ${run.id} of ${run.implementation}: ${run.note}; finished INCOMPLETE`);
+      if (server.firstRunToken) {
+        lines.push(`ptas serve: first-run token "${server.firstRunToken.name}", shown this once (the store keeps only its SHA-256); log in to the console or call the API with it:`);
+        lines.push(server.firstRunToken.token);
+      }
+      process.stdout.write(`${lines.join('\n')}\n`);
+      const stop = (signal: NodeJS.Signals) => {
+        process.stderr.write(`\nptas serve: ${signal}: stopping the runs (each keeps a partial bundle) and the server${signal === 'SIGINT' ? ' (Ctrl-C again to quit at once)' : ''}\n`);
+        process.once('SIGINT', () => process.exit(EXIT.INTERRUPTED));
+        void server.close().then(() => process.exit(0));
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    } catch (error) {
+      fail(error);
+    }
+  },
+};

@@ -1,0 +1,305 @@
+// The API for CI (README "The console and its API"), against a real server
+// on 127.0.0.1 running real runs of the bundled reference: tokens, runs
+// queued one at a time and started in turn, live events, the bundle as an
+// archive `ptas verify` accepts, cancel (running and waiting), the
+// comparison of two runs, share links, implementations, and the validation
+// of every parameter and body.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { runPtas } from '../support/cli.ts';
+import type { RunRecord } from '../../app/serve/contract.ts';
+import type { RunResults } from '../../src/results/model.ts';
+import { extractArchive, readEvents, startTestServer, waitForRun, type StreamedEvent, type TestServer } from './support.ts';
+
+const USERS = { implementation: 'reference', options: { load: false, grep: '@area:users' } };
+
+let lab: TestServer;
+/** The first run: a short one, finished CONFORMANT. */
+let first: RunRecord;
+
+before(async () => {
+  lab = await startTestServer();
+});
+
+after(async () => {
+  await lab?.close();
+});
+
+test('every API route wants a live bearer token: none, a wrong one and a revoked one are 401 JSON', async () => {
+  for (const [method, route] of [
+    ['GET', '/api/runs'],
+    ['POST', '/api/runs'],
+    ['GET', '/api/implementations'],
+    ['GET', '/api/runs/abc'],
+    ['GET', '/api/runs/abc/events'],
+    ['GET', '/api/runs/abc/bundle'],
+    ['POST', '/api/runs/abc/cancel'],
+    ['PUT', '/api/implementations/acme'],
+  ] as const) {
+    const answer = await lab.call(method, route, { token: null, body: method === 'GET' ? undefined : {} });
+    assert.equal(answer.status, 401, `${method} ${route}`);
+    assert.equal(answer.json.error, 'unauthorized');
+    assert.match(answer.headers.get('content-type') ?? '', /application\/json/);
+    assert.match(answer.headers.get('www-authenticate') ?? '', /^Bearer/);
+  }
+  assert.equal((await lab.call('GET', '/api/runs', { token: 'ptas_not-a-token' })).status, 401);
+  assert.equal((await lab.call('GET', '/api/runs', { token: lab.token.slice(0, -1) })).status, 401);
+  const ci = lab.server.services.tokens.create('ci');
+  assert.equal((await lab.call('GET', '/api/runs', { token: ci })).status, 200);
+  lab.server.services.tokens.revoke('ci');
+  const revoked = await lab.call('GET', '/api/runs', { token: ci });
+  assert.equal(revoked.status, 401);
+  assert.match(revoked.json.message, /revoked/);
+  assert.equal((await lab.call('GET', '/api/runs')).status, 200);
+});
+
+test('parameters and bodies are checked by schema: 400/422 JSON naming the problem, never a file outside the store', async () => {
+  const badId = await lab.call('GET', '/api/runs/not%20an%20id');
+  assert.equal(badId.status, 400);
+  assert.deepEqual(Object.keys(badId.json).sort(), ['details', 'error', 'message']);
+  assert.match(badId.json.message, /params\/id must match pattern/);
+  for (const route of ['/api/runs/..%2F..%2Ftokens', '/api/runs/..%2Fruns/bundle', '/api/implementations/..%2Ftokens', '/api/runs/%2E%2E/bundle', '/api/runs/../../tokens.json']) {
+    const answer = await lab.call('GET', route);
+    assert.ok(answer.status === 400 || answer.status === 404, `${route}: ${answer.status}`);
+    assert.equal(typeof answer.json.error, 'string', route);
+    assert.doesNotMatch(answer.text, /sha256|"tokens"/, route);
+  }
+  const notJson = await lab.call('POST', '/api/runs', { raw: '{"implementation": ' });
+  assert.equal(notJson.status, 400);
+  assert.equal(notJson.json.error, 'invalid-request');
+  const unknownKey = await lab.call('POST', '/api/runs', { body: { implementation: 'reference', options: { lod: false } } });
+  assert.equal(unknownKey.status, 400);
+  assert.match(unknownKey.json.message, /body\/options\/lod is not a known key/);
+  const wrongType = await lab.call('POST', '/api/runs', { body: { implementation: 'reference', options: { load: 'no' } } });
+  assert.equal(wrongType.status, 400);
+  assert.match(wrongType.json.message, /body\/options\/load must be boolean/);
+  const missing = await lab.call('POST', '/api/runs', { body: { options: {} } });
+  assert.equal(missing.status, 400);
+  assert.match(missing.json.message, /body\/implementation is required/);
+  const badGrep = await lab.call('POST', '/api/runs', { body: { implementation: 'reference', options: { grep: '(' } } });
+  assert.equal(badGrep.status, 400);
+  assert.match(badGrep.json.message, /options\.grep is not a regular expression/);
+  const unknown = await lab.call('POST', '/api/runs', { body: { implementation: 'nobody' } });
+  assert.equal(unknown.status, 422);
+  assert.equal(unknown.json.error, 'unknown-implementation');
+  const badWaivers = await lab.call('POST', '/api/runs', { body: { implementation: 'reference', options: { waivers: { waivers: [{ check: 'auth.refresh-token-single-use' }] } } } });
+  assert.equal(badWaivers.status, 422);
+  assert.equal(badWaivers.json.error, 'invalid-waivers');
+  assert.match(badWaivers.json.message, /options\.waivers is not a valid waiver file[^]*missing "reason"/);
+  assert.equal((await lab.call('GET', '/api/runs/AAAAAAAAAAAAAAAAAAAAAA')).status, 404);
+  assert.equal((await lab.call('GET', '/api/nothing-here')).json.error, 'not-found');
+  assert.deepEqual((await lab.call('GET', '/api/runs')).json, [], 'no refused request made a run');
+});
+
+test('a run of the reference: 202 and its Location, live check events then end, finished CONFORMANT; a second run waits behind it (position 1) and starts when it ends', async () => {
+  const asked = await lab.call('POST', '/api/runs', { body: USERS });
+  assert.equal(asked.status, 202, asked.text);
+  const id = asked.json.id as string;
+  assert.match(id, /^[A-Za-z0-9_-]{22}$/);
+  assert.equal(asked.headers.get('location'), `/api/runs/${id}`);
+  const events = readEvents(lab.url, lab.token, id);
+
+  const second = await lab.call('POST', '/api/runs', { body: USERS });
+  assert.equal(second.status, 202);
+  assert.equal(second.json.status, 'queued');
+  assert.equal(second.json.queuePosition, 1);
+  assert.equal((await lab.call('GET', `/api/runs/${second.json.id}`)).json.queuePosition, 1);
+
+  first = await waitForRun(lab.call, id, ['finished']);
+  assert.equal(first.verdict, 'CONFORMANT', JSON.stringify(first));
+  assert.ok((first.counts?.PASS ?? 0) > 20);
+
+  const { events: streamed, contentType } = await events;
+  assert.match(contentType ?? '', /^text\/event-stream/);
+  const types = streamed.map((e) => e.event);
+  assert.equal(types[0], 'status');
+  assert.equal(types.at(-1), 'end');
+  assert.deepEqual(streamed.map((e) => e.id), streamed.map((_, i) => i + 1), 'numbered from 1, in order');
+  const checks = streamed.filter((e): e is StreamedEvent & { data: Extract<StreamedEvent['data'], { type: 'check' }> } => e.data.type === 'check');
+  assert.equal(checks.length, first.counts!.PASS, 'one check event per check');
+  assert.ok(types.indexOf('check') < types.indexOf('end'));
+  assert.ok(types.includes('log'));
+  const last = checks.at(-1)!.data;
+  assert.equal(last.counts.PASS, checks.length, 'running counts');
+  assert.ok(checks.every((c, i) => i === 0 || c.data.elapsedMs >= checks[i - 1]!.data.elapsedMs), 'elapsed time grows');
+  assert.ok(checks[0]!.data.planned! > 20);
+  assert.equal((streamed.at(-1)!.data as { run: RunRecord }).run.verdict, 'CONFORMANT');
+
+  // The stream of an ended run is its replay, ending the same way.
+  const replay = await readEvents(lab.url, lab.token, id);
+  assert.deepEqual(replay.events.map((e) => e.event), types);
+
+  // The waiting run started when the first ended.
+  const started = await waitForRun(lab.call, second.json.id, ['running', 'finished']);
+  assert.ok(started.startedAt! >= first.finishedAt!, `${started.startedAt} < ${first.finishedAt}`);
+  assert.equal(started.queuePosition, undefined);
+  const cancelled = await lab.call('POST', `/api/runs/${second.json.id}/cancel`);
+  assert.equal(cancelled.status, 200);
+  assert.equal((await waitForRun(lab.call, second.json.id, ['cancelled', 'finished'])).status, 'cancelled');
+
+  const list = await lab.call('GET', '/api/runs?implementation=reference');
+  assert.deepEqual(list.json.map((r: RunRecord) => r.id), [second.json.id, id], 'newest first');
+  assert.deepEqual((await lab.call('GET', '/api/runs?implementation=acme')).json, []);
+});
+
+test("the bundle downloads as one .tar.gz that extracts to the run's folder; ptas verify holds it but for the narrowing", async () => {
+  const response = await fetch(`${lab.url}/api/runs/${first.id}/bundle`, { headers: { authorization: `Bearer ${lab.token}` } });
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get('content-type'), 'application/gzip');
+  assert.equal(response.headers.get('content-disposition'), `attachment; filename="ptas-run-${first.id}.tar.gz"`);
+  const dir = path.join(extractArchive(Buffer.from(await response.arrayBuffer())), `ptas-run-${first.id}`);
+  for (const file of ['manifest.json', 'results.json', 'index.html', 'junit.xml']) assert.ok(existsSync(path.join(dir, file)), file);
+  const verified = await runPtas(['verify', dir]);
+  // A --grep run cannot certify (README "Certification package"): every step holds but the required checks.
+  for (const step of ['manifest', 'files', 'results.json', 'junit.xml', 'index.html']) assert.match(verified.stdout, new RegExp(`✔ ${step.replace('.', '\\.')} `), verified.stdout);
+  assert.match(verified.stdout, /✖ required checks .*not run: --grep/);
+  assert.equal(verified.code, 1);
+});
+
+test('cancel of a running run answers once it stopped: cancelled, INCOMPLETE, its partial bundle written', async (t) => {
+  const asked = await lab.call('POST', '/api/runs', { body: { implementation: 'reference', options: { load: false } } });
+  const id = asked.json.id as string;
+  // Cancel once a few checks finished and others are still to come.
+  await new Promise<void>((resolve, reject) => {
+    let checks = 0;
+    readEvents(lab.url, lab.token, id, (event) => {
+      if (event.event === 'check' && ++checks === 3) resolve();
+    }).then(() => reject(new Error('the run ended before three checks finished')), reject);
+  });
+  const startedAt = performance.now();
+  const answer = await lab.call('POST', `/api/runs/${id}/cancel`);
+  const stopMs = performance.now() - startedAt;
+  t.diagnostic(`stopped ${Math.round(stopMs)} ms after the cancel`);
+  assert.equal(answer.status, 200);
+  assert.equal(answer.json.status, 'cancelled');
+  assert.equal(answer.json.verdict, 'INCOMPLETE');
+  assert.match(answer.json.note, /cancelled while running/);
+  // Usually well under 2 s; a webhook check in flight ends its session first (about a second more), and so does `ptas run` on Ctrl-C.
+  assert.ok(stopMs < 5_000, `stopping took ${Math.round(stopMs)} ms`);
+  const bundle = lab.server.services.runs.bundleDir(id)!;
+  const results = JSON.parse(readFileSync(path.join(bundle, 'results.json'), 'utf8')) as RunResults;
+  assert.equal(results.verdict, 'INCOMPLETE');
+  assert.match(results.run.interrupted ?? '', /interrupted/);
+  assert.ok(results.checks.length >= 3, 'the checks that finished are in the partial bundle');
+  assert.equal((await lab.call('GET', `/api/runs/${id}/bundle`)).status, 200);
+  const again = await lab.call('POST', `/api/runs/${id}/cancel`);
+  assert.equal(again.status, 409);
+});
+
+test('cancel of a waiting run takes it out of the queue: cancelled, no verdict, no bundle; the run ahead goes on', async () => {
+  const ahead = (await lab.call('POST', '/api/runs', { body: USERS })).json as RunRecord;
+  const waiting = (await lab.call('POST', '/api/runs', { body: USERS })).json as RunRecord;
+  const third = (await lab.call('POST', '/api/runs', { body: USERS })).json as RunRecord;
+  assert.deepEqual([waiting.queuePosition, third.queuePosition], [1, 2]);
+  const answer = await lab.call('POST', `/api/runs/${waiting.id}/cancel`);
+  assert.equal(answer.json.status, 'cancelled');
+  assert.equal(answer.json.verdict, undefined);
+  assert.match(answer.json.note, /before it started/);
+  assert.equal((await lab.call('GET', `/api/runs/${third.id}`)).json.queuePosition, 1, 'the run behind moved up');
+  assert.equal((await lab.call('GET', `/api/runs/${waiting.id}/bundle`)).status, 409);
+  const { events } = await readEvents(lab.url, lab.token, waiting.id);
+  assert.deepEqual(events.map((e) => e.event).slice(-2), ['status', 'end']);
+  await lab.call('POST', `/api/runs/${third.id}/cancel`);
+  assert.equal((await waitForRun(lab.call, ahead.id, ['finished'])).verdict, 'CONFORMANT');
+});
+
+test('a full run with the load stage: its bundle, downloaded and extracted, is one ptas verify holds (exit 0); the comparison with another run is ptas report --baseline\'s', async () => {
+  const asked = await lab.call('POST', '/api/runs', { body: { implementation: 'reference', options: { load: true, nonce: 'serve-test-7f3a' } } });
+  assert.equal(asked.status, 202);
+  const run = await waitForRun(lab.call, asked.json.id, ['finished'], 240_000);
+  assert.equal(run.verdict, 'CONFORMANT', JSON.stringify(run));
+  const archive = await fetch(`${lab.url}/api/runs/${run.id}/bundle`, { headers: { authorization: `Bearer ${lab.token}` } });
+  const dir = path.join(extractArchive(Buffer.from(await archive.arrayBuffer())), `ptas-run-${run.id}`);
+  const verified = await runPtas(['verify', dir, '--nonce', 'serve-test-7f3a']);
+  assert.equal(verified.code, 0, verified.stdout + verified.stderr);
+  assert.match(verified.stdout, /✔ required checks/);
+
+  const compared = await lab.call('GET', `/api/runs/${run.id}/compare/${first.id}`);
+  assert.equal(compared.status, 200, compared.text);
+  assert.equal(compared.json.baseline.startedAt, JSON.parse(readFileSync(path.join(lab.server.services.runs.bundleDir(first.id)!, 'results.json'), 'utf8')).run.startedAt);
+  assert.deepEqual(compared.json.verdict, { before: 'CONFORMANT', after: 'CONFORMANT' });
+  assert.equal(compared.json.regressions, 0);
+  assert.ok(compared.json.otherChanges.length > 0, 'the checks only the full run ran');
+  const notReady = await lab.call('GET', `/api/runs/${run.id}/compare/AAAAAAAAAAAAAAAAAAAAAA`);
+  assert.equal(notReady.status, 404);
+});
+
+test('a share link shows the report without login, with its CSP as a header and nosniff, until it is revoked', async () => {
+  const shared = await lab.call('POST', `/api/runs/${first.id}/share`);
+  assert.equal(shared.status, 201);
+  assert.match(shared.json.url, /^\/share\/[A-Za-z0-9_-]{32}$/);
+  const page = await fetch(`${lab.url}${shared.json.url}`);
+  assert.equal(page.status, 200);
+  const html = await page.text();
+  assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+  assert.equal(page.headers.get('x-content-type-options'), 'nosniff');
+  const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)![1]!;
+  assert.equal(page.headers.get('content-security-policy'), `${meta}; frame-ancestors 'none'`);
+  assert.match(meta, /default-src 'none'/);
+  assert.match(html, /CONFORMANT/);
+  const bundle = await fetch(`${lab.url}${shared.json.url}/bundle`);
+  assert.equal(bundle.status, 200);
+  assert.equal(bundle.headers.get('content-type'), 'application/gzip');
+  await bundle.arrayBuffer();
+
+  const guessed = await fetch(`${lab.url}/share/${'A'.repeat(32)}`);
+  assert.equal(guessed.status, 404);
+  assert.equal((await fetch(`${lab.url}/share/..%2F..%2Ftokens.json`)).status, 400);
+  const revoked = await lab.call('DELETE', `/api/runs/${first.id}/share`);
+  assert.deepEqual(revoked.json, { revoked: 1 });
+  assert.equal((await fetch(`${lab.url}${shared.json.url}`)).status, 404);
+  assert.equal((await fetch(`${lab.url}${shared.json.url}/bundle`)).status, 404);
+});
+
+test('implementations: a profile that parses and validates is stored (201, then 200), one with a clear-text secret or a wrong key is 422 naming the key', async () => {
+  const profileText = '{\n  // the sandbox\n  "name": "acme",\n  "baseUrl": "https://sandbox.acme.example",\n  "credentials": { "clientId": "partner-a", "clientSecret": "env:ACME_SECRET" },\n}\n';
+  const created = await lab.call('PUT', '/api/implementations/acme', { body: { name: 'Acme Payments', profileText } });
+  assert.equal(created.status, 201, created.text);
+  assert.equal(created.json.profileText, profileText, 'kept as written, comments included');
+  const replaced = await lab.call('PUT', '/api/implementations/acme', { body: { name: 'Acme Payments (sandbox)', profileText } });
+  assert.equal(replaced.status, 200);
+  assert.equal(replaced.json.createdAt, created.json.createdAt);
+  assert.equal((await lab.call('GET', '/api/implementations/acme')).json.name, 'Acme Payments (sandbox)');
+
+  const literal = await lab.call('PUT', '/api/implementations/acme', { body: { name: 'Acme', profileText: profileText.replace('env:ACME_SECRET', 's3cr3t-in-the-clear') } });
+  assert.equal(literal.status, 422);
+  assert.equal(literal.json.error, 'literal-secret');
+  assert.equal(literal.json.details.keyPath, '/credentials/clientSecret');
+  assert.equal(literal.json.details.fix, 'env:PTAS_CLIENT_SECRET');
+  assert.match(literal.json.message, /"clientSecret": "env:PTAS_CLIENT_SECRET"/);
+  assert.doesNotMatch(literal.text, /s3cr3t-in-the-clear/);
+  const wrongKey = await lab.call('PUT', '/api/implementations/acme', { body: { name: 'Acme', profileText: '{"baseUrl": "https://x.example", "http": {"timeoutMs": "soon"}}' } });
+  assert.equal(wrongKey.status, 422);
+  assert.equal(wrongKey.json.error, 'invalid-profile');
+  assert.equal(wrongKey.json.details.keyPath, '/http/timeoutMs');
+  const notJson = await lab.call('PUT', '/api/implementations/acme', { body: { name: 'Acme', profileText: '{"baseUrl": ' } });
+  assert.equal(notJson.status, 422);
+  assert.match(notJson.json.message, /line 1/);
+  assert.equal((await lab.call('PUT', '/api/implementations/Acme_Corp', { body: { name: 'x', profileText: '{}' } })).status, 400);
+  assert.equal((await lab.call('PUT', '/api/implementations/reference', { body: { name: 'x', profileText: '{}' } })).status, 409);
+  assert.equal((await lab.call('GET', '/api/implementations/acme')).json.name, 'Acme Payments (sandbox)', 'a refused PUT changed nothing');
+
+  // Its env: reference is unset in the server's environment: the run is refused before it is queued.
+  const unresolved = await lab.call('POST', '/api/runs', { body: { implementation: 'acme' } });
+  assert.equal(unresolved.status, 422);
+  assert.equal(unresolved.json.error, 'missing-secret');
+  assert.match(unresolved.json.message, /ACME_SECRET/);
+
+  const summaries = (await lab.call('GET', '/api/implementations')).json;
+  assert.deepEqual(summaries.map((s: { id: string }) => s.id), ['acme', 'reference']);
+  assert.equal(summaries[0].baseUrl, 'https://sandbox.acme.example');
+  const reference = summaries[1];
+  assert.ok(reference.trend.length >= 3);
+  assert.ok(reference.trend.every((t: { verdict: string }, i: number, all: Array<{ finishedAt: string }>) => t.verdict && (i === 0 || all[i - 1]!.finishedAt <= all[i]!.finishedAt)), 'oldest first');
+  assert.equal(reference.lastRun.id, (await lab.call('GET', '/api/runs?implementation=reference')).json[0].id);
+
+  assert.equal((await lab.call('DELETE', '/api/implementations/acme')).status, 204);
+  assert.equal((await lab.call('GET', '/api/implementations/acme')).status, 404);
+});
+
+test('the server log names runs, never a token', () => {
+  assert.ok(lab.logs.some((line) => /started/.test(line)));
+  assert.ok(lab.logs.every((line) => !line.includes(lab.token)));
+});
