@@ -25,6 +25,7 @@ export function route(pattern: RegExp, page: Page): void {
 }
 
 export function markReady(): void {
+  document.body.dataset.readyAtMs = performance.now().toFixed(0);
   document.body.dataset.ready = 'true';
 }
 

@@ -4,7 +4,7 @@
 import type { DoctorSummary, ImplementationRecord, RunRecord } from '../../app/serve/console/api-types.ts';
 import { getJson, messageOf, send } from '../api.ts';
 import { fill, h, link, notice } from '../dom.ts';
-import { createProfileEditor, type ProfileEditor } from '../editor.ts';
+import type { ProfileEditor } from '../editor.ts';
 import { dateTime, shortId, verdictBadge } from '../format.ts';
 import { markReady, navigate } from '../router.ts';
 import { doctorTable } from './doctor-table.ts';
@@ -49,8 +49,18 @@ interface EditorPart {
   name: HTMLInputElement;
 }
 
+type EditorModule = typeof import('../editor.ts');
+
+/**
+ * CodeMirror and the schema tools, evaluated when an editor is first needed:
+ * esbuild keeps a dynamically imported module in the one script but runs its
+ * code only on import, so the other pages do not pay for it.
+ */
+let editorModule: Promise<EditorModule> | undefined;
+const loadEditor = (): Promise<EditorModule> => (editorModule ??= import('../editor.ts'));
+
 /** The name field, the toolbar and the editor; `onSaved` is told of each save. */
-function editorPart(record: ImplementationRecord | undefined, text: string, schemaValue: object, onSaved: (r: ImplementationRecord) => void): EditorPart {
+function editorPart(record: ImplementationRecord | undefined, text: string, schemaValue: object, { createProfileEditor }: EditorModule, onSaved: (r: ImplementationRecord) => void): EditorPart {
   let saved = record?.profileText ?? '';
   const name = h('input', { attrs: { type: 'text', id: 'implementation-name', required: '', maxlength: '200', autocomplete: 'off', placeholder: 'e.g. Acme staging' } });
   name.value = record?.name ?? '';
@@ -107,13 +117,13 @@ function editorPart(record: ImplementationRecord | undefined, text: string, sche
 
 export async function implementationPage(main: HTMLElement, params: string[]): Promise<void> {
   const id = params[0];
-  const [record, schemaValue] = await Promise.all([id ? getJson<ImplementationRecord>(`/console/api/implementations/${encodeURIComponent(id)}`) : undefined, profileSchema()]);
+  const [record, schemaValue, editor] = await Promise.all([id ? getJson<ImplementationRecord>(`/console/api/implementations/${encodeURIComponent(id)}`) : undefined, profileSchema(), loadEditor()]);
   const text = record?.profileText ?? (await getJson<{ profileText: string }>('/console/api/starter')).profileText;
   const runs = record ? await getJson<RunRecord[]>(`/console/api/implementations/${encodeURIComponent(record.id)}/runs`) : [];
 
   const runSection = h('section', { class: 'start-run' });
   const showRunForm = (r: ImplementationRecord) => fill(runSection, h('h2', null, 'Start a run'), runForm(r.id, r.profileText));
-  const part = editorPart(record, text, schemaValue, (stored) => {
+  const part = editorPart(record, text, schemaValue, editor, (stored) => {
     if (!record) navigate(`/console/implementations/${encodeURIComponent(stored.id)}`, { replace: true });
     else {
       fill(heading, stored.name);

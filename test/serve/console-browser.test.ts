@@ -53,7 +53,7 @@ async function tarEntries(gz: Buffer): Promise<string[]> {
     stream.on('end', next);
     stream.resume();
   });
-  const done = new Promise((resolve, reject) => extract.on('finish', resolve).on('error', reject));
+  const done = new Promise<void>((resolve, reject) => extract.on('finish', () => resolve()).on('error', reject));
   Readable.from([gunzipSync(gz)]).pipe(extract);
   await done;
   return names;
