@@ -36,7 +36,7 @@ export async function implementationsPage(main: HTMLElement): Promise<void> {
     : h('p', { class: 'muted' }, 'No implementation yet: create one from ptas init’s starter profile.');
   fill(
     main,
-    h('div', { class: 'page-head' }, h('h1', null, 'Implementations'), link('/console/implementations/new', 'New implementation')),
+    h('div', { class: 'page-head' }, h('h1', null, 'Implementations'), Object.assign(link('/console/implementations/new', 'New implementation'), { className: 'button' })),
     table,
   );
   markReady();

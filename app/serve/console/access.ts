@@ -36,15 +36,21 @@ export function requireSession(request: FastifyRequest): Session {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The request's own origin, as a browser would name it in Origin. */
-export function ownOrigin(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
-}
-
-/** A state-changing request a browser sent from another origin. */
+/**
+ * A state-changing request a browser sent from another site: its Origin
+ * names another host (or is "null": a sandboxed frame, a redirect across
+ * origins, a privacy setting). The host alone is compared, not the scheme:
+ * behind a proxy that ends TLS the server sees http while the browser names
+ * https. The CSRF token is the defence; this is the second lock.
+ */
 export function crossOrigin(request: FastifyRequest): boolean {
   const origin = request.headers.origin;
-  return origin !== undefined && origin !== ownOrigin(request);
+  if (origin === undefined) return false;
+  try {
+    return new URL(origin).host !== request.host;
+  } catch {
+    return true;
+  }
 }
 
 function refuse(reply: FastifyReply, status: 401 | 403, message: string): FastifyReply {
