@@ -24,6 +24,12 @@ function lastEventId(header: string | string[] | undefined): number {
 }
 
 export function registerEvents(app: FastifyInstance, { services }: ConsoleContext): void {
+  // Open streams end when the server closes: a live view left open must not hold up its shutdown.
+  const open = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const finish of [...open]) finish();
+  });
+
   app.get('/console/api/runs/:id/events', { config: { consoleAccess: 'api' } }, async (request, reply) => {
     const { id } = request.params as { id: string };
     if (!isRunId(id) || !(await services.runs.get(id))) return reply.code(404).send({ error: 'no such run' });
@@ -46,10 +52,12 @@ export function registerEvents(app: FastifyInstance, { services }: ConsoleContex
     const finish = () => {
       if (ended) return;
       ended = true;
+      open.delete(finish);
       clearInterval(heartbeat);
       unsubscribe?.();
       raw.end();
     };
+    open.add(finish);
     // The response closes when the browser goes away (the request's own close event fires once its body is read).
     raw.on('close', finish);
 
