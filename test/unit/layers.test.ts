@@ -2,9 +2,11 @@
 // the runner floor (runner/: everything Playwright-specific) builds on the
 // core alone; the reference, the checks (suites/, on the runner), load and the
 // reports build on the core and never on the orchestration (app/) or the CLI
-// (bin/); the orchestration never imports the CLI. An arrow running back up
-// fails here, naming the file and the import. Playwright is the runner
-// floor's: no other floor of the product imports it.
+// (bin/); the orchestration never imports the CLI. The console's browser app
+// (console/) builds on the core, and takes only types from the orchestration
+// (the contract of `ptas serve`, app/serve/), which bundling erases. An arrow
+// running back up fails here, naming the file and the import. Playwright is
+// the runner floor's: no other floor of the product imports it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -21,12 +23,21 @@ const MAY_IMPORT: Record<string, string[]> = {
   reports: ['src', 'reports', 'load'],
   app: ['src', 'runner', 'reference', 'suites', 'load', 'reports', 'app'],
   bin: ['src', 'runner', 'reference', 'suites', 'load', 'reports', 'app', 'bin'],
+  console: ['console', 'src'],
+};
+
+/** Floors a floor may take types from, in `import type` only (nothing of them runs in it). */
+const MAY_IMPORT_TYPES: Record<string, string[]> = {
+  console: ['app'],
 };
 
 /** Playwright's packages, as an import names them. */
 const PLAYWRIGHT_IMPORT = /(?:from|import)\s*\(?\s*['"](?:@playwright\/test|playwright)(?:\/[^'"]*)?['"]/;
 
 const IMPORT = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+
+/** `import type … from '…'` and `export type … from '…'`: the module paths imported for types only. */
+const TYPE_ONLY_IMPORT = /(?:^|[\n;])\s*(?:import|export)\s+type\s[^;]*?from\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -44,9 +55,18 @@ test('no import runs back up a floor', () => {
   const violations: string[] = [];
   for (const floor of Object.keys(MAY_IMPORT)) {
     for (const file of sourceFiles(fromRoot(floor))) {
-      for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const text = readFileSync(file, 'utf8');
+      // How many of each path's imports are for types only: a value import of the same path is not.
+      const typeOnly = new Map<string, number>();
+      for (const m of text.matchAll(TYPE_ONLY_IMPORT)) typeOnly.set(m[1]!, (typeOnly.get(m[1]!) ?? 0) + 1);
+      const imports = new Map<string, number>();
+      for (const m of text.matchAll(IMPORT)) imports.set(m[1]!, (imports.get(m[1]!) ?? 0) + 1);
+      for (const match of text.matchAll(IMPORT)) {
         const target = floorOf(path.resolve(path.dirname(file), match[1]!));
-        if (!MAY_IMPORT[floor]!.includes(target)) violations.push(`${path.relative(fromRoot(), file)} imports ${match[1]} (${floor}/ may import ${MAY_IMPORT[floor]!.join(', ')})`);
+        if (MAY_IMPORT[floor]!.includes(target)) continue;
+        if (typeOnly.get(match[1]!) === imports.get(match[1]!) && MAY_IMPORT_TYPES[floor]?.includes(target)) continue;
+        const types = MAY_IMPORT_TYPES[floor] ? `, and types only from ${MAY_IMPORT_TYPES[floor]!.join(', ')}` : '';
+        violations.push(`${path.relative(fromRoot(), file)} imports ${match[1]} (${floor}/ may import ${MAY_IMPORT[floor]!.join(', ')}${types})`);
       }
     }
   }

@@ -1,0 +1,172 @@
+// The console's JSON endpoints: what its pages call, each a thin pass to the
+// services (services-port.ts). Ids are checked for shape first (ids.ts);
+// bodies by JSON schema. A service that refuses (an Error it throws on
+// create, update or start) answers 400 with its message.
+//   GET  /console/api/implementations              summaries, for the list
+//   POST /console/api/implementations              create {name, profileText}
+//   GET  /console/api/implementations/:id          the record (profile text as typed)
+//   PUT  /console/api/implementations/:id          save {name, profileText}
+//   GET  /console/api/implementations/:id/runs     its runs, newest first
+//   POST /console/api/implementations/:id/runs     start a run (StartRunInput)
+//   GET  /console/api/runs/:id                     a run's record
+//   POST /console/api/runs/:id/cancel              cancel it
+//   GET  /console/api/runs/:id/compare?baseline=ID the baseline diff
+//   POST /console/api/doctor                       doctor on {profileText}
+//   GET  /console/api/starter                      {profileText}: ptas init's starter
+//   GET  /console/api/profile-schema               the profile's JSON schema
+import { readFile } from 'node:fs/promises';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { AREAS } from '../../../src/check/model.ts';
+import type { RunOptionsInput } from '../contract.ts';
+import type { ImplementationInput, StartRunInput } from './api-types.ts';
+import { isImplementationId, isRunId } from './ids.ts';
+import type { ConsoleContext } from './context.ts';
+
+/** The areas a run may be narrowed to: the load probes have their own switch, the cross-cutting checks run with every area. */
+export const RUN_AREAS = AREAS.filter((a) => a !== 'load' && a !== 'errors');
+
+const api = { config: { consoleAccess: 'api' as const } };
+
+const PROFILE_TEXT = { type: 'string', maxLength: 512 * 1024 } as const;
+
+const implementationBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'profileText'],
+  properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, profileText: PROFILE_TEXT },
+} as const;
+
+const startRunBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    areas: { type: 'array', maxItems: RUN_AREAS.length, uniqueItems: true, items: { type: 'string', enum: RUN_AREAS } },
+    grep: { type: 'string', maxLength: 500 },
+    load: { type: 'boolean' },
+    nonce: { type: 'string', maxLength: 200 },
+    secrets: {
+      type: 'object',
+      maxProperties: 50,
+      propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,127}$' },
+      additionalProperties: { type: 'string', maxLength: 8192 },
+    },
+  },
+} as const;
+
+const notFound = (reply: FastifyReply, what: string) => reply.code(404).send({ error: `no such ${what}` });
+const refused = (reply: FastifyReply, error: unknown) => reply.code(400).send({ error: error instanceof Error ? error.message : String(error) });
+
+/** The run options of the start-run form: areas become a grep; empty fields are left out. */
+export function runOptionsOf(input: StartRunInput): RunOptionsInput | string {
+  const grep = input.grep?.trim();
+  const areas = input.areas ?? [];
+  if (grep && areas.length) return 'choose areas or a grep, not both';
+  if (grep) {
+    try {
+      new RegExp(grep);
+    } catch {
+      return `the grep is not a regular expression: ${grep}`;
+    }
+  }
+  const options: RunOptionsInput = { load: input.load ?? false };
+  if (grep) options.grep = grep;
+  else if (areas.length) options.grep = areas.map((a) => `@area:${a}`).join('|');
+  const nonce = input.nonce?.trim();
+  if (nonce) options.nonce = nonce;
+  return options;
+}
+
+function registerImplementations(app: FastifyInstance, { services }: ConsoleContext): void {
+  app.get('/console/api/implementations', api, async () => services.implementations.summaries());
+
+  app.post('/console/api/implementations', { ...api, schema: { body: implementationBody } }, async (request, reply) => {
+    try {
+      return reply.code(201).send(await services.implementations.create(request.body as ImplementationInput));
+    } catch (error) {
+      return refused(reply, error);
+    }
+  });
+
+  app.get('/console/api/implementations/:id', api, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const record = isImplementationId(id) ? await services.implementations.get(id) : undefined;
+    return record ?? notFound(reply, 'implementation');
+  });
+
+  app.put('/console/api/implementations/:id', { ...api, schema: { body: implementationBody } }, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    if (!isImplementationId(id)) return notFound(reply, 'implementation');
+    try {
+      return (await services.implementations.update(id, request.body as ImplementationInput)) ?? notFound(reply, 'implementation');
+    } catch (error) {
+      return refused(reply, error);
+    }
+  });
+
+  app.get('/console/api/implementations/:id/runs', api, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    if (!isImplementationId(id) || !(await services.implementations.get(id))) return notFound(reply, 'implementation');
+    return services.runs.list(id);
+  });
+
+  app.post('/console/api/implementations/:id/runs', { ...api, schema: { body: startRunBody } }, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    if (!isImplementationId(id) || !(await services.implementations.get(id))) return notFound(reply, 'implementation');
+    const input = (request.body ?? {}) as StartRunInput;
+    const options = runOptionsOf(input);
+    if (typeof options === 'string') return reply.code(400).send({ error: options });
+    // Only the secrets given a value; an empty field means "from the server's environment".
+    const secrets = Object.fromEntries(Object.entries(input.secrets ?? {}).filter(([, v]) => v !== ''));
+    try {
+      return reply.code(201).send(await services.runs.start(id, options, Object.keys(secrets).length ? secrets : undefined));
+    } catch (error) {
+      return refused(reply, error);
+    }
+  });
+}
+
+function registerRuns(app: FastifyInstance, { services }: ConsoleContext): void {
+  app.get('/console/api/runs/:id', api, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    return (isRunId(id) ? await services.runs.get(id) : undefined) ?? notFound(reply, 'run');
+  });
+
+  app.post('/console/api/runs/:id/cancel', api, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    return (isRunId(id) ? await services.runs.cancel(id) : undefined) ?? notFound(reply, 'run');
+  });
+
+  app.get('/console/api/runs/:id/compare', api, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const { baseline } = request.query as { baseline?: unknown };
+    if (!isRunId(id) || !isRunId(baseline)) return notFound(reply, 'run');
+    const [run, base] = await Promise.all([services.runs.get(id), services.runs.get(baseline)]);
+    if (!run || !base) return notFound(reply, 'run');
+    if (run.implementation !== base.implementation) return reply.code(400).send({ error: 'both runs must be of the same implementation' });
+    return (await services.runs.compare(baseline, id)) ?? reply.code(409).send({ error: 'one of the runs has no results to compare' });
+  });
+}
+
+function registerProfileHelp(app: FastifyInstance, { services }: ConsoleContext): void {
+  app.post('/console/api/doctor', { ...api, schema: { body: { type: 'object', additionalProperties: false, required: ['profileText'], properties: { profileText: PROFILE_TEXT } } } }, async (request) =>
+    services.doctor((request.body as { profileText: string }).profileText),
+  );
+
+  app.get('/console/api/starter', api, async () => ({ profileText: await services.starterProfileText() }));
+
+  let schema: Promise<string> | undefined;
+  app.get('/console/api/profile-schema', api, async (_request, reply) => {
+    schema ??= readFile(services.profileSchemaPath, 'utf8');
+    return reply.type('application/json; charset=utf-8').header('cache-control', 'private, max-age=300').send(await schema);
+  });
+}
+
+export function registerApi(app: FastifyInstance, ctx: ConsoleContext): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.url.startsWith('/console/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+  registerImplementations(app, ctx);
+  registerRuns(app, ctx);
+  registerProfileHelp(app, ctx);
+}

@@ -1,0 +1,44 @@
+// A finished run's files as the run page uses them:
+//   GET /console/runs/:id/report   its index.html, for the page's iframe: the
+//        report's own policy (hashes of its inline script and style) as the
+//        header, framable by the console only, sandboxed (security-headers.ts)
+//   GET /console/runs/:id/bundle   its bundle as one archive, downloaded
+// Both need a session (a browser navigates to them: without one, to /login).
+import type { FastifyInstance } from 'fastify';
+import { isRunId } from './ids.ts';
+import type { ConsoleContext } from './context.ts';
+import { sendErrorPage } from './pages.ts';
+import { reportPolicy } from './security-headers.ts';
+
+/** A download name that needs no quoting: [A-Za-z0-9._-], not starting with a dot. */
+export function safeFilename(name: string, fallback: string): string {
+  const kept = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '').slice(0, 120);
+  return kept || fallback;
+}
+
+export function registerRunFiles(app: FastifyInstance, { services, assets }: ConsoleContext): void {
+  const page = { config: { consoleAccess: 'page' as const } };
+
+  app.get('/console/runs/:id/report', page, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const html = isRunId(id) ? await services.runs.report(id) : undefined;
+    if (html === undefined) return sendErrorPage(reply, assets, 404, 'This run has no report (yet).');
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', reportPolicy(html))
+      .header('x-frame-options', 'SAMEORIGIN')
+      .send(html);
+  });
+
+  app.get('/console/runs/:id/bundle', page, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const archive = isRunId(id) ? await services.runs.bundle(id) : undefined;
+    if (!archive) return sendErrorPage(reply, assets, 404, 'This run has no bundle (yet).');
+    return reply
+      .type(archive.contentType ?? 'application/gzip')
+      .header('cache-control', 'no-store')
+      .header('content-disposition', `attachment; filename="${safeFilename(archive.filename, `ptas-run-${id}.tar.gz`)}"`)
+      .send(archive.stream);
+  });
+}

@@ -1,0 +1,67 @@
+// The profile editor: CodeMirror 6 on JSON with comments (codemirror-json5's
+// language), validated against the profile schema as the user types (each
+// error at its key or value) and completing keys with their descriptions
+// (codemirror-json-schema's json5 linter and completion). CodeMirror's style
+// elements carry the page's style nonce (EditorView.cspNonce), which the
+// policy allows. Diagnostics are shown as plain text: the schema linter's
+// own rendering writes HTML, and its messages quote what the user typed.
+import { basicSetup, EditorView } from 'codemirror';
+import { EditorState, type Extension } from '@codemirror/state';
+import { type Diagnostic, forEachDiagnostic, linter, lintGutter } from '@codemirror/lint';
+import { json5, json5Language, json5ParseLinter } from 'codemirror-json5';
+import { handleRefresh, stateExtensions } from 'codemirror-json-schema';
+import { json5Completion, json5SchemaLinter } from 'codemirror-json-schema/json5';
+
+export interface ProfileEditor {
+  view: EditorView;
+  text(): string;
+  setText(text: string): void;
+  /** The diagnostics shown now (syntax and schema). */
+  problems(): number;
+}
+
+/** The nonce of the shell's policy for style elements (a meta element's nonce property: browsers hide the attribute). */
+function styleNonce(): string {
+  return document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce ?? '';
+}
+
+const plain = (diagnostics: readonly Diagnostic[]): Diagnostic[] => diagnostics.map(({ renderMessage: _, ...d }) => d);
+
+function schemaSupport(schema: object): Extension {
+  const validate = json5SchemaLinter();
+  return [
+    linter(json5ParseLinter()),
+    linter((view) => plain(validate(view)), { needsRefresh: handleRefresh, delay: 250 }),
+    json5Language.data.of({ autocomplete: json5Completion() }),
+    stateExtensions(schema),
+  ];
+}
+
+/** `onUpdate` is told of every update (typing, and the linter's results arriving), and whether the text changed. */
+export function createProfileEditor(parent: HTMLElement, text: string, schema: object, onUpdate: (docChanged: boolean) => void): ProfileEditor {
+  const view = new EditorView({
+    parent,
+    state: EditorState.create({
+      doc: text,
+      extensions: [
+        basicSetup,
+        EditorView.cspNonce.of(styleNonce()),
+        json5(),
+        lintGutter(),
+        schemaSupport(schema),
+        EditorView.updateListener.of((update) => onUpdate(update.docChanged)),
+        EditorView.contentAttributes.of({ 'aria-label': 'Profile (JSON with comments)' }),
+      ],
+    }),
+  });
+  return {
+    view,
+    text: () => view.state.doc.toString(),
+    setText: (next) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: next } }),
+    problems: () => {
+      let n = 0;
+      forEachDiagnostic(view.state, () => n++);
+      return n;
+    },
+  };
+}

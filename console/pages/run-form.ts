@@ -1,0 +1,73 @@
+// Starting a run of the saved profile: the areas to run or a grep, the load
+// stage on or off, the certifier's nonce, and a value for each env:NAME the
+// profile references, sent with this run only (password fields, never
+// stored; an empty one is left to the server's environment).
+import type { RunRecord, StartRunInput } from '../../app/serve/console/api-types.ts';
+import { AREAS } from '../../src/check/model.ts';
+import { messageOf, send } from '../api.ts';
+import { fill, h, notice } from '../dom.ts';
+import { navigate } from '../router.ts';
+
+const RUN_AREAS = AREAS.filter((a) => a !== 'load' && a !== 'errors');
+
+/** The names of the env:NAME references in a profile's text, each once. */
+export function envReferences(profileText: string): string[] {
+  return [...new Set([...profileText.matchAll(/env:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!))];
+}
+
+function field(label: string, input: HTMLElement, hint?: string): HTMLElement {
+  return h('div', { class: 'field' }, h('label', null, label, input), hint ? h('span', { class: 'hint' }, hint) : null);
+}
+
+export function runForm(implementationId: string, savedProfileText: string): HTMLFormElement {
+  const areaBoxes = RUN_AREAS.map((area) => h('input', { attrs: { type: 'checkbox', name: 'area', value: area } }));
+  const grep = h('input', { attrs: { type: 'text', name: 'grep', placeholder: '@area:auth or USERS-ACCEPT-LANGUAGE', autocomplete: 'off' } });
+  const load = h('input', { attrs: { type: 'checkbox', name: 'load' } });
+  const nonce = h('input', { attrs: { type: 'text', name: 'nonce', autocomplete: 'off', placeholder: 'the certifier’s nonce (optional)' } });
+  const secrets = envReferences(savedProfileText).map((name) => ({ name, input: h('input', { attrs: { type: 'password', name: `secret-${name}`, autocomplete: 'new-password' } }) }));
+  const status = h('div', { class: 'form-status' });
+  const submit = h('button', { attrs: { type: 'submit' } }, 'Start run');
+
+  const form = h(
+    'form',
+    { class: 'run-form', attrs: { id: 'run-form' } },
+    h('fieldset', null, h('legend', null, 'Areas (none checked: every area)'), ...areaBoxes.map((box, i) => h('label', { class: 'inline' }, box, ` ${RUN_AREAS[i]}`))),
+    field('…or a grep ', grep, 'A Playwright grep over the checks’ tags: a requirement id, @check:…, @area:…'),
+    h('label', { class: 'inline' }, load, ' Run the load stage (the 429 and 413 probes)'),
+    field('Nonce ', nonce),
+    secrets.length
+      ? h(
+          'fieldset',
+          { class: 'secrets' },
+          h('legend', null, 'Secrets for this run only'),
+          h('p', { class: 'hint' }, 'Values for the profile’s env: references, sent with this run and never stored; leave one empty to use the server’s environment.'),
+          ...secrets.map((s) => field(`${s.name} `, s.input)),
+        )
+      : null,
+    h('div', { class: 'actions' }, submit),
+    status,
+  );
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const input: StartRunInput = {
+      load: load.checked,
+      areas: areaBoxes.filter((b) => b.checked).map((b) => b.value),
+      secrets: Object.fromEntries(secrets.filter((s) => s.input.value !== '').map((s) => [s.name, s.input.value])),
+    };
+    if (grep.value.trim()) input.grep = grep.value.trim();
+    if (nonce.value.trim()) input.nonce = nonce.value.trim();
+    submit.disabled = true;
+    fill(status, 'Starting…');
+    send<RunRecord>('POST', `/console/api/implementations/${encodeURIComponent(implementationId)}/runs`, input)
+      .then((run) => {
+        for (const s of secrets) s.input.value = '';
+        navigate(`/console/runs/${encodeURIComponent(run.id)}`);
+      })
+      .catch((error: unknown) => {
+        submit.disabled = false;
+        fill(status, notice('danger', messageOf(error)));
+      });
+  });
+  return form;
+}

@@ -1,0 +1,183 @@
+// A run's page: live while it is queued or running (server-sent events from
+// /console/api/runs/:id/events: each check as it finishes, the counts, the
+// elapsed time, the queue position while queued), with Cancel; once finished,
+// its report framed from the console (sandboxed, with its own policy), the
+// bundle to download, and "Compare with…" another run of the implementation.
+// A finished run's page replays its events the same way.
+import type { ImplementationRecord, RunEvent, RunRecord, Verdict } from '../../app/serve/console/api-types.ts';
+import { getJson, messageOf, send } from '../api.ts';
+import { fill, h, link, notice } from '../dom.ts';
+import { dateTime, duration, shortId, verdictBadge } from '../format.ts';
+import { markReady, type Cleanup } from '../router.ts';
+import { comparePart } from './compare.ts';
+
+type CheckEvent = Extract<RunEvent, { type: 'check' }>;
+
+const COUNT_ORDER: Verdict[] = ['PASS', 'FAIL', 'ERROR', 'WARN', 'REVIEW', 'SKIP', 'WAIVED', 'FLAKY'];
+const ACTIVE = new Set(['queued', 'running']);
+
+interface View {
+  status: HTMLElement;
+  counts: HTMLElement;
+  elapsed: HTMLElement;
+  cancel: HTMLButtonElement;
+  checks: HTMLTableSectionElement;
+  log: HTMLElement;
+  finished: HTMLElement;
+}
+
+function checkRow(e: CheckEvent): HTMLTableRowElement {
+  const c = e.check;
+  return h(
+    'tr',
+    { class: 'check-row', dataset: { checkId: c.id, target: c.target, verdict: c.verdict } },
+    h('td', null, verdictBadge(c.verdict)),
+    h('td', null, h('span', { class: 'check-title' }, c.title), h('br'), h('code', null, c.id)),
+    h('td', null, c.target),
+    h('td', { class: 'num' }, duration(c.durationMs)),
+    h('td', { class: 'reason' }, c.reason ?? ''),
+  );
+}
+
+function showStatus(view: View, run: RunRecord): void {
+  view.status.dataset.status = run.status;
+  fill(
+    view.status,
+    h('span', { class: `badge status-${run.status}` }, run.status),
+    run.status === 'queued' && run.queuePosition ? h('span', { class: 'queue', attrs: { id: 'queue-position' } }, ` position ${run.queuePosition} in the queue`) : null,
+    run.verdict ? h('span', { attrs: { id: 'run-verdict' } }, ' ', verdictBadge(run.verdict)) : null,
+    run.note ? h('span', { class: 'note' }, ` ${run.note}`) : null,
+  );
+  view.cancel.hidden = !ACTIVE.has(run.status);
+}
+
+function showCounts(view: View, counts: Partial<Record<Verdict, number>> | undefined): void {
+  const present = COUNT_ORDER.filter((v) => counts?.[v]);
+  const total = present.reduce((a, v) => a + counts![v]!, 0);
+  fill(view.counts, h('span', { class: 'total' }, `${total} check${total === 1 ? '' : 's'}`), ...present.map((v) => h('span', { class: 'count', dataset: { verdict: v } }, ' ', verdictBadge(v), ` ${counts![v]}`)));
+}
+
+/** Elapsed time: the last event's figure, ticking on locally while the run runs. */
+function elapsedClock(view: View): { set(run: RunRecord, elapsedMs?: number): void; stop(): void } {
+  let base = 0;
+  let at = performance.now();
+  let running = false;
+  const draw = () => fill(view.elapsed, duration(base + (running ? performance.now() - at : 0)));
+  const timer = setInterval(() => running && draw(), 1000);
+  return {
+    set(run, elapsedMs) {
+      running = run.status === 'running';
+      if (elapsedMs !== undefined) base = elapsedMs;
+      else if (run.startedAt) base = (run.finishedAt ? Date.parse(run.finishedAt) : Date.now()) - Date.parse(run.startedAt);
+      at = performance.now();
+      draw();
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+async function showFinished(view: View, run: RunRecord): Promise<void> {
+  if (run.status !== 'finished') {
+    fill(view.finished, notice('warn', `This run was ${run.status}: ${run.verdict ?? 'INCOMPLETE'}${run.note ? ` (${run.note})` : ''}.`));
+    return;
+  }
+  const id = encodeURIComponent(run.id);
+  fill(
+    view.finished,
+    h(
+      'div',
+      { class: 'toolbar' },
+      h('a', { class: 'button', attrs: { href: `/console/runs/${id}/bundle`, id: 'download-bundle', download: '' } }, 'Download bundle'),
+      h('a', { attrs: { href: `/console/runs/${id}/report`, target: '_blank', rel: 'noopener' } }, 'Open the report on its own'),
+    ),
+    await comparePart(run),
+    h('h2', null, 'Report'),
+    h('iframe', { class: 'report', attrs: { id: 'report', src: `/console/runs/${id}/report`, title: 'The run’s report', sandbox: 'allow-scripts allow-downloads' } }),
+  );
+}
+
+function subscribe(run: RunRecord, view: View, clock: ReturnType<typeof elapsedClock>): EventSource {
+  const source = new EventSource(`/console/api/runs/${encodeURIComponent(run.id)}/events`);
+  const on = <T extends RunEvent['type']>(type: T, handle: (event: Extract<RunEvent, { type: T }>) => void) =>
+    source.addEventListener(type, (message) => handle(JSON.parse((message as MessageEvent<string>).data) as Extract<RunEvent, { type: T }>));
+  on('status', (e) => {
+    showStatus(view, e.run);
+    clock.set(e.run);
+  });
+  on('check', (e) => {
+    view.checks.append(checkRow(e));
+    showCounts(view, e.counts);
+    clock.set({ ...run, status: 'running' }, e.elapsedMs);
+  });
+  on('load-step', (e) => view.log.append(h('li', null, `${e.probe}: ${e.ratePerSecond}/s, ${e.sent} sent, ${e.refused} refused`)));
+  on('log', (e) => view.log.append(h('li', null, e.line)));
+  on('end', (e) => {
+    source.close();
+    showStatus(view, e.run);
+    showCounts(view, e.run.counts);
+    clock.set(e.run);
+    void showFinished(view, e.run);
+  });
+  source.addEventListener('error', () => {
+    if (source.readyState === EventSource.CLOSED) fill(view.finished, notice('warn', 'The live view lost its connection: reload the page.'));
+  });
+  return source;
+}
+
+export async function runPage(main: HTMLElement, params: string[]): Promise<Cleanup> {
+  const id = params[0]!;
+  const run = await getJson<RunRecord>(`/console/api/runs/${encodeURIComponent(id)}`);
+  const implementation = await getJson<ImplementationRecord>(`/console/api/implementations/${encodeURIComponent(run.implementation)}`).catch(() => undefined);
+  const view: View = {
+    status: h('div', { class: 'run-status', attrs: { id: 'run-status' } }),
+    counts: h('div', { class: 'counts', attrs: { id: 'counts' } }),
+    elapsed: h('span', { attrs: { id: 'elapsed' } }),
+    cancel: h('button', { attrs: { type: 'button', id: 'cancel' } }, 'Cancel'),
+    checks: h('tbody'),
+    log: h('ul', { class: 'log' }),
+    finished: h('div', { class: 'finished', attrs: { id: 'finished' } }),
+  };
+  view.cancel.addEventListener('click', () => {
+    view.cancel.disabled = true;
+    send<RunRecord>('POST', `/console/api/runs/${encodeURIComponent(run.id)}/cancel`)
+      .catch((error: unknown) => view.finished.prepend(notice('danger', messageOf(error))))
+      .finally(() => (view.cancel.disabled = false));
+  });
+  const clock = elapsedClock(view);
+  showStatus(view, run);
+  showCounts(view, run.counts);
+  clock.set(run);
+
+  fill(
+    main,
+    h(
+      'div',
+      { class: 'page-head' },
+      h('h1', null, 'Run ', h('code', null, shortId(run.id))),
+      implementation ? link(`/console/implementations/${encodeURIComponent(implementation.id)}`, implementation.name) : h('span', null, run.implementation),
+    ),
+    h(
+      'p',
+      { class: 'run-meta muted' },
+      `Queued ${dateTime(run.createdAt)}`,
+      run.options.grep ? ` · grep ${run.options.grep}` : ' · every area',
+      run.options.load ? ' · with the load stage' : ' · no load stage',
+      run.options.nonce ? ` · nonce ${run.options.nonce}` : '',
+    ),
+    h('div', { class: 'live' }, view.status, h('div', { class: 'elapsed' }, 'Elapsed ', view.elapsed), view.counts, view.cancel),
+    view.finished,
+    h(
+      'section',
+      { class: 'checks' },
+      h('h2', null, 'Checks'),
+      h('table', { class: 'list checks', attrs: { id: 'checks' } }, h('thead', null, h('tr', null, ...['Verdict', 'Check', 'Target', 'Time', 'Reason'].map((t) => h('th', null, t)))), view.checks),
+    ),
+    h('details', { class: 'run-log' }, h('summary', null, 'Log'), view.log),
+  );
+  const source = subscribe(run, view, clock);
+  markReady();
+  return () => {
+    source.close();
+    clock.stop();
+  };
+}

@@ -1,0 +1,222 @@
+// The console in Chromium, on a real Fastify server on 127.0.0.1 with the
+// fake services (test/serve/support/fake-services.ts): sign in with a token,
+// create an implementation from ptas init's starter, the editor's schema
+// diagnostics and key completion, Check (the doctor's table), start a run and
+// watch its checks arrive, the report framed, the bundle downloaded, a
+// comparison with another run, and Cancel on a queued and a running run.
+// The tests run in order on one signed-in page; none may log an error, show
+// a dialog or violate the Content-Security-Policy.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { Readable } from 'node:stream';
+import tar from 'tar-stream';
+import type { Browser, Page } from '@playwright/test';
+import { launchChromium } from '../report/support/browser.ts';
+import { startConsole, type RunningConsole } from './support/console-server.ts';
+import { FAKE_TOKEN } from './support/fake-services.ts';
+import { csrfOf, cspViolations, pasteIntoEditor, signIn, watchedPage, type Watched } from './support/console-page.ts';
+
+let server: RunningConsole;
+let browser: Browser;
+let watched: Watched;
+let page: Page;
+let implementationId: string;
+const runIds: string[] = [];
+
+before(async () => {
+  server = await startConsole({
+    fake: {
+      checkIntervalMs: 250,
+      // The third and fourth runs never finish by themselves: they are cancelled.
+      checksPerRun: (ordinal) => (ordinal >= 2 ? 10_000 : 5),
+      // The second run fails one check the first passed: a regression to compare.
+      checkVerdict: (ordinal, index) => (ordinal === 1 && index === 1 ? 'FAIL' : 'PASS'),
+    },
+  });
+  browser = await launchChromium();
+  watched = await watchedPage(browser);
+  page = watched.page;
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function tarEntries(gz: Buffer): Promise<string[]> {
+  const names: string[] = [];
+  const extract = tar.extract();
+  extract.on('entry', (header, stream, next) => {
+    names.push(header.name);
+    stream.on('end', next);
+    stream.resume();
+  });
+  const done = new Promise<void>((resolve, reject) => extract.on('finish', () => resolve()).on('error', reject));
+  Readable.from([gunzipSync(gz)]).pipe(extract);
+  await done;
+  return names;
+}
+
+test('signing in with the token leads to the implementations page', async () => {
+  await signIn(page, server.url, FAKE_TOKEN);
+  assert.equal(new URL(page.url()).pathname, '/');
+  assert.equal(await page.textContent('h1'), 'Implementations');
+  assert.match((await page.textContent('header .who')) ?? '', /tester/);
+});
+
+test('an implementation is created from ptas init’s starter profile', async () => {
+  await page.click('main a[href="/console/implementations/new"]');
+  await page.waitForSelector('body[data-ready="true"] .cm-content');
+  const starter = await page.textContent('.cm-content');
+  assert.match(starter ?? '', /"baseUrl"/);
+  assert.match(starter ?? '', /env:PTAS_CLIENT_SECRET/, 'the starter keeps secrets as env: references');
+  await page.fill('#implementation-name', 'Acme staging');
+  await page.click('#save');
+  await page.waitForURL(/\/console\/implementations\/acme-staging$/);
+  await page.waitForSelector('body[data-ready="true"] #run-form');
+  implementationId = 'acme-staging';
+  const stored = await server.fake.implementations.get(implementationId);
+  assert.equal(stored?.name, 'Acme staging');
+  assert.equal(stored?.profileText, await server.fake.starterProfileText(), 'the profile is stored as the editor showed it');
+});
+
+test('the editor completes keys with their descriptions and marks a wrong key and a wrong type where they are', async () => {
+  await pasteIntoEditor(page, '{\n  "bas');
+  await page.keyboard.press('Control+Space');
+  const option = page.locator('.cm-tooltip-autocomplete li', { hasText: 'baseUrl' });
+  await option.first().waitFor();
+  await page.locator('.cm-completionInfo').waitFor();
+  assert.match((await page.textContent('.cm-completionInfo')) ?? '', /Base address/, 'the key’s description from the schema');
+  await page.keyboard.press('Escape');
+
+  await pasteIntoEditor(page, '{\n  // a comment is fine\n  "baseUrl": 42,\n  "bogusKey": true,\n  "credentials": { "clientSecret": "env:ACME_SECRET" }\n}\n');
+  const wrongKey = page.locator('.cm-lintRange-error', { hasText: 'bogusKey' });
+  const wrongType = page.locator('.cm-lintRange-error', { hasText: '42' });
+  await wrongKey.waitFor();
+  await wrongType.waitFor();
+  await page.keyboard.press('Control+Shift+M');
+  const messages = await page.locator('.cm-panel-lint .cm-diagnosticText').allTextContents();
+  assert.ok(messages.some((m) => /bogusKey/.test(m) && /not allowed/i.test(m)), messages.join(' | '));
+  assert.ok(messages.some((m) => /string/.test(m) && /number/.test(m)), messages.join(' | '));
+  assert.equal(await page.locator('.cm-lintRange-error', { hasText: 'env:ACME_SECRET' }).count(), 0, 'an env: reference is a valid value');
+  assert.equal(await page.getAttribute('#editor-status', 'data-problems'), String(messages.length));
+  assert.deepEqual(await cspViolations(page), []);
+  // Unsaved: the stored profile is unchanged, and a reload shows it again.
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"] .cm-content');
+  assert.match((await page.textContent('.cm-content')) ?? '', /env:PTAS_CLIENT_SECRET/);
+});
+
+test('Check runs the doctor on the editor’s profile and shows its table with the fix for each broken key', async () => {
+  await page.click('#check');
+  await page.waitForSelector('table.doctor');
+  const problem = page.locator('table.doctor tr[data-outcome="PROBLEM"]');
+  assert.equal(await problem.count(), 1);
+  assert.equal(await problem.getAttribute('data-key'), 'users.getUser');
+  assert.match((await problem.locator('td.fix').textContent()) ?? '', /check its method and path/);
+  assert.match((await page.textContent('.doctor-summary')) ?? '', /1 broken key: users\.getUser/);
+  assert.equal(await page.locator('table.doctor tbody tr').count(), 3);
+  assert.equal(server.fake.doctored.at(-1), await server.fake.starterProfileText());
+});
+
+test('a run starts from the form, its one-run secret going with it only, and its checks arrive live until the verdict', async () => {
+  await page.check('#run-form input[value="auth"]');
+  const secretField = page.locator('#run-form input[type="password"]').first();
+  const secretName = ((await secretField.getAttribute('name')) ?? '').replace(/^secret-/, '');
+  await secretField.fill('s3cret-for-this-run');
+  await page.fill('#run-form input[name="nonce"]', 'certifier-nonce-1');
+  await page.click('#run-form button[type="submit"]');
+  await page.waitForURL(/\/console\/runs\/[A-Za-z0-9_-]+$/);
+  const runId = new URL(page.url()).pathname.split('/').pop()!;
+  runIds.push(runId);
+
+  const record = await server.fake.runs.get(runId);
+  assert.deepEqual(record?.options, { load: false, grep: '@area:auth', nonce: 'certifier-nonce-1' });
+  assert.deepEqual(server.fake.secretsByRun.get(runId), { [secretName]: 's3cret-for-this-run' });
+  assert.doesNotMatch(JSON.stringify(record), /s3cret/);
+
+  // Live: the first check appears while the run still runs.
+  await page.locator('.check-row').first().waitFor();
+  const seenWhileRunning = await page.locator('.check-row').count();
+  assert.ok(seenWhileRunning < 5, `the first check showed before the run ended (${seenWhileRunning} of 5)`);
+  await page.locator('#run-verdict [data-verdict="CONFORMANT"]').waitFor({ timeout: 15_000 });
+  assert.equal(await page.locator('.check-row').count(), 5);
+  assert.equal(await page.getAttribute('#run-status', 'data-status'), 'finished');
+  assert.match((await page.textContent('#counts')) ?? '', /5 checks.*PASS 5/);
+  assert.match((await page.textContent('#elapsed')) ?? '', /\d/);
+  assert.equal(await page.isVisible('#cancel'), false);
+});
+
+test('the finished run’s report loads in its frame under its own policy', async () => {
+  const frame = page.frameLocator('#report');
+  await frame.locator('body[data-ready="true"]').waitFor({ timeout: 20_000 });
+  assert.match((await frame.locator('body').textContent()) ?? '', /CONFORMANT/);
+  const reportFrame = page.frames().find((f) => f.url().endsWith(`/console/runs/${runIds[0]}/report`));
+  assert.ok(reportFrame, 'the report is framed from the console');
+  assert.deepEqual(await cspViolations(page), []);
+});
+
+test('Download bundle answers the run’s archive', async () => {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-bundle')]);
+  assert.equal(download.suggestedFilename(), `ptas-run-${runIds[0]}.tar.gz`);
+  const names = await tarEntries(readFileSync((await download.path())!));
+  assert.deepEqual(names.sort(), [`ptas-run-${runIds[0]}/index.html`, `ptas-run-${runIds[0]}/results.json`]);
+});
+
+test('Compare with… shows the baseline diff against another run of the implementation', async () => {
+  await page.click(`a[href="/console/implementations/${implementationId}"]`);
+  await page.waitForSelector('body[data-ready="true"] #run-form');
+  await page.click('#run-form button[type="submit"]');
+  await page.waitForURL((url) => url.pathname.startsWith('/console/runs/') && !url.pathname.endsWith(runIds[0]!));
+  runIds.push(new URL(page.url()).pathname.split('/').pop()!);
+  await page.locator('#run-verdict [data-verdict="NOT CONFORMANT"]').waitFor({ timeout: 15_000 });
+  await page.locator('#compare-with').waitFor();
+  assert.equal(await page.inputValue('#compare-with'), runIds[0]);
+  await page.click('#compare');
+  await page.locator('#comparison').waitFor();
+  assert.match((await page.textContent('#comparison')) ?? '', /CONFORMANT.*→ this run: NOT CONFORMANT/);
+  assert.match((await page.textContent('#comparison .regressions')) ?? '', /1 regression/);
+  const failing = page.locator('#comparison .changes-failing tbody tr');
+  assert.equal(await failing.count(), 1);
+  assert.match((await failing.textContent()) ?? '', /PASS.*FAIL/);
+});
+
+test('Cancel ends a queued run and a running run INCOMPLETE', async () => {
+  await page.click(`a[href="/console/implementations/${implementationId}"]`);
+  await page.waitForSelector('body[data-ready="true"] #run-form');
+  await page.click('#run-form button[type="submit"]');
+  await page.waitForURL((url) => url.pathname.startsWith('/console/runs/') && !runIds.some((id) => url.pathname.endsWith(id)));
+  const running = new URL(page.url()).pathname.split('/').pop()!;
+  await page.locator('.check-row').first().waitFor();
+  // A second run of the same implementation queues behind it.
+  const answer = await page.request.post(`${server.url}/console/api/implementations/${implementationId}/runs`, { headers: { 'x-csrf-token': await csrfOf(page) }, data: {} });
+  assert.equal(answer.status(), 201);
+  const queued = ((await answer.json()) as { id: string }).id;
+
+  await page.goto(`${server.url}/console/runs/${queued}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.locator('#queue-position').waitFor();
+  assert.match((await page.textContent('#queue-position')) ?? '', /position 1 in the queue/);
+  await page.click('#cancel');
+  await page.locator('#run-status[data-status="cancelled"]').waitFor();
+  assert.match((await page.textContent('#run-status')) ?? '', /INCOMPLETE/);
+  assert.equal((await server.fake.runs.get(queued))?.status, 'cancelled');
+
+  await page.goto(`${server.url}/console/runs/${running}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.locator('#run-status[data-status="running"]').waitFor();
+  await page.click('#cancel');
+  await page.locator('#run-status[data-status="cancelled"]').waitFor();
+  assert.match((await page.textContent('#run-status')) ?? '', /INCOMPLETE/);
+  assert.match((await page.textContent('#finished')) ?? '', /cancelled/);
+  const record = await server.fake.runs.get(running);
+  assert.equal(record?.verdict, 'INCOMPLETE');
+});
+
+test('no page logged an error, showed a dialog or violated the policy', async () => {
+  assert.deepEqual(watched.problems, []);
+  assert.deepEqual(watched.dialogs, []);
+  assert.deepEqual(await cspViolations(page), []);
+});

@@ -1,0 +1,76 @@
+// A Chromium page on the console that records what must never happen: a
+// console error or warning (Chromium logs each Content-Security-Policy
+// violation as one), an uncaught error, a dialog (an injected alert), and
+// every securitypolicyviolation event in any frame, the report's included.
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+
+export interface Watched {
+  context: BrowserContext;
+  page: Page;
+  problems: string[];
+  dialogs: string[];
+}
+
+/** Installed before any page script, in every frame: CSP violations into window.__cspViolations. */
+const RECORD_VIOLATIONS = `
+  window.__cspViolations = [];
+  document.addEventListener('securitypolicyviolation', (e) => {
+    window.__cspViolations.push(e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline') + ' at ' + e.sourceFile + ':' + e.lineNumber);
+  });
+`;
+
+export async function watchedPage(browser: Browser): Promise<Watched> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
+  await context.addInitScript(RECORD_VIOLATIONS);
+  const page = await context.newPage();
+  const watched: Watched = { context, page, problems: [], dialogs: [] };
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') watched.problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => watched.problems.push(`page error: ${e.message}`));
+  page.on('dialog', (d) => {
+    watched.dialogs.push(`${d.type()}: ${d.message()}`);
+    void d.dismiss();
+  });
+  return watched;
+}
+
+/** Every CSP violation any frame of the page recorded. */
+export async function cspViolations(page: Page): Promise<string[]> {
+  const all: string[] = [];
+  for (const frame of page.frames()) {
+    const found = (await frame.evaluate('window.__cspViolations || []').catch(() => [])) as string[];
+    all.push(...found.map((v) => `${frame.url()}: ${v}`));
+  }
+  return all;
+}
+
+/** Signs in through the login page; ends on the page `next` names. */
+export async function signIn(page: Page, base: string, token: string, next = '/'): Promise<void> {
+  await page.goto(`${base}${next}`);
+  await page.waitForURL(/\/login\?next=/);
+  await page.fill('#token', token);
+  await Promise.all([page.waitForURL((url) => !url.pathname.startsWith('/login')), page.click('button[type=submit]')]);
+  await page.waitForSelector('body[data-ready="true"]');
+}
+
+/** The session's CSRF token, from the shell. */
+export async function csrfOf(page: Page): Promise<string> {
+  return (await page.evaluate('document.querySelector(\'meta[name="ptas-csrf"]\').content')) as string;
+}
+
+/**
+ * Replaces the editor's text as a paste does (CodeMirror handles the event
+ * itself). Not keyboard.insertText: Chromium's own contenteditable editing
+ * then writes a style attribute on the new line before CodeMirror redraws
+ * it, which the policy blocks (a harmless but logged violation).
+ */
+export async function pasteIntoEditor(page: Page, text: string): Promise<void> {
+  await page.click('.cm-content');
+  await page.keyboard.press('Control+A');
+  await page.evaluate(`(() => {
+    const data = new DataTransfer();
+    data.setData('text/plain', ${JSON.stringify(text)});
+    document.querySelector('.cm-content').dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  })()`);
+}
