@@ -55,6 +55,11 @@ export class ServeError extends PtasError {
     this.status = STATUS[kind];
   }
 
+  /** What Fastify's error handlers (the console's among them) read as the answer's status. */
+  get statusCode(): number {
+    return this.status;
+  }
+
   body(): ErrorBody {
     return { error: this.kind, message: this.message, ...(this.details === undefined ? {} : { details: this.details }) };
   }

@@ -16,6 +16,8 @@ import { ServeError } from './errors.ts';
 /** Secrets a run request may carry, for that run only. */
 export interface RunSecrets {
   clientSecret?: string;
+  /** Values of the profile's env:NAME references for this run, before the server's environment. */
+  env?: Record<string, string>;
 }
 
 const SOURCE = 'profileText';
@@ -98,7 +100,7 @@ export function runProfile(text: string, env: NodeJS.ProcessEnv, secrets: RunSec
   if (secrets.clientSecret !== undefined) profile.credentials = { ...profile.credentials, clientSecret: secrets.clientSecret };
   let resolved: Profile;
   try {
-    resolved = resolveEnvReferences(profile, env);
+    resolved = resolveEnvReferences(profile, { ...env, ...secrets.env });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     const hint = error.keyPath === '/credentials/clientSecret' ? ', or give it with the run ("secrets": {"clientSecret": "…"})' : '';
@@ -106,7 +108,8 @@ export function runProfile(text: string, env: NodeJS.ProcessEnv, secrets: RunSec
   }
   const clientSecret = resolved.credentials?.clientSecret;
   const values = secretKeyPaths(resolved, clientSecret ? [clientSecret] : []).map((keyPath) => valueAt(resolved, keyPath));
-  return { profile: resolved, secrets: [...new Set([...values, secrets.clientSecret].filter((v): v is string => typeof v === 'string' && v.length > 0))] };
+  const given = [secrets.clientSecret, ...Object.values(secrets.env ?? {})];
+  return { profile: resolved, secrets: [...new Set([...values, ...given].filter((v): v is string => typeof v === 'string' && v.length > 0))] };
 }
 
 /** The base URL the text names, if it parses (for summaries; an unparsable text has none). */

@@ -52,7 +52,15 @@ export const startRunBody = {
     secrets: {
       type: 'object',
       additionalProperties: false,
-      properties: { clientSecret: { type: 'string', minLength: 1, maxLength: 4096 } },
+      properties: {
+        clientSecret: { type: 'string', minLength: 1, maxLength: 4096 },
+        env: {
+          type: 'object',
+          maxProperties: 64,
+          propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,127}$' },
+          additionalProperties: { type: 'string', minLength: 1, maxLength: 4096 },
+        },
+      },
     },
   },
 } as const;

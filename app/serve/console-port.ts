@@ -1,0 +1,95 @@
+// The console's port (app/serve/console/services-port.ts) on the server's
+// services (app/serve/services.ts): the console is written against what it
+// needs, asynchronously and with "not found" as undefined; the services
+// answer synchronously and refuse with a ServeError. Each method here only
+// translates between the two; nothing is computed twice.
+import type { ImplementationRecord } from './contract.ts';
+import type { ServeServices as ConsoleServices } from './console/services-port.ts';
+import type { DoctorSummary } from './console/api-types.ts';
+import { ServeError } from './errors.ts';
+import type { ServeServices } from './services.ts';
+import { REFERENCE_ID } from './store/layout.ts';
+
+/** What a ServeError of kind not-found becomes for the console: undefined. */
+function orUndefined<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof ServeError && error.kind === 'not-found') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The bundled reference has no stored profile: ptas starts it for each of its
+ * runs. Its page shows this text and its runs; saving it is refused.
+ */
+function referenceRecord(): ImplementationRecord {
+  const epoch = new Date(0).toISOString();
+  return {
+    id: REFERENCE_ID,
+    name: 'Bundled reference implementation',
+    profileText: '// The bundled reference implementation: ptas starts it for each run, with its own profile.\n// Nothing to configure here; start a run below.\n{}\n',
+    createdAt: epoch,
+    updatedAt: epoch,
+  };
+}
+
+function doctorView(result: Awaited<ReturnType<ServeServices['doctor']>>): DoctorSummary {
+  return { rows: result.summary.rows, brokenKeys: result.summary.broken };
+}
+
+export function consolePort(services: ServeServices): ConsoleServices {
+  return {
+    implementations: {
+      summaries: async () => services.implementations.summaries(),
+      get: async (id) => (id === REFERENCE_ID ? referenceRecord() : services.implementations.get(id)),
+      create: async (input) => services.implementations.create(input),
+      update: async (id, input) => {
+        if (id === REFERENCE_ID) throw new ServeError('conflict', 'the bundled reference has no profile to save: ptas starts it with its own');
+        if (!services.implementations.get(id)) return undefined;
+        return services.implementations.put(id, input).record;
+      },
+    },
+    runs: {
+      start: async (implementation, options, secrets) => services.runs.start({ implementation, options, ...(secrets && Object.keys(secrets).length ? { secrets: { env: secrets } } : {}) }),
+      get: async (runId) => services.runs.get(runId),
+      list: async (implementation) => services.runs.list({ implementation }),
+      cancel: async (runId) => (services.runs.get(runId) ? services.runs.cancel(runId) : undefined),
+      subscribe: async (runId, listener) => {
+        if (!services.runs.get(runId)) return undefined;
+        const stop = new AbortController();
+        const events = services.runs.events(runId, { signal: stop.signal });
+        // The port promises the replay at once: the generator yields the stored events before it waits for new ones.
+        void (async () => {
+          for await (const { event } of events) listener(event);
+        })().catch(() => {});
+        return () => stop.abort();
+      },
+      report: async (runId) => {
+        const file = orUndefined(() => services.runs.reportFile(runId));
+        if (!file) return undefined;
+        const { readFile } = await import('node:fs/promises');
+        return readFile(file, 'utf8').catch(() => undefined);
+      },
+      bundle: async (runId) => orUndefined(() => services.runs.archive(runId)),
+      compare: async (baselineRunId, runId) => orUndefined(() => services.runs.compare(runId, baselineRunId)),
+    },
+    tokens: {
+      verify: async (token) => {
+        const record = services.tokens.verify(token);
+        return record && { id: record.name, label: record.name };
+      },
+    },
+    doctor: async (profileText) => {
+      try {
+        return doctorView(await services.doctor(profileText));
+      } catch (error) {
+        if (error instanceof ServeError) return { rows: [], brokenKeys: [], error: error.message };
+        throw error;
+      }
+    },
+    starterProfileText: async () => services.starterProfile(),
+    profileSchemaPath: services.profileSchemaPath,
+  };
+}
