@@ -31,13 +31,16 @@ function errorSamplesOf(runs: InstanceRun[]): ErrorSample[] {
   return out;
 }
 
+/** The instance with its segment, unless its name says it already. */
+const named = (i: NamedInstance) => (i.name.includes(i.run.instance.segment) ? i.name : `${i.name} (${i.run.instance.segment})`);
+
 function generatorOf(instances: NamedInstance[]): NormalizedRun['generator'] {
   const saturated = instances.filter((i) => i.run.generator.saturated);
   const lags = instances.map((i) => i.run.generator.scheduleLagP99Ms).filter((l): l is number => l !== undefined);
   const inFlight = instances.map((i) => i.run.generator.maxInFlight).filter((n): n is number => n !== undefined);
   return {
     saturated: saturated.length > 0,
-    ...(saturated.length ? { reason: saturated.map((i) => `${i.name} (${i.run.instance.segment}): ${i.run.generator.reason}`).join('; ') } : {}),
+    ...(saturated.length ? { reason: saturated.map((i) => `${named(i)}: ${i.run.generator.reason}`).join('; ') } : {}),
     ...(inFlight.length ? { maxInFlight: inFlight.reduce((s, n) => s + n, 0) } : {}),
     ...(lags.length ? { scheduleLagP99Ms: Math.max(...lags) } : {}),
   };

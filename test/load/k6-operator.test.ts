@@ -50,6 +50,15 @@ function options(outDir: string, extra: Partial<K6OperatorOptions> = {}): K6Oper
   };
 }
 
+interface TestRunDocument {
+  spec: {
+    parallelism: number;
+    arguments: string;
+    script: { configMap: { name: string; file: string } };
+    runner: { env: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef: { name: string; key: string } } }> };
+  };
+}
+
 function schemaValidator() {
   // strictTypes off: the CRD's int-or-string quantities put "pattern" beside "anyOf", as Kubernetes' structural schemas do.
   const ajv = new Ajv2020({ strict: true, strictTypes: false, allErrors: true });
@@ -64,7 +73,7 @@ test('the TestRun is valid against the CRD, refers to the secret without holding
     assert.deepEqual(readdirSync(dir).sort(), ['collect.sh', 'configmap.yaml', 'ptas-load-plan.json', 'testrun.yaml']);
     for (const file of readdirSync(dir)) assert.doesNotMatch(readFileSync(path.join(dir, file), 'utf8'), new RegExp(SECRET), `${file} holds the client secret`);
 
-    const testRun = parse(readFileSync(path.join(dir, 'testrun.yaml'), 'utf8'));
+    const testRun = parse(readFileSync(path.join(dir, 'testrun.yaml'), 'utf8')) as TestRunDocument;
     const validate = schemaValidator();
     assert.ok(validate(testRun), JSON.stringify(validate.errors, null, 2));
     // The schema has teeth: a parallelism as text, or a field the API server would prune, is refused.
@@ -72,7 +81,7 @@ test('the TestRun is valid against the CRD, refers to the secret without holding
     assert.equal(validate({ ...testRun, spec: { ...testRun.spec, runner: { ...testRun.spec.runner, envs: [] } } }), false);
     assert.equal(testRun.spec.parallelism, 3);
     assert.match(testRun.spec.arguments, /--out json=-/);
-    const env = Object.fromEntries((testRun.spec.runner.env as Array<{ name: string }>).map((e) => [e.name, e]));
+    const env = Object.fromEntries(testRun.spec.runner.env.map((e) => [e.name, e]));
     assert.deepEqual(env.PTAS_CLIENT_SECRET, { name: 'PTAS_CLIENT_SECRET', valueFrom: { secretKeyRef: { name: 'ptas-client-secret', key: 'client-secret' } } });
     assert.equal(env.PTAS_NONCE?.value, 'nonce-from-the-certifier');
     assert.equal(env.PTAS_SCENARIO?.value, 'token-rate-breakpoint');

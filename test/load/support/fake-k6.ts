@@ -11,8 +11,16 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { runEngine, type AnswerSample } from '../../../load/engine/engine.ts';
 import { scenarioByName } from '../../../load/scenarios/index.ts';
-import type { LoadScenario } from '../../../load/scenarios/types.ts';
+import type { LoadScenario, OperationName, ScenarioParams } from '../../../load/scenarios/types.ts';
+import type { Variables } from '../../../src/template.ts';
 import { k6PointsFile } from './k6-points.ts';
+
+/** What the fake uses of load/k6/lib/config.ts. */
+interface K6ConfigModule {
+  readConfig(): { baseUrl: string; scenarioName: string; maxInFlight: number };
+  paramsFor(config: unknown, operation: OperationName, profileLengthSec?: number): ScenarioParams;
+  variablesFor(config: unknown, operation: OperationName): Variables;
+}
 
 const argv = process.argv.slice(2);
 if (process.env.FAKE_K6_LOG) appendFileSync(process.env.FAKE_K6_LOG, JSON.stringify(argv) + '\n');
@@ -32,9 +40,11 @@ for (let i = 0; i < argv.length; i++) {
 const tags = Object.fromEntries(argv.flatMap((a, i) => (a === '--tag' ? [argv[i + 1]!.split('=')] : [])));
 const out = flag('--out')!.replace(/^json=/, '');
 
-// The k6 script's own reading of -e variables and the profile (load/k6/lib/config.ts).
+// The k6 script's own reading of -e variables and the profile (load/k6/lib/config.ts), given
+// k6's globals; imported by a computed name, as the Node type-check leaves load/k6 to its own (load/tsconfig.json).
 Object.assign(globalThis, { __ENV: env, open: (file: string) => readFileSync(file, 'utf8') });
-const { readConfig, paramsFor, variablesFor } = await import('../../../load/k6/lib/config.ts');
+const k6Config = '../../../load/k6/lib/config.ts';
+const { readConfig, paramsFor, variablesFor } = (await import(k6Config)) as K6ConfigModule;
 const config = readConfig();
 const entry = scenarioByName(config.scenarioName)!;
 const scenario = entry.build(paramsFor(config, entry.operation, entry.kind === 'profile' ? Infinity : undefined), { maxInFlight: config.maxInFlight }) as LoadScenario;

@@ -65,7 +65,7 @@ export function k6PointsFile(samples: AnswerSample[], options: PointsOptions): s
   if (!options.noMarker) point(INSTANCE_START, 0, 1, { group: '::setup', scenario: 'setup' });
   for (const s of [...samples].sort((a, b) => a.endMs - b.endMs)) {
     const scenarioTags = { ...(options.plan[s.phase]?.tags ?? {}), scenario: s.phase };
-    const status = s.status === 0 ? { status: '0', error_code: s.errorCode ?? '1211' } : { status: String(s.status) };
+    const status: Record<string, string> = s.status === 0 ? { status: '0', error_code: s.errorCode ?? '1211' } : { status: String(s.status) };
     point('http_reqs', s.endMs, 1, { ...scenarioTags, name: 'token', method: 'POST', status: String(s.status) });
     point(ANSWERS, s.endMs, 1, { ...scenarioTags, outcome: s.outcome, ...status });
     point(LATENCY, s.endMs, s.latencyUs / 1000, { ...scenarioTags, outcome: s.outcome });
