@@ -23,8 +23,18 @@ function readJson(file: string): unknown {
 
 const isResult = (data: unknown): data is NormalizedRun => typeof data === 'object' && data !== null && (data as { format?: unknown }).format === RESULT_FORMAT;
 
+/** A normalized result, or the one a `ptas load` result file holds (its "result"). */
+function resultIn(data: unknown): NormalizedRun | undefined {
+  if (isResult(data)) return data;
+  const inner = typeof data === 'object' && data !== null ? (data as { result?: unknown }).result : undefined;
+  return isResult(inner) ? inner : undefined;
+}
+
+/** An input read: the run, and the file it came from (a file given twice is refused). */
+type Read = NamedRun & { file: string };
+
 /** The runners of a k6-operator run, from their collected points. */
-async function fromPlan(planPath: string, plan: LoadPlanFile): Promise<NamedRun[]> {
+async function fromPlan(planPath: string, plan: LoadPlanFile): Promise<Read[]> {
   const dir = path.dirname(planPath);
   const missing = plan.runners.filter((r) => !existsSync(path.join(dir, r.file)));
   if (missing.length) {
@@ -33,7 +43,7 @@ async function fromPlan(planPath: string, plan: LoadPlanFile): Promise<NamedRun[
         `collect them with ${path.join(dir, 'collect.sh')} (kubectl logs job/${plan.testRun.name}-N)`,
     );
   }
-  const runs: NamedRun[] = [];
+  const runs: Read[] = [];
   for (const runner of plan.runners) {
     const file = path.join(dir, runner.file);
     const { run, instanceIds } = await instanceFromPoints(file, plan.scenario, { ...plan.info, segment: runner.segment, sequence: plan.sequence });
@@ -41,47 +51,47 @@ async function fromPlan(planPath: string, plan: LoadPlanFile): Promise<NamedRun[
     if (instanceIds.length && (instanceIds.length > 1 || instanceIds[0] !== String(runner.index))) {
       throw new LoadMergeRefused(`${file} holds the points of runner ${instanceIds.join(', ')} (instance_id), not of runner ${runner.index}: its segment would be wrong`);
     }
-    runs.push({ name: `${file} (runner ${runner.index})`, run });
+    runs.push({ name: `${file} (runner ${runner.index})`, run, file });
   }
   return runs;
 }
 
-async function fromDirectory(dir: string): Promise<NamedRun[]> {
+async function fromDirectory(dir: string): Promise<Read[]> {
   const plan = path.join(dir, PLAN_FILE);
-  const runs: NamedRun[] = [];
+  const runs: Read[] = [];
   if (existsSync(plan)) runs.push(...(await fromFile(plan)));
   for (const name of readdirSync(dir).sort()) {
     if (name === PLAN_FILE || !name.endsWith('.json')) continue;
     const file = path.join(dir, name);
-    const data = readJson(file);
+    const run = resultIn(readJson(file));
     // Other JSON beside the instances (a merged result written there before) is not an input.
-    if (isResult(data) && !data.mergedFrom) runs.push({ name: file, run: data });
+    if (run?.instance) runs.push({ name: file, run, file });
   }
   if (runs.length === 0) throw new LoadMergeRefused(`${dir}: no instance results (*.json) and no ${PLAN_FILE} with collected runner points`);
   return runs;
 }
 
-async function fromFile(file: string): Promise<NamedRun[]> {
+async function fromFile(file: string): Promise<Read[]> {
   if (file.endsWith('.ndjson')) {
     throw new LoadMergeRefused(`${file}: k6 points say nothing of the segment or plan they ran; give the directory with the ${PLAN_FILE} written by \`ptas load k6-operator\``);
   }
   const data = readJson(file);
   if (isPlanFile(data)) return fromPlan(file, data);
-  if (isResult(data)) return [{ name: file, run: data }];
+  const run = resultIn(data);
+  if (run) return [{ name: file, run, file }];
   throw new LoadMergeRefused(`${file}: neither a ptas load instance result nor a ${PLAN_FILE}`);
 }
 
 export async function readInstances(inputs: string[]): Promise<NamedRun[]> {
-  const runs: NamedRun[] = [];
+  const runs: Read[] = [];
   for (const input of inputs) {
     if (!existsSync(input)) throw new LoadMergeRefused(`${input}: no such file or directory`);
     runs.push(...(statSync(input).isDirectory() ? await fromDirectory(input) : await fromFile(input)));
   }
   const seen = new Set<string>();
   for (const r of runs) {
-    const key = path.resolve(r.name.split(' (')[0]!);
-    if (seen.has(key)) throw new LoadMergeRefused(`${r.name} given twice`);
-    seen.add(key);
+    if (seen.has(path.resolve(r.file))) throw new LoadMergeRefused(`${r.file} given twice`);
+    seen.add(path.resolve(r.file));
   }
-  return runs;
+  return runs.map(({ name, run }) => ({ name, run }));
 }

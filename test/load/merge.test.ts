@@ -14,6 +14,7 @@ import { runEngine, type AnswerSample } from '../../load/engine/engine.ts';
 import { arrivalSegment } from '../../load/distributed/arrivals.ts';
 import type { InstanceRun, NamedRun } from '../../load/distributed/compatible.ts';
 import { mergeInstances } from '../../load/distributed/merge.ts';
+import { readInstances } from '../../load/distributed/read-instances.ts';
 import { LoadMergeRefused } from '../../load/distributed/refused.ts';
 import { evenSplit } from '../../load/distributed/segment.ts';
 import { instanceFromPoints } from '../../load/k6-runner/points-instance.ts';
@@ -166,4 +167,20 @@ test('a threshold over zero samples is ERROR, not PASS: no 2xx to judge p(95) of
   assert.match(judged.reason, /zero samples.*ptas_latency\{outcome:2xx\} p\(95\)<500/);
   const ok = mergeInstances([{ name: 'a.json', run: instance('0:1/2') }, { name: 'b.json', run: instance('1/2:1') }]);
   assert.equal(analyzeRun(ok.run, ok.kind).verdict, 'PASS');
+});
+
+test('ptas load merge reads instance files and directories of them, a ptas load result file too, and refuses a file given twice', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ptas-merge-inputs-'));
+  try {
+    writeFileSync(path.join(dir, 'instance-1.json'), JSON.stringify(instance('0:1/2')));
+    writeFileSync(path.join(dir, 'instance-2.json'), JSON.stringify({ scenario: 'token-smoke', verdict: 'PASS', result: instance('1/2:1') }));
+    writeFileSync(path.join(dir, 'merged.json'), JSON.stringify({ ...instance('0:1'), instance: undefined, mergedFrom: [] }));
+    const read = await readInstances([dir]);
+    assert.deepEqual(read.map((r) => path.basename(r.name)), ['instance-1.json', 'instance-2.json'], 'a merged result beside the instances is not one of them');
+    assert.equal(mergeInstances(read).run.phases[0]!.sent, 20);
+    await assert.rejects(readInstances([dir, path.join(dir, 'instance-1.json')]), /instance-1\.json given twice/);
+    await assert.rejects(readInstances([path.join(dir, 'nowhere.json')]), /no such file or directory/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
