@@ -13,18 +13,16 @@ import { runK6Instances } from '../../load/k6-runner/instances.ts';
 import { findK6, K6_SCRIPTS } from '../../load/k6-runner/run-k6.ts';
 import type { RateLimitCriteria } from '../../load/probes/rate-limit/analysis.ts';
 import type { InstanceInfo } from '../../load/result/instance.ts';
-import type { ScenarioEntry } from '../../load/scenarios/index.ts';
-import type { LoadScenario, ScenarioParams } from '../../load/scenarios/types.ts';
+import type { LoadScenario } from '../../load/scenarios/types.ts';
 import { secretRedactor } from '../../src/http/connection.ts';
 import type { LoadCommandOptions } from './run-load.ts';
 import { judgeMerged } from './merge.ts';
 import type { Verdict } from './verdict.ts';
 
 export interface DistributedInput {
-  entry: ScenarioEntry;
   scenario: LoadScenario;
   target: Pick<Target, 'profile' | 'connection'>;
-  params: ScenarioParams;
+  /** A staircase's criteria (cap, documented limit), carried by every instance. */
   criteria: RateLimitCriteria;
   instances: number;
   /** Directory the instance results are written to (replaced). */

@@ -89,12 +89,17 @@ export async function ptasLoad(options: LoadCommandOptions): Promise<LoadCommand
     out.write(`ptas load: ${scenario.name} on ${engines} against ${profile.baseUrl} (cap ${params.capRps} req/s, ${params.maxDurationSec === Infinity ? 'full length' : `at most ${params.maxDurationSec} s`})\n`);
     const started = new Date().toISOString();
     const file = path.resolve(options.out ?? path.join('ptas-load', `${scenario.name}.json`));
+    const distributed = () =>
+      onDistributed({
+        scenario: scenario as LoadScenario,
+        target,
+        criteria: rateLimitCriteria(entry, profile, options.overrides, params),
+        instances,
+        keepInstancesIn: `${file.replace(/\.json$/, '')}.instances`,
+        options,
+      });
     const { verdict, data } =
-      instances > 1
-        ? await onDistributed({ entry, scenario: scenario as LoadScenario, target, params, criteria: rateLimitCriteria(entry, profile, options.overrides, params), instances, keepInstancesIn: file.replace(/\.json$/, '') + '.instances', options })
-        : options.engine === 'k6'
-          ? await onK6(entry, scenario, target, options)
-          : await onEmbedded(entry, scenario, target, params, options);
+      instances > 1 ? await distributed() : options.engine === 'k6' ? await onK6(entry, scenario, target, options) : await onEmbedded(entry, scenario, target, params, options);
     out.write(`ptas load: ${verdict.verdict} ${verdict.reason}\n`);
     mkdirSync(path.dirname(file), { recursive: true });
     const redactor = secretRedactor(connection);
