@@ -53,6 +53,8 @@ export function checkInstances(given: NamedRun[]): NamedInstance[] {
     differ('plans (the same scenario with other caps, rates or thresholds)', plan, () => 'its own plan');
   }
   differ('segment sequences (their segments cannot be matched up)', (i) => i.run.instance.sequence);
+  const withoutLatency = instances.filter((i) => i.run.phases.some((p) => p.sent > 0 && !p.histograms));
+  if (withoutLatency.length) problems.push(`no latency histograms in ${withoutLatency.map((i) => i.name).join(', ')}: their percentiles cannot be added up`);
   try {
     problems.push(...coverageProblems(instances.map((i) => ({ name: i.name, segment: parseSegment(i.run.instance.segment) }))));
   } catch (error) {

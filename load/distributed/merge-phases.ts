@@ -9,6 +9,7 @@ import { decodeHistogram, latencyStats, merged, newHistogram, type Histogram } f
 import { offeredRpsOf } from '../engine/schedule.ts';
 import type { ThresholdPhase } from '../engine/thresholds.ts';
 import type { InstanceRun } from './compatible.ts';
+import { LoadMergeRefused } from './refused.ts';
 
 export interface MergedPhase extends ThresholdPhase {
   result: PhaseResult;
@@ -41,7 +42,12 @@ function mergePhase(name: string, parts: PhaseResult[], plan: InstanceRun['insta
     for (const [outcome, encoded] of Object.entries(part.histograms ?? {}) as Array<[Outcome, string]>) {
       let h = histograms.get(outcome);
       if (!h) histograms.set(outcome, (h = newHistogram()));
-      const decoded = decodeHistogram(encoded);
+      let decoded: Histogram;
+      try {
+        decoded = decodeHistogram(encoded);
+      } catch (error) {
+        throw new LoadMergeRefused(`${name}: a latency histogram (${outcome}) is not in HdrHistogram's compressed encoding: ${(error as Error).message}`);
+      }
       h.add(decoded);
       decoded.destroy();
     }

@@ -149,6 +149,12 @@ test('instances that are not the parts of one run are refused, naming them', () 
   assert.match(refusal([a, { name: 'a2.json', run: instance('0:1/2') }, b]), /a\.json \(0:1\/2\) and a2\.json \(0:1\/2\) overlap/);
   assert.match(refusal([a]), /segment 1\/2:1 is missing: no instance ran it/);
   assert.match(refusal([{ name: 'q.json', run: instance('1/4:1/2', { sequence: '0,1/4,1/2,1' }) }, { name: 'r.json', run: instance('1/2:1', { sequence: '0,1/4,1/2,1' }) }]), /segment 0:1\/4 is missing/);
+  const bare = instance('1/2:1');
+  delete bare.phases[0]!.histograms;
+  assert.match(refusal([a, { name: 'bare.json', run: bare }]), /no latency histograms in bare\.json/);
+  const garbled = instance('1/2:1');
+  garbled.phases[0]!.histograms = { '2xx': 'not-an-hdr-histogram' };
+  assert.match(refusal([a, { name: 'garbled.json', run: garbled }]), /main: a latency histogram \(2xx\) is not in HdrHistogram's compressed encoding/);
   const { instance: _none, ...plain } = instance('0:1');
   assert.match(refusal([{ name: 'single.json', run: plain }]), /not the result of one instance .*single\.json/);
 });
