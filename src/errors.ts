@@ -26,6 +26,10 @@ export const ERROR_CODES = {
     exit: EXIT.USAGE,
     meaning: 'The directories given to ptas merge are not the intact, complete parts of one sharded run: a part is missing, given twice, tampered with, or from another run (MergeRefused).',
   },
+  'load-merge-refused': {
+    exit: EXIT.USAGE,
+    meaning: 'The results given to ptas load merge are not the instances of one distributed load run: another scenario, target, plan or engine, or segments that overlap or leave a part of the run missing (LoadMergeRefused).',
+  },
   'signing-key': { exit: EXIT.USAGE, meaning: 'The key named by --sign-key or --pubkey is missing, unreadable or not an Ed25519 key (SigningKeyError).' },
   'results-file': { exit: EXIT.USAGE, meaning: 'The results.json given to ptas report is missing, unreadable, not JSON or not a ptas results file (ResultsFileError).' },
   'serve-refused': {

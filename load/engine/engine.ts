@@ -21,11 +21,13 @@ import { Scheduler } from './scheduler.ts';
 import { summarizeRun } from './summary.ts';
 import { startProgressTicker } from './ticker.ts';
 import { openTransport } from './open-transport.ts';
+import { arrivalSegment } from '../distributed/arrivals.ts';
 
-export type { EngineOptions, PhaseDecision, ProgressSnapshot } from './options.ts';
+export type { AnswerSample, EngineOptions, PhaseDecision, ProgressSnapshot } from './options.ts';
 
 export async function runEngine(options: EngineOptions): Promise<NormalizedRun> {
-  const phases = buildPhases(options.scenario.scenarios);
+  const segment = options.segment ? arrivalSegment(options.segment.segment, options.segment.sequence) : undefined;
+  const phases = buildPhases(options.scenario.scenarios, 0, segment);
   const maxInFlight = options.maxInFlight ?? Math.max(1, ...phases.map((p) => p.maxVUs));
   const transport = openTransport(
     {
@@ -51,7 +53,7 @@ export async function runEngine(options: EngineOptions): Promise<NormalizedRun> 
     variables: options.variables,
     record: (phase, answer, startMs, endMs, values, template) => recording.record(phase, answer, startMs, endMs, values, template),
   });
-  const scheduler = new Scheduler(phases, now, { maxInFlight, maxLagMs: options.maxLagMs ?? 50 }, recording.series, iterate);
+  const scheduler = new Scheduler(phases, now, { maxInFlight, maxLagMs: options.maxLagMs ?? 50 }, recording.series, iterate, segment);
   // Interrupted: no more arrivals, and requests in flight are cut rather than waited for.
   const abort = () => {
     scheduler.stopped = true;

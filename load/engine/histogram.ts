@@ -38,3 +38,22 @@ export function merged(histograms: Iterable<Histogram>): Histogram {
   for (const h of histograms) total.add(h);
   return total;
 }
+
+/**
+ * The histogram in HdrHistogram's standard compressed interchange encoding
+ * (base64 of the deflated V2 encoding), which every HdrHistogram
+ * implementation reads: an instance result carries its latency this way, so
+ * instances add up to exact percentiles instead of averaged ones.
+ */
+export function encodeHistogram(histogram: Histogram): string {
+  return hdr.encodeIntoCompressedBase64(histogram);
+}
+
+/** A histogram from its compressed interchange encoding, in our layout (so any two add). */
+export function decodeHistogram(encoded: string): Histogram {
+  const decoded = hdr.decodeFromCompressedBase64(encoded, 32);
+  const histogram = newHistogram();
+  histogram.add(decoded);
+  decoded.destroy();
+  return histogram;
+}

@@ -4,6 +4,21 @@ import type { SocketTarget } from '../../src/http/connection.ts';
 import type { Variables } from '../../src/template.ts';
 import type { ArrivalExecutor, LoadScenario } from '../scenarios/types.ts';
 import type { PhaseResult } from '../result/normalized.ts';
+import type { Outcome } from '../scenarios/metrics.ts';
+
+/** One measured answer as it completed (onAnswer): for a caller that needs the raw samples, never kept by the engine. */
+export interface AnswerSample {
+  phase: string;
+  status: number;
+  outcome: Outcome;
+  /** Transport failure code (ECONNRESET, …) when status is 0. */
+  errorCode?: string;
+  /** Due time and completion, in ms on the run clock (0: the run's startedAt). */
+  startMs: number;
+  endMs: number;
+  /** The latency as the histograms record it: whole microseconds, at least 1. */
+  latencyUs: number;
+}
 
 export interface ProgressSnapshot {
   elapsedSec: number;
@@ -55,6 +70,16 @@ export interface EngineOptions extends Pick<SocketTarget, 'baseUrl'>, Partial<Om
   onProgress?: (snapshot: ProgressSnapshot) => void;
   progressIntervalMs?: number;
   signal?: AbortSignal;
+  /**
+   * k6's --execution-segment (and --execution-segment-sequence): run only
+   * this instance's share of every phase's arrivals (load/distributed/arrivals.ts),
+   * with its share of every in-flight bound.
+   */
+  segment?: { segment: string; sequence?: string };
+  /** Keep each phase's latency histograms in the result, encoded (PhaseResult.histograms): an instance result. */
+  keepHistograms?: boolean;
+  /** Called with every measured answer (raw samples, e.g. to check a merge against them). */
+  onAnswer?: (sample: AnswerSample) => void;
   /**
    * 'auto' (default): raw HTTP/1.1 on keep-alive sockets for an http:// target
    * without TLS material, undici otherwise (open-transport.ts); 'undici' always

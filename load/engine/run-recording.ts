@@ -14,7 +14,7 @@ import type { EngineOptions } from './options.ts';
 import type { Phase } from './phases.ts';
 import { HeaderSampler, TimeSeries } from './recorder.ts';
 
-type RecordingOptions = Pick<EngineOptions, 'rateLimitExpected' | 'headerSamplesPerPhase' | 'timelineResolutionMs' | 'capture'>;
+type RecordingOptions = Pick<EngineOptions, 'rateLimitExpected' | 'headerSamplesPerPhase' | 'timelineResolutionMs' | 'capture' | 'onAnswer'>;
 
 export class RunRecording {
   readonly series = new TimeSeries();
@@ -27,6 +27,7 @@ export class RunRecording {
   failedMeasured = 0;
   private readonly expected: Set<Outcome>;
   private readonly capture: RecordingOptions['capture'];
+  private readonly onAnswer: RecordingOptions['onAnswer'];
 
   /** t0: the run clock's origin on performance.now(), which answers' end times are measured on. */
   constructor(
@@ -37,6 +38,7 @@ export class RunRecording {
     this.sampler = new HeaderSampler(options.headerSamplesPerPhase ?? 3);
     this.timeline = options.timelineResolutionMs ? { resolutionMs: options.timelineResolutionMs, admitted: [], limited: [] } : undefined;
     this.capture = options.capture;
+    this.onAnswer = options.onAnswer;
   }
 
   /** One measured answer; startMs and endMs on performance.now(), values the iteration's variables so far, template its request. */
@@ -49,6 +51,10 @@ export class RunRecording {
     let h = r.histograms.get(outcome);
     if (!h) r.histograms.set(outcome, (h = newHistogram()));
     recordMs(h, endMs - startMs);
+    if (this.onAnswer) {
+      const latencyUs = Math.max(1, Math.round((endMs - startMs) * 1000));
+      this.onAnswer({ phase: phase.name, status: answer.status, outcome, errorCode: answer.errorCode, startMs: startMs - this.t0, endMs: endMs - this.t0, latencyUs });
+    }
     this.series.answer(endMs - this.t0, outcome, endMs - startMs);
     if (this.timeline && (outcome === '429' || (outcome !== '5xx' && outcome !== 'transport'))) this.countInTimeline(this.timeline, outcome, endMs);
     if (this.sampler.wants(r, answer.status)) this.sampler.offer(r, answer.status, headersOf(answer));

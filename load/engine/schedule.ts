@@ -10,6 +10,17 @@ export function executorDurationSec(executor: ArrivalExecutor): number {
   return executor.stages.reduce((sum, s) => sum + durationSec(s.duration), 0);
 }
 
+export function startSecOf(executor: ArrivalExecutor): number {
+  return durationSec(executor.startTime ?? '0s');
+}
+
+/** The planned mean arrival rate: a constant rate as given, a ramp's arrivals over its length. */
+export function offeredRpsOf(executor: ArrivalExecutor): number {
+  if (executor.executor === 'constant-arrival-rate') return executor.rate / durationSec(executor.timeUnit ?? '1s');
+  const sec = executorDurationSec(executor);
+  return sec > 0 ? plannedArrivals(executor) / sec : 0;
+}
+
 /** Planned arrivals of the whole executor (for offered-rate bookkeeping). */
 export function plannedArrivals(executor: ArrivalExecutor): number {
   const unit = durationSec(executor.timeUnit ?? '1s');

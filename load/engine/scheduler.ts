@@ -7,8 +7,8 @@ import type { TimeSeries } from './recorder.ts';
 import { newHistogram, recordMs } from './histogram.ts';
 import type { RunIteration } from './iteration.ts';
 import type { EngineOptions } from './options.ts';
+import type { ArrivalSegment } from '../distributed/arrivals.ts';
 import { buildPhases, type Phase } from './phases.ts';
-import { arrivalOffsets } from './schedule.ts';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
@@ -36,6 +36,8 @@ export class Scheduler {
     private readonly limits: SchedulerLimits,
     private readonly series: TimeSeries,
     private readonly iterate: RunIteration,
+    /** The instance's execution segment: a replaced plan keeps to it too. */
+    private readonly segment?: ArrivalSegment,
   ) {
     this.currentPhase = phases[0]?.name ?? '';
   }
@@ -58,7 +60,7 @@ export class Scheduler {
         const decision = onPhaseEnd?.(phase.recorder.result());
         if (decision === 'stop') this.stopped = true;
         else if (decision && typeof decision === 'object') {
-          phases.splice(i + 1, phases.length, ...buildPhases(decision.replaceRest, phase.startSec + phase.durationSec));
+          phases.splice(i + 1, phases.length, ...buildPhases(decision.replaceRest, phase.startSec + phase.durationSec, this.segment));
         }
       } else {
         concurrent.push(driving);
@@ -79,7 +81,7 @@ export class Scheduler {
 
   private async drive(phase: Phase): Promise<void> {
     const phaseStartMs = phase.startSec * 1000;
-    for (const offset of arrivalOffsets(phase.executor)) {
+    for (const offset of phase.arrivals()) {
       const due = phaseStartMs + offset * 1000;
       while (this.waiting(due)) await sleep(Math.min(due - this.now(), 50));
       if (this.stopped) return;

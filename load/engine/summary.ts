@@ -2,7 +2,9 @@
 // with the thresholds judged and the generator's own health (did it hold
 // the plan?) stated.
 import { RESULT_FORMAT, type NormalizedRun, type PhaseResult } from '../result/normalized.ts';
-import { percentileMs } from './histogram.ts';
+import { encodeHistogram, percentileMs } from './histogram.ts';
+import type { Outcome } from '../scenarios/metrics.ts';
+import type { PhaseRecorder } from './recorder.ts';
 import type { EngineOptions } from './options.ts';
 import type { RunRecording } from './run-recording.ts';
 import type { Scheduler } from './scheduler.ts';
@@ -21,7 +23,7 @@ export interface RunSummaryInput {
 /** The normalized result; frees the run's histograms, so call it once, after the run. */
 export function summarizeRun({ options, scheduler, recording, startedAt, now, maxInFlight }: RunSummaryInput): NormalizedRun {
   const ran = scheduler.phases.filter((p) => p.recorder.sent + p.recorder.dropped > 0);
-  const results = ran.map((p) => p.recorder.result());
+  const results = ran.map((p) => (options.keepHistograms ? { ...p.recorder.result(), histograms: encoded(p.recorder) } : p.recorder.result()));
   const lag = scheduler.lag;
   const lagP99 = lag.totalCount ? percentileMs(lag, 99) : 0;
   lag.destroy();
@@ -45,6 +47,13 @@ export function summarizeRun({ options, scheduler, recording, startedAt, now, ma
   run.thresholds = evaluateThresholds(options.scenario.thresholds, ran.map((p) => p.recorder), { measured: recording.measured, failed: recording.failedMeasured });
   for (const p of ran) for (const h of p.recorder.histograms.values()) h.destroy();
   return run;
+}
+
+/** The phase's latency histograms by outcome, in the compressed interchange encoding an instance result carries. */
+function encoded(recorder: PhaseRecorder): Partial<Record<Outcome, string>> {
+  const out: Partial<Record<Outcome, string>> = {};
+  for (const [outcome, histogram] of recorder.histograms) out[outcome] = encodeHistogram(histogram);
+  return out;
 }
 
 /**

@@ -1,10 +1,21 @@
 // k6 threshold expressions ("p(95)<500", "rate<0.01", "count==0") evaluated
-// on what the embedded engine recorded, for the metrics the scenarios use
+// on what the embedded engine recorded — or on instances merged
+// (load/distributed) — for the metrics the scenarios use
 // (load/scenarios/metrics.ts), with sub-metric tag filters {phase, outcome, scenario}.
+// Each result says how many samples it was judged over: a threshold over
+// none is not held, it could not be judged (ERROR, load/probes/thresholds.ts).
 import { ANSWERS, DROPPED, FAILED, LATENCY, OUTCOMES, type Outcome } from '../scenarios/metrics.ts';
 import { isNoOpThreshold, type ThresholdResult } from '../result/normalized.ts';
 import { merged, percentileMs, type Histogram } from './histogram.ts';
-import type { PhaseRecorder } from './recorder.ts';
+
+/** What a threshold reads of a phase (a PhaseRecorder, or the merge of instances' phases). */
+export interface ThresholdPhase {
+  readonly name: string;
+  readonly answers: Record<Outcome, number>;
+  readonly sent: number;
+  readonly dropped: number;
+  readonly histograms: ReadonlyMap<Outcome, Histogram>;
+}
 
 const EXPRESSION = /^\s*(count|rate|avg|min|max|med|value|p\((\d+(?:\.\d+)?)\))\s*(<=|>=|===|==|!=|<|>)\s*(-?\d+(?:\.\d+)?)\s*$/;
 
@@ -36,7 +47,7 @@ function compare(actual: number, op: string, expected: number): boolean {
   }
 }
 
-function phasesFor(recorders: PhaseRecorder[], tags: Record<string, string>): PhaseRecorder[] {
+function phasesFor(recorders: ThresholdPhase[], tags: Record<string, string>): ThresholdPhase[] {
   const phase = tags.phase ?? tags.scenario;
   return phase ? recorders.filter((r) => r.name === phase) : recorders;
 }
@@ -61,7 +72,7 @@ function trendValue(histograms: Histogram[], aggregate: string, percentile?: str
 
 export function evaluateThresholds(
   thresholds: Record<string, string[]>,
-  recorders: PhaseRecorder[],
+  recorders: ThresholdPhase[],
   totals: { measured: number; failed: number },
   runSec?: number,
 ): ThresholdResult[] {
@@ -76,19 +87,24 @@ export function evaluateThresholds(
       if (!match) throw new Error(`threshold ${name}: cannot read "${expression}"`);
       const [, aggregate, percentile, op, limit] = match;
       let actual: number;
+      let samples: number;
       if (metric === ANSWERS || metric === DROPPED) {
         const count =
           metric === DROPPED ? phases.reduce((s, p) => s + p.dropped, 0) : phases.reduce((s, p) => s + outcomes.reduce((t, o) => t + p.answers[o], 0), 0);
         actual = aggregate === 'rate' && runSec ? count / runSec : count;
+        // A count is judged over the arrivals of the phases it names: none arrived, nothing was counted.
+        samples = phases.reduce((s, p) => s + p.sent + p.dropped, 0);
       } else if (metric === LATENCY) {
         const histograms = phases.flatMap((p) => outcomes.map((o) => p.histograms.get(o)).filter((h): h is Histogram => Boolean(h)));
         actual = trendValue(histograms, aggregate!, percentile);
+        samples = histograms.reduce((s, h) => s + h.totalCount, 0);
       } else if (metric === FAILED) {
         actual = totals.measured ? totals.failed / totals.measured : 0;
+        samples = totals.measured;
       } else {
         throw new Error(`threshold on ${metric}: the embedded engine records ${[ANSWERS, LATENCY, FAILED, DROPPED].join(', ')}`);
       }
-      results.push({ metric: name, expression, ok: compare(actual, op!, Number(limit)) });
+      results.push({ metric: name, expression, ok: samples > 0 && compare(actual, op!, Number(limit)), samples });
     }
   }
   return results;

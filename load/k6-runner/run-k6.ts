@@ -3,16 +3,14 @@
 // plus the time series and completion timeline rebuilt from k6's NDJSON
 // output, so the analysis sees the same data as from the embedded engine.
 import { spawn } from 'node:child_process';
-import { accessSync, constants, createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, createReadStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { Profile } from '../../src/config/profile.ts';
-import type { Connection } from '../../src/http/connection.ts';
 import type { CompletionTimeline, NormalizedRun, TimeBucket } from '../result/normalized.ts';
 import { ANSWERS, LATENCY } from '../scenarios/metrics.ts';
-import type { ParamOverrides } from '../scenarios/params.ts';
+import { k6Args, k6Environment, k6Variables, writeProfileFile, type K6Invocation } from './invocation.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const K6_SCRIPTS = { arrivalRate: path.join(here, '..', 'k6', 'arrival-rate.ts'), bodySize: path.join(here, '..', 'k6', 'body-size-boundary.ts') };
@@ -31,19 +29,10 @@ export function findK6(env: NodeJS.ProcessEnv = process.env): string | undefined
   return undefined;
 }
 
-export interface K6RunOptions {
+export interface K6RunOptions extends K6Invocation {
   binary: string;
-  script: string;
-  scenario: string;
-  profile: Profile;
-  overrides: ParamOverrides;
-  maxInFlight?: number;
-  /** The time limit and TLS verification every request of the script keeps (src/http/connection.ts). */
-  connection: Pick<Connection, 'timeoutMs' | 'insecure'>;
   output: NodeJS.WritableStream;
   signal?: AbortSignal;
-  /** Extra -e variables (PTAS_MAX_BYTES for the body-size script). */
-  extraEnv?: Record<string, string>;
 }
 
 export interface K6RunResult {
@@ -106,29 +95,9 @@ export async function runK6(options: K6RunOptions): Promise<K6RunResult> {
   try {
     const resultPath = path.join(dir, 'result.json');
     const pointsPath = path.join(dir, 'points.ndjson');
-    // The profile goes by file, without the secret; the secret by environment (never argv: ps shows it).
-    const { credentials, ...shareable } = options.profile;
-    const profilePath = path.join(dir, 'profile.json');
-    writeFileSync(profilePath, JSON.stringify({ ...shareable, credentials: credentials ? { clientId: credentials.clientId, clientSecret: 'env:PTAS_CLIENT_SECRET' } : undefined }));
-    const vars: Record<string, string | number | undefined> = {
-      PTAS_SCENARIO: options.scenario,
-      PTAS_PROFILE: profilePath,
-      PTAS_RESULT: resultPath,
-      PTAS_MAX_RPS: options.overrides.capRps,
-      PTAS_MAX_DURATION: options.overrides.maxDurationSec,
-      PTAS_RATE: options.overrides.targetRps,
-      PTAS_EXPECTED_RPS: options.overrides.expectedRps,
-      PTAS_BURST: options.overrides.burst,
-      PTAS_MAX_IN_FLIGHT: options.maxInFlight,
-      PTAS_TIMEOUT: `${options.connection.timeoutMs}ms`,
-      PTAS_INSECURE: options.connection.insecure ? '1' : undefined,
-      ...options.extraEnv,
-    };
-    const args = ['run', '--quiet', '--out', `json=${pointsPath}`];
-    for (const [k, v] of Object.entries(vars)) if (v !== undefined) args.push('-e', `${k}=${v}`);
-    args.push(options.script);
-    const child = spawn(options.binary, args, {
-      env: { ...process.env, PTAS_CLIENT_SECRET: credentials?.clientSecret ?? '', K6_WEB_DASHBOARD: 'false', K6_NO_USAGE_REPORT: 'true' },
+    const vars = k6Variables(options, { profile: writeProfileFile(dir, options.profile), result: resultPath });
+    const child = spawn(options.binary, k6Args(['--quiet', '--out', `json=${pointsPath}`], vars, options.script), {
+      env: k6Environment(options.profile),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.pipe(options.output, { end: false });

@@ -15,7 +15,7 @@ import { scenarioByName } from '../scenarios/index.ts';
 import { TREND_STATS } from '../scenarios/metrics.ts';
 import type { LoadScenario } from '../scenarios/types.ts';
 import { paramsFor, readConfig, variablesFor } from './lib/config.ts';
-import { obtainAccessToken, runIteration } from './lib/iteration.ts';
+import { markInstanceStart, obtainAccessToken, runIteration } from './lib/iteration.ts';
 
 const config = readConfig();
 const entry = scenarioByName(config.scenarioName);
@@ -40,7 +40,8 @@ interface SetupData {
 
 export function setup(): SetupData {
   const credentials = config.profile.credentials;
-  const accessToken = scenario.needs.accessToken ? obtainAccessToken(config.baseUrl, credentials?.clientId, credentials?.clientSecret, config.timeout) : undefined;
+  const accessToken = scenario.needs.accessToken ? obtainAccessToken(config.baseUrl, credentials?.clientId, credentials?.clientSecret, config.timeout, config.runHeaders) : undefined;
+  markInstanceStart();
   return { startedAt: new Date().toISOString(), accessToken };
 }
 
@@ -51,6 +52,7 @@ export default function (data: SetupData): void {
     variables: { ...variablesFor(config, entry!.operation), accessToken: data.accessToken },
     timeout: config.timeout,
     rateLimitExpected,
+    runHeaders: config.runHeaders,
   });
 }
 

@@ -61,7 +61,7 @@ export function setup(): BoundaryData {
   const steps: Step[] = [];
   const probe = (size: number, purpose: string): boolean => {
     const res = http.request(filled.method, config.baseUrl + filled.pathAndQuery, paddedBody(base, size) ?? base, {
-      headers: filled.headers,
+      headers: { ...filled.headers, ...config.runHeaders },
       timeout: config.timeout,
       tags: { name: 'body-size' },
       responseCallback: http.expectedStatuses({ min: 200, max: 499 }),

@@ -2,7 +2,7 @@
 // k6 has two summary shapes: the classic one (metrics keyed by name, each
 // {type, values, thresholds}) and the machine-readable one of k6 ≥ 1
 // (results.metrics as an array of {name, values}); both are read.
-import { ANSWERS, DROPPED, LATENCY, OUTCOMES } from '../scenarios/metrics.ts';
+import { ANSWERS, DROPPED, FAILED, LATENCY, OUTCOMES } from '../scenarios/metrics.ts';
 import { durationSec } from '../scenarios/duration.ts';
 import type { ArrivalExecutor, LoadScenario } from '../scenarios/types.ts';
 import { emptyAnswers, isNoOpThreshold, RESULT_FORMAT, type LatencyStats, type NormalizedRun, type PhaseResult, type ThresholdResult } from './normalized.ts';
@@ -43,6 +43,15 @@ function latency(data: K6SummaryData, name: string): LatencyStats | undefined {
     p99Ms: values['p(99)'] ?? 0,
     maxMs: values['max'] ?? 0,
   };
+}
+
+/** Samples a trend or rate threshold was judged over (k6 keeps no entry for a metric without one); undefined for counters. */
+function samplesOf(data: K6SummaryData, name: string): number | undefined {
+  const base = name.split('{')[0];
+  const values = metric(data, name)?.values;
+  if (base === LATENCY) return values?.['count'] ?? 0;
+  if (base === FAILED) return (values?.['passes'] ?? 0) + (values?.['fails'] ?? 0);
+  return undefined;
 }
 
 function plannedRate(executor: ArrivalExecutor): { rate: number; sec: number } {
@@ -89,8 +98,9 @@ export function normalizeK6Summary(data: K6SummaryData, scenario: LoadScenario, 
     for (const expression of expressions) {
       if (isNoOpThreshold(expression)) continue;
       const verdict = metric(data, name)?.thresholds?.[expression];
-      // A metric with no sample has no threshold entry: k6 passes it (e.g. no dropped iterations).
-      thresholds.push({ metric: name, expression, ok: verdict ? verdict.ok : true });
+      const samples = samplesOf(data, name);
+      // A counter with no sample has no entry and counts 0 (no dropped iterations); a trend or rate without one could not be judged.
+      thresholds.push({ metric: name, expression, ok: samples !== 0 && (verdict ? verdict.ok : true), ...(samples !== undefined ? { samples } : {}) });
     }
   }
   const dropped = value(data, DROPPED, 'count');

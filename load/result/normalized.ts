@@ -2,7 +2,10 @@
 // directly; a k6 run produces it in handleSummary() (from-k6-summary.ts) plus
 // the time series of its NDJSON output. The probes' analysis reads only this,
 // so both engines get the same verdict. Aggregates only, never raw samples.
+// One instance of a distributed run (instance.ts) adds its execution segment
+// and its latency as HDR histograms, so instances add up (load/distributed).
 import type { Outcome } from '../scenarios/metrics.ts';
+import type { InstanceInfo } from './instance.ts';
 
 export const RESULT_FORMAT = 'ptas-load-result';
 
@@ -38,6 +41,13 @@ export interface PhaseResult {
   achievedRps: number;
   /** Transport failures by error code (ECONNRESET, UND_ERR_HEADERS_TIMEOUT, …), when the engine can tell. */
   errors?: Record<string, number>;
+  /**
+   * Latency by outcome as HDR histograms of microseconds in the standard
+   * compressed interchange encoding (hdr-histogram-js
+   * encodeIntoCompressedBase64): in an instance result, so the instances'
+   * latencies add up exactly (percentiles cannot be merged from percentiles).
+   */
+  histograms?: Partial<Record<Outcome, string>>;
 }
 
 // One second of a run: the shape results.json keeps (the core's results model owns it).
@@ -48,6 +58,13 @@ export interface ThresholdResult {
   metric: string;
   expression: string;
   ok: boolean;
+  /**
+   * What the threshold was judged over: latency samples, measured answers
+   * (a rate), arrivals of the phases it names (a count). 0: it could not be
+   * judged, so it is an ERROR, never a PASS (ok is false). Absent where the
+   * engine cannot tell (a k6 summary's counters).
+   */
+  samples?: number;
 }
 
 /** Headers of a refused answer, kept for the rate-limit header analysis. */
@@ -113,6 +130,10 @@ export interface NormalizedRun {
   errorSamples?: ErrorSample[];
   /** Whether the generator itself held the plan: a saturated generator under-drives the target and must say so. */
   generator: { saturated: boolean; reason?: string; maxInFlight?: number; scheduleLagP99Ms?: number };
+  /** Set when this is one instance of a distributed run: its segment and what every instance must share. */
+  instance?: InstanceInfo;
+  /** Set when this run is the merge of instances: each one's segment and start (load/distributed/merge.ts). */
+  mergedFrom?: Array<{ name: string; segment: string; engine: 'embedded' | 'k6'; startedAt: string }>;
 }
 
 export function emptyAnswers(): Record<Outcome, number> {

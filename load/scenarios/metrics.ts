@@ -9,6 +9,8 @@ export const ANSWERS = 'ptas_answers';
 export const LATENCY = 'ptas_latency';
 /** Rate: 1 for a measured request whose outcome the scenario does not expect. */
 export const FAILED = 'ptas_failed';
+/** Counter added once at the end of k6's setup(): when the instance's scenarios start (its clock's origin). */
+export const INSTANCE_START = 'ptas_instance_start';
 /** k6's own counter of arrivals no VU was free for (the embedded engine counts the same). */
 export const DROPPED = 'dropped_iterations';
 

@@ -12,8 +12,7 @@ import type { ShardPart } from '../results/model.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const SIGNATURE_FILE = 'manifest.json.sig';
-/** The request header that carries the certifier's nonce on every exchange of the run. */
-export const NONCE_HEADER = 'ptas-nonce';
+export { NONCE_HEADER } from './nonce.ts';
 
 export interface ArtifactEntry {
   /** Relative to the bundle directory, with forward slashes. */

@@ -7,7 +7,7 @@
 // profile asked for. The CA bundle and client certificate are read here, once.
 import { readFileSync } from 'node:fs';
 import { HTTP_DEFAULTS, userIdHeaderOf, type HttpProfile, type ResolvedProfile } from '../config/profile.ts';
-import { NONCE_HEADER } from '../certify/manifest.ts';
+import { NONCE_HEADER } from '../certify/nonce.ts';
 import { Redactor } from './redact.ts';
 
 export interface TlsMaterial {
@@ -30,7 +30,7 @@ export interface Connection {
   tls?: TlsMaterial;
   /** Certificate verification switched off (--insecure): recorded in the report. */
   insecure: boolean;
-  /** Headers every request of the run carries: the certifier's nonce (src/certify/manifest.ts NONCE_HEADER), when given. */
+  /** Headers every request of the run carries: the certifier's nonce (src/certify/nonce.ts NONCE_HEADER), when given. */
   runHeaders: Record<string, string>;
 }
 

@@ -113,6 +113,7 @@ const K6_SCRIPT_SAMPLES: Record<string, { raw: string; key: string; value: unkno
   PTAS_MAX_IN_FLIGHT: { raw: '64', key: 'maxInFlight', value: 64 },
   PTAS_TIMEOUT: { raw: '3s', key: 'timeout', value: '3s' },
   PTAS_INSECURE: { raw: '1', key: 'insecure', value: true },
+  PTAS_NONCE: { raw: 'nonce-42', key: 'runHeaders', value: { 'ptas-nonce': 'nonce-42' } },
 };
 
 test('the k6 scripts: each -e PTAS_* variable sets what load/k6/lib/config.ts reads', async () => {

@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { bundleK6Scripts, K6_ENTRY_SCRIPTS } from '../../load/k6-runner/bundle.ts';
 import { findK6 } from '../../load/k6-runner/run-k6.ts';
+import { k6Args, k6Environment, k6Variables } from '../../load/k6-runner/invocation.ts';
 import { ptasLoad } from '../../app/load/run-load.ts';
 import type { NormalizedRun } from '../../load/result/normalized.ts';
 import { Writable } from 'node:stream';
@@ -68,7 +69,7 @@ async function loadWithK6Shim(entry: string, env: Record<string, string>) {
     ],
   });
   const file = path.join(dir, 'script.mjs');
-  writeFileSync(file, `import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);\n${result.outputFiles[0]!.text}\nexport { calls as __calls, metrics as __metrics };`);
+  writeFileSync(file, `import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);\n${result.outputFiles[0]!.text}\nexport { calls as __calls };\n// A script that records no metric of its own (the body-size probe) bundles no metrics list.\nexport const __metrics = typeof metrics === 'undefined' ? [] : metrics;`);
   try {
     return (await import(pathToFileURL(file).href)) as Record<string, unknown> & { __calls: unknown[]; __metrics: Array<{ name: string; value: unknown; tags?: Record<string, string> }> };
   } finally {
@@ -99,7 +100,49 @@ test('arrival-rate.ts builds k6 options from the scenario definition and records
   const sent = script.__calls.find((c) => (c as { url?: string }).url?.endsWith('/v1/oauth/token')) as { body: string; params: { tags: Record<string, string> } };
   assert.deepEqual(JSON.parse(sent.body), { grant_type: 'client_credentials', client_id: 'client', client_secret: 'secret-value' });
   assert.equal(sent.params.tags.name, 'token');
-  assert.deepEqual(script.__metrics.find((m) => m.name === 'ptas_answers')?.tags, { outcome: '429' });
+  assert.deepEqual(script.__metrics.find((m) => m.name === 'ptas_answers')?.tags, { outcome: '429', status: '429' });
+  assert.ok(script.__metrics.some((m) => m.name === 'ptas_instance_start'), 'setup() marks when the scenarios start');
+  assert.equal(JSON.stringify(script.__calls).includes('ptas-nonce'), false, 'no nonce unless one is given');
+});
+
+test('the k6 scripts send the certifier nonce (-e PTAS_NONCE, else http.nonce of the profile) on every request, as ptas does', async () => {
+  const env = { PTAS_BASE_URL: 'http://127.0.0.1:9', PTAS_CLIENT_ID: 'client', PTAS_CLIENT_SECRET: 's', PTAS_NONCE: 'nonce-7f3a' };
+  const rate = await loadWithK6Shim(K6_ENTRY_SCRIPTS[0]!, { ...env, PTAS_SCENARIO: 'user-details-smoke', PTAS_MAX_RPS: '10', PTAS_MAX_DURATION: '2' });
+  const data = (rate.setup as () => unknown)();
+  (rate.default as (d: unknown) => void)(data);
+  const sent = rate.__calls.filter((c) => (c as { url?: string }).url) as Array<{ url: string; params: { headers: Record<string, string> } }>;
+  assert.ok(sent.some((c) => c.url.endsWith('/v1/oauth/token')) && sent.some((c) => c.url.includes('/v2/users/')), 'the set-up token request and the measured one');
+  for (const call of sent) assert.equal(call.params.headers['ptas-nonce'], 'nonce-7f3a', call.url);
+
+  const size = await loadWithK6Shim(K6_ENTRY_SCRIPTS[1]!, { ...env, PTAS_MAX_BYTES: '4096' });
+  (size.setup as () => unknown)();
+  const probes = size.__calls.filter((c) => (c as { url?: string }).url) as Array<{ params: { headers: Record<string, string> } }>;
+  assert.ok(probes.length > 0);
+  for (const call of probes) assert.equal(call.params.headers['ptas-nonce'], 'nonce-7f3a');
+
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ptas-k6-nonce-'));
+  try {
+    const profile = path.join(dir, 'profile.json');
+    writeFileSync(profile, JSON.stringify({ http: { nonce: 'from-the-profile' } }));
+    const fromProfile = await loadWithK6Shim(K6_ENTRY_SCRIPTS[0]!, { PTAS_BASE_URL: 'http://127.0.0.1:9', PTAS_PROFILE: profile, PTAS_SCENARIO: 'token-smoke', PTAS_MAX_RPS: '10', PTAS_MAX_DURATION: '2' });
+    (fromProfile.default as (d: unknown) => void)((fromProfile.setup as () => unknown)());
+    const token = fromProfile.__calls.find((c) => (c as { url?: string }).url) as { params: { headers: Record<string, string> } };
+    assert.equal(token.params.headers['ptas-nonce'], 'from-the-profile');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('ptas load --engine k6 passes the nonce as -e PTAS_NONCE, and the secret only by environment', () => {
+  const vars = k6Variables(
+    { script: 'x.ts', scenario: 'token-smoke', profile: {}, overrides: { capRps: 10 }, connection: { timeoutMs: 5000, insecure: false, runHeaders: { 'ptas-nonce': 'n-1' } } },
+    { profile: '/tmp/p.json', result: '/tmp/r.json' },
+  );
+  assert.equal(vars.PTAS_NONCE, 'n-1');
+  const args = k6Args(['--quiet'], vars, 'x.ts');
+  assert.ok(args.includes('PTAS_NONCE=n-1'));
+  assert.equal(k6Environment({ credentials: { clientId: 'c', clientSecret: 'the-secret' } }).PTAS_CLIENT_SECRET, 'the-secret');
+  assert.equal(args.join(' ').includes('the-secret'), false);
 });
 
 /** A k6 summary in the classic handleSummary shape for the given per-phase counts. */
@@ -144,6 +187,11 @@ test('the k6 scripts run on a real k6 binary', async (t) => {
     assert.equal(size.verdict, 'PASS', size.reason);
     const smoke = await ptasLoad({ scenario: 'user-details-smoke', engine: 'k6', profile: {}, overrides: { maxDurationSec: 3 }, out: path.join(dir, 'smoke.json'), output: quiet });
     assert.equal(smoke.verdict, 'PASS', smoke.reason);
+    // Two k6 processes split by --execution-segment, paused until both are up, merged from their --out json points.
+    const split = await ptasLoad({ scenario: 'token-rate-breakpoint', engine: 'k6', instances: 2, profile: {}, overrides: { maxDurationSec: 12 }, out: path.join(dir, 'split.json'), output: quiet });
+    assert.equal(split.verdict, 'PASS', split.reason);
+    const splitResult = JSON.parse(readFileSync(path.join(dir, 'split.json'), 'utf8'));
+    assert.deepEqual(splitResult.instances.map((i: { segment: string }) => i.segment), ['0:1/2', '1/2:1']);
     assert.ok(JSON.parse(readFileSync(path.join(dir, 'rate.json'), 'utf8')).result.timeSeries.length > 0, 'the time series came from k6 NDJSON output');
   } finally {
     rmSync(dir, { recursive: true, force: true });

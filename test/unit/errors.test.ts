@@ -5,6 +5,7 @@
 // and the reasons checks report are the same as before the hierarchy.
 import { MergeRefused } from '../../app/merge/shards.ts';
 import { SigningKeyError } from '../../src/certify/signing.ts';
+import { LoadMergeRefused } from '../../load/distributed/refused.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -44,6 +45,7 @@ const EXAMPLES: Array<{ error: PtasError; exit: number }> = [
   { error: new WaiversFileError('waivers.json: /waivers/0: missing "owner".', '/waivers/0'), exit: EXIT.USAGE },
   { error: new MergeRefused('shard 2/2 is missing (given: 1/2)'), exit: EXIT.USAGE },
   { error: new ServeError('conflict', 'a token named ci exists; revoke it first (ptas serve token revoke --name ci) or choose another name'), exit: EXIT.USAGE },
+  { error: new LoadMergeRefused('ptas load merge refused:\n  - segment 1/2:1 is missing: no instance ran it'), exit: EXIT.USAGE },
   { error: new SigningKeyError('--sign-key: key.pem is a rsa key; an Ed25519 key is required (openssl genpkey -algorithm ed25519 -out key.pem)'), exit: EXIT.USAGE },
   { error: new TemplateError('the template for "x" names {nope}, which this operation does not fill (it fills {userId})'), exit: EXIT.INTERNAL },
   { error: new SetupError('trading.createUser answered 500 without a userId to extract'), exit: EXIT.INTERNAL },

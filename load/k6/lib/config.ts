@@ -2,7 +2,9 @@
 // the scenario, the caps, and optionally an implementation profile file for
 // the expectations and the operations the spec does not show. The client
 // secret belongs in the environment (PTAS_CLIENT_SECRET), never on the
-// command line, where ps would show it.
+// command line, where ps would show it. The certifier's nonce (PTAS_NONCE,
+// else the profile's http.nonce) goes on every request, as ptas sends it.
+import { NONCE_HEADER } from '../../../src/certify/nonce.ts';
 import type { Profile } from '../../../src/config/profile.ts';
 import { profileVariables, scenarioParams, type ParamOverrides } from '../../scenarios/params.ts';
 import type { Variables } from '../../../src/template.ts';
@@ -18,6 +20,8 @@ export interface K6Config {
   profile: Profile;
   overrides: ParamOverrides;
   maxInFlight: number;
+  /** Headers on every request of the run: the certifier's nonce (ptas-nonce), when given. */
+  runHeaders: Record<string, string>;
 }
 
 function number(name: string): number | undefined {
@@ -47,6 +51,7 @@ export function readConfig(): K6Config {
   const clientId = __ENV.PTAS_CLIENT_ID ?? profile.credentials?.clientId;
   const clientSecret = __ENV.PTAS_CLIENT_SECRET ?? profile.credentials?.clientSecret;
   if (clientId && clientSecret) profile.credentials = { clientId, clientSecret };
+  const nonce = __ENV.PTAS_NONCE || profile.http?.nonce;
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),
     scenarioName: __ENV.PTAS_SCENARIO ?? 'token-rate-breakpoint',
@@ -62,6 +67,7 @@ export function readConfig(): K6Config {
       burst: number('PTAS_BURST'),
     },
     maxInFlight: number('PTAS_MAX_IN_FLIGHT') ?? 512,
+    runHeaders: nonce ? { [NONCE_HEADER]: nonce } : {},
   };
 }
 

@@ -1,9 +1,12 @@
 // One iteration of a scenario on k6: the requests of the template in order,
 // each measured one recorded in the shared metrics (load/scenarios/metrics.ts)
-// under the tags k6 adds for the scenario (phase, role, offered).
+// under the tags k6 adds for the scenario (phase, role, offered). An answer
+// also carries its status (and a transport failure k6's error code), so an
+// instance's result built from its --out json points
+// (load/k6-runner/points-instance.ts) knows the codes, as the embedded engine does.
 import http from 'k6/http';
 import { Counter, Rate, Trend } from 'k6/metrics';
-import { ANSWERS, FAILED, LATENCY, expectedOutcomes, outcomeOf } from '../../scenarios/metrics.ts';
+import { ANSWERS, FAILED, INSTANCE_START, LATENCY, expectedOutcomes, outcomeOf } from '../../scenarios/metrics.ts';
 import { type Variables } from '../../../src/template.ts';
 import { extractVariables, fillRequest } from '../../scenarios/request.ts';
 import type { RequestTemplate } from '../../scenarios/types.ts';
@@ -11,6 +14,7 @@ import type { RequestTemplate } from '../../scenarios/types.ts';
 const answers = new Counter(ANSWERS);
 const latency = new Trend(LATENCY, true);
 const failed = new Rate(FAILED);
+const instanceStart = new Counter(INSTANCE_START);
 
 export interface IterationContext {
   baseUrl: string;
@@ -18,6 +22,8 @@ export interface IterationContext {
   variables: Variables;
   timeout: string;
   rateLimitExpected: boolean;
+  /** Headers every request carries (the certifier's nonce). */
+  runHeaders: Record<string, string>;
 }
 
 export function runIteration(context: IterationContext): void {
@@ -26,7 +32,7 @@ export function runIteration(context: IterationContext): void {
   for (const template of context.iteration) {
     const request = fillRequest(template, values);
     const res = http.request(request.method, context.baseUrl + request.pathAndQuery, request.body ?? null, {
-      headers: request.headers,
+      headers: { ...request.headers, ...context.runHeaders },
       timeout: context.timeout,
       tags: { name: template.name },
     });
@@ -34,7 +40,7 @@ export function runIteration(context: IterationContext): void {
       if (res.status < 200 || res.status >= 300) return;
     } else {
       const outcome = outcomeOf(res.status);
-      answers.add(1, { outcome });
+      answers.add(1, res.status === 0 ? { outcome, status: '0', error_code: String(res.error_code) } : { outcome, status: String(res.status) });
       latency.add(res.timings.duration, { outcome });
       failed.add(!expected.includes(outcome));
     }
@@ -48,10 +54,19 @@ export function runIteration(context: IterationContext): void {
   }
 }
 
+/**
+ * Marks, at the end of setup(), when this instance's scenarios start: the
+ * origin its points are read from (load/k6-runner/points-instance.ts), so
+ * the instances of a distributed run are put on one clock.
+ */
+export function markInstanceStart(): void {
+  instanceStart.add(1);
+}
+
 /** k6's setup(): an access token once for the whole run, when the scenario needs one. */
-export function obtainAccessToken(baseUrl: string, clientId: string | undefined, clientSecret: string | undefined, timeout: string): string {
+export function obtainAccessToken(baseUrl: string, clientId: string | undefined, clientSecret: string | undefined, timeout: string, runHeaders: Record<string, string> = {}): string {
   const res = http.post(`${baseUrl}/v1/oauth/token`, JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }), {
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...runHeaders },
     timeout,
     tags: { name: 'setup-token' },
   });
