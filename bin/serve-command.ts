@@ -106,7 +106,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         dataDir: args.data,
         maxConcurrentRuns: args.maxConcurrentRuns,
         // The console in the browser: its pages, login and live views over the same services as the API.
-        registerExtra: (app, services) => registerConsole(app, consolePort(services)),
+        registerExtra: (app, services, log) => registerConsole(app, consolePort(services), { log }),
         ...(args.tlsCert && args.tlsKey ? { tls: { certFile: args.tlsCert, keyFile: args.tlsKey } } : {}),
       });
       // One write: whoever reads the address also gets the token with it.

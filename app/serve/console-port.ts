@@ -8,14 +8,20 @@ import type { ServeServices as ConsoleServices } from './console/services-port.t
 import type { DoctorSummary } from './console/api-types.ts';
 import { ServeError } from './errors.ts';
 import type { ServeServices } from './services.ts';
+import type { TokenInfo } from './tokens.ts';
+import { REFERENCE_NAME } from './implementations.ts';
 import { REFERENCE_ID } from './store/layout.ts';
 
-/** What a ServeError of kind not-found becomes for the console: undefined. */
-function orUndefined<T>(read: () => T): T | undefined {
+/**
+ * What a ServeError of kind not-found becomes for the console: undefined;
+ * and, where the port says "once written", not-ready too (a run's report or
+ * bundle before the run wrote it).
+ */
+function orUndefined<T>(read: () => T, also: ServeError['kind'][] = []): T | undefined {
   try {
     return read();
   } catch (error) {
-    if (error instanceof ServeError && error.kind === 'not-found') return undefined;
+    if (error instanceof ServeError && (error.kind === 'not-found' || also.includes(error.kind))) return undefined;
     throw error;
   }
 }
@@ -28,12 +34,15 @@ function referenceRecord(): ImplementationRecord {
   const epoch = new Date(0).toISOString();
   return {
     id: REFERENCE_ID,
-    name: 'Bundled reference implementation',
+    name: REFERENCE_NAME,
     profileText: '// The bundled reference implementation: ptas starts it for each run, with its own profile.\n// Nothing to configure here; start a run below.\n{}\n',
     createdAt: epoch,
     updatedAt: epoch,
   };
 }
+
+/** A console session's token: its name and when it was made (names are reused once revoked). */
+const tokenId = (token: TokenInfo): string => `${token.name}@${token.createdAt}`;
 
 function doctorView(result: Awaited<ReturnType<ServeServices['doctor']>>): DoctorSummary {
   return { rows: result.summary.rows, brokenKeys: result.summary.broken };
@@ -55,7 +64,12 @@ export function consolePort(services: ServeServices): ConsoleServices {
       start: async (implementation, options, secrets) => services.runs.start({ implementation, options, ...(secrets && Object.keys(secrets).length ? { secrets: { env: secrets } } : {}) }),
       get: async (runId) => services.runs.get(runId),
       list: async (implementation) => services.runs.list({ implementation }),
-      cancel: async (runId) => (services.runs.get(runId) ? services.runs.cancel(runId) : undefined),
+      // The port returns a run that has ended as it is (the services refuse it: 409); a click on Cancel as the run ends is no error.
+      cancel: async (runId) => {
+        const run = services.runs.get(runId);
+        if (!run) return undefined;
+        return run.status === 'finished' || run.status === 'cancelled' ? run : services.runs.cancel(runId);
+      },
       subscribe: async (runId, listener) => {
         if (!services.runs.get(runId)) return undefined;
         const stop = new AbortController();
@@ -67,19 +81,22 @@ export function consolePort(services: ServeServices): ConsoleServices {
         return () => stop.abort();
       },
       report: async (runId) => {
-        const file = orUndefined(() => services.runs.reportFile(runId));
+        const file = orUndefined(() => services.runs.reportFile(runId), ['not-ready']);
         if (!file) return undefined;
         const { readFile } = await import('node:fs/promises');
         return readFile(file, 'utf8').catch(() => undefined);
       },
-      bundle: async (runId) => orUndefined(() => services.runs.archive(runId)),
+      bundle: async (runId) => orUndefined(() => services.runs.archive(runId), ['not-ready']),
       compare: async (baselineRunId, runId) => orUndefined(() => services.runs.compare(runId, baselineRunId)),
     },
     tokens: {
+      // The id is the token's name and when it was made: a token made again under a revoked one's name does not revive the old one's sessions.
       verify: async (token) => {
         const record = services.tokens.verify(token);
-        return record && { id: record.name, label: record.name };
+        const made = record && services.tokens.list().find((t) => t.name === record.name && !t.revokedAt);
+        return made && { id: tokenId(made), label: made.name };
       },
+      isLive: async (token) => services.tokens.list().some((t) => !t.revokedAt && tokenId(t) === token.id),
     },
     doctor: async (profileText) => {
       try {

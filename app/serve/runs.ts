@@ -73,6 +73,9 @@ export const NOTES = {
   serverStoppedQueued: 'the server stopped before the run started',
 } as const;
 
+/** A nonce travels in a request header (ptas-nonce): visible ASCII, at most 200 characters (bin/bundle-args.ts nonceArgument). */
+const NONCE = /^[\x21-\x7e]{1,200}$/;
+
 /** How long a cancel waits for the run to stop before it answers with the run still stopping. */
 const CANCEL_WAIT_MS = 15_000;
 const now = () => new Date().toISOString();
@@ -119,6 +122,12 @@ export class RunService {
       } catch (error) {
         throw new ServeError('invalid-request', `options.grep is not a regular expression: ${(error as Error).message}`, { keyPath: '/options/grep' });
       }
+    }
+    if (options.nonce !== undefined && !NONCE.test(options.nonce)) {
+      // Both faces start runs here: the console's form as the API's schema, and as `ptas run --nonce` and `ptas verify --nonce` take it.
+      throw new ServeError('invalid-request', `the nonce must be 1 to 200 visible ASCII characters, no spaces (as ptas run --nonce and ptas verify --nonce take it); got ${JSON.stringify(options.nonce.slice(0, 200))}`, {
+        keyPath: '/options/nonce',
+      });
     }
     const waiting = this.profileFor(input);
     const id = randomBytes(16).toString('base64url');

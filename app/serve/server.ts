@@ -24,8 +24,8 @@ export interface ServerOptions extends ServicesOptions {
   port?: number;
   /** PEM files: serve HTTPS. Required for a host other than loopback. */
   tls?: { certFile: string; keyFile: string };
-  /** The console's pages, login and the rest, registered before the server listens. */
-  registerExtra?: (app: FastifyInstance, services: ServeServices) => Promise<void>;
+  /** The console's pages, login and the rest, registered before the server listens; `log` is the server's log. */
+  registerExtra?: (app: FastifyInstance, services: ServeServices, log: (line: string) => void) => Promise<void>;
 }
 
 export interface ServeServer {
@@ -92,7 +92,7 @@ export async function createServer(options: ServerOptions): Promise<ServeServer>
     await implementationRoutes(api, services);
   });
   await app.register(async (shares) => shareRoutes(shares, services));
-  if (options.registerExtra) await options.registerExtra(app, services);
+  if (options.registerExtra) await options.registerExtra(app, services, log);
 
   try {
     await app.listen({ host, port });

@@ -1,19 +1,24 @@
 // No secret leaves `ptas serve`: runs of an implementation whose profile
-// reads the client secret from the server's environment (env:NAME), and one
-// given the secret with the run request, against a reference started with
-// that secret. The secret and every token the reference issued are searched
-// for in every API answer (bodies and headers), every event stream, the
+// reads the client secret from the server's environment (env:NAME), one
+// given the secret with the run request, and one started from the console
+// with the secret as a one-run value of its profile's env: reference (what
+// the start-run form's password field sends), against a reference started
+// with that secret. The secret and every token the reference issued are
+// searched for in every API answer (bodies and headers), every console page
+// and console answer (the report, the doctor's table, the bundle's archive
+// among them), every event stream (the API's and the console's), the
 // server's log and every file the server wrote in its store.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnReference } from '../../app/run/reference-process.ts';
 import { referenceProfile } from '../../reference/profile.ts';
 import type { RunRecord } from '../../app/serve/contract.ts';
-import { caller, readEvents, startTestServer, waitForRun } from '../serve/support.ts';
+import { caller, consoleSignIn, readEvents, startConsoleTestServer, waitForRun } from '../serve/support.ts';
 
 function filesBelow(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -22,7 +27,7 @@ function filesBelow(dir: string): string[] {
   });
 }
 
-test('runs through the API leak neither the client secret nor any issued token: answers, events, log, store', { timeout: 300_000 }, async () => {
+test('runs through the API and the console leak neither the client secret nor any issued token: answers, pages, events, log, store', { timeout: 300_000 }, async () => {
   const clientSecret = `serve-leak-${randomBytes(16).toString('hex')}`;
   const tokenLog = path.join(mkdtempSync(path.join(os.tmpdir(), 'ptas-serve-leak-log-')), 'issued.txt');
   process.env.PTAS_REFERENCE_CLIENT_SECRET = clientSecret;
@@ -30,9 +35,10 @@ test('runs through the API leak neither the client secret nor any issued token: 
   const reference = await spawnReference();
   delete process.env.PTAS_REFERENCE_CLIENT_SECRET;
   delete process.env.PTAS_REFERENCE_TOKEN_LOG;
-  const lab = await startTestServer({ env: { ...process.env, PTAS_LEAK_SECRET: clientSecret } });
+  const lab = await startConsoleTestServer({ env: { ...process.env, PTAS_LEAK_SECRET: clientSecret } });
   const seen: string[] = [];
   const call = caller(lab.url, lab.token, seen);
+  const consoleSeen: string[] = [];
   try {
     const profile = referenceProfile(reference.url, reference.options) as Record<string, any>;
     assert.equal(profile.credentials.clientSecret, clientSecret);
@@ -47,8 +53,21 @@ test('runs through the API leak neither the client secret nor any issued token: 
     const literal = await call('PUT', '/api/implementations/leak-literal', { body: { name: 'x', profileText: JSON.stringify({ ...profile, credentials: { ...withoutSecret, clientSecret } }) } });
     assert.equal(literal.status, 422);
 
-    const runs: RunRecord[] = [];
-    const streams: Array<Promise<{ raw: string }>> = [];
+    // From the console: a profile whose secrets name a variable the server's environment does not set, its value typed for one run.
+    const browser = await consoleSignIn(lab.url, lab.token, consoleSeen);
+    const oneRun = { ...profile, credentials: { ...profile.credentials, clientSecret: 'env:PTAS_LEAK_ONE_RUN' }, users: { ...profile.users, ownLicence: { ...profile.users.ownLicence, clientSecret: 'env:PTAS_LEAK_ONE_RUN' } } };
+    const created = await browser.call('POST', '/console/api/implementations', { body: { name: 'Leak (console)', profileText: JSON.stringify(oneRun, null, 2) } });
+    assert.equal(created.status, 201, created.text);
+    const consoleImplementation = created.json.id as string;
+    const unset = await browser.call('POST', `/console/api/implementations/${consoleImplementation}/runs`, { body: { areas: ['auth'] } });
+    assert.equal(unset.status, 400, 'without the value: refused, naming the variable');
+    assert.match(unset.json.error, /PTAS_LEAK_ONE_RUN/);
+    const fromConsole = await browser.call('POST', `/console/api/implementations/${consoleImplementation}/runs`, { body: { areas: ['auth', 'users'], secrets: { PTAS_LEAK_ONE_RUN: clientSecret } } });
+    assert.equal(fromConsole.status, 201, fromConsole.text);
+    const consoleStream = fetch(`${lab.url}/console/api/runs/${fromConsole.json.id}/events`, { headers: { cookie: browser.cookie } }).then((r) => r.text());
+
+    const runs: RunRecord[] = [fromConsole.json as RunRecord];
+    const streams: Array<Promise<{ raw: string }>> = [readEvents(lab.url, lab.token, fromConsole.json.id)];
     for (const body of [
       { implementation: 'leak-env', options: { load: false } },
       { implementation: 'leak-per-run', options: { load: false, grep: '@area:auth' }, secrets: { clientSecret } },
@@ -71,12 +90,32 @@ test('runs through the API leak neither the client secret nor any issued token: 
     await call('GET', `/api/runs/${runs[0]!.id}/compare/${runs[1]!.id}`);
     const events = await Promise.all(streams);
     assert.ok(events.every((e) => /event: check/.test(e.raw) && /event: end/.test(e.raw)));
+    const consoleEvents = await consoleStream;
+    assert.match(consoleEvents, /event: check[\s\S]*event: end/);
+
+    // Every console page and answer about these implementations and runs.
+    for (const route of ['/', '/login', '/console/implementations/new', '/console/api/implementations', '/console/api/starter']) await browser.call('GET', route);
+    for (const implementation of ['leak-env', 'leak-per-run', consoleImplementation]) {
+      for (const route of [`/console/implementations/${implementation}`, `/console/api/implementations/${implementation}`, `/console/api/implementations/${implementation}/runs`]) await browser.call('GET', route);
+      const stored = (await browser.call('GET', `/console/api/implementations/${implementation}`)).json;
+      await browser.call('POST', '/console/api/doctor', { body: { profileText: stored.profileText } });
+    }
+    for (const run of runs) {
+      for (const route of [`/console/runs/${run.id}`, `/console/api/runs/${run.id}`, `/console/runs/${run.id}/report`, `/console/api/runs/${run.id}/compare?baseline=${runs[0]!.id}`]) await browser.call('GET', route);
+      const archive = await fetch(`${lab.url}/console/runs/${run.id}/bundle`, { headers: { cookie: browser.cookie } });
+      assert.equal(archive.status, 200);
+      consoleSeen.push(gunzipSync(Buffer.from(await archive.arrayBuffer())).toString('latin1'));
+    }
+    const doctored = consoleSeen.find((text) => text.includes('"rows":[{'));
+    assert.ok(doctored, 'the doctor ran on the profile whose secret the server has (its table is searched too)');
 
     const issued = readFileSync(tokenLog, 'utf8').split('\n').filter(Boolean);
     assert.ok(issued.length >= 20, `only ${issued.length} issued tokens were logged`);
     const outputs = [
       ...seen.map((text, i) => ({ where: `API answer ${i}`, text })),
       ...events.map((e, i) => ({ where: `event stream ${i}`, text: e.raw })),
+      ...consoleSeen.map((text, i) => ({ where: `console answer ${i}`, text })),
+      { where: 'the console event stream', text: consoleEvents },
       { where: 'server log', text: lab.logs.join('\n') },
       ...filesBelow(lab.data).map((file) => ({ where: file, text: readFileSync(file, 'latin1') })),
     ];

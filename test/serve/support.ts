@@ -8,6 +8,8 @@ import path from 'node:path';
 import { fromRoot } from '../../src/paths.ts';
 import type { RunEvent, RunRecord } from '../../app/serve/contract.ts';
 import { createServer, type ServeServer, type ServerOptions } from '../../app/serve/server.ts';
+import { consolePort } from '../../app/serve/console-port.ts';
+import { registerConsole } from '../../app/serve/console/routes.ts';
 
 export interface Answer {
   status: number;
@@ -57,6 +59,32 @@ export async function startTestServer(options: Partial<ServerOptions> = {}): Pro
   const server = await createServer({ host: '127.0.0.1', port: 0, log: (line) => logs.push(line), ...options, dataDir: data });
   const token = server.firstRunToken?.token ?? server.services.tokens.create(`test-${Date.now()}`);
   return { server, url: server.url, token, data, logs, call: caller(server.url, token), close: () => server.close() };
+}
+
+/** A real server with the console registered as `ptas serve` registers it (bin/serve-command.ts). */
+export function startConsoleTestServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
+  return startTestServer({ registerExtra: (app, services, log) => registerConsole(app, consolePort(services), { log }), ...options });
+}
+
+export interface ConsoleSession {
+  /** The session cookie, as a Cookie header's value. */
+  cookie: string;
+  csrf: string;
+  /** Calls the console with the session's cookie and, for a change, its CSRF token. */
+  call: Call;
+}
+
+/** Signs in to the console as its login form does (POST /login with the token), and reads the CSRF token from the shell. */
+export async function consoleSignIn(url: string, token: string, seen?: string[]): Promise<ConsoleSession> {
+  const login = await fetch(`${url}/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token, next: '/' }).toString() });
+  if (login.status !== 303) throw new Error(`the console's login answered ${login.status}`);
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const shell = await (await fetch(`${url}/`, { headers: { cookie } })).text();
+  seen?.push(shell);
+  const csrf = /<meta name="ptas-csrf" content="([^"]+)">/.exec(shell)?.[1];
+  if (!csrf) throw new Error(`no CSRF token in the console's shell:\n${shell}`);
+  const call = caller(url, '', seen);
+  return { cookie, csrf, call: (method, route, options = {}) => call(method, route, { ...options, token: null, headers: { cookie, ...(method === 'GET' ? {} : { 'x-csrf-token': csrf }), ...options.headers } }) };
 }
 
 /** Asks until the run's status is one of `statuses`, or fails after `timeoutMs`. */

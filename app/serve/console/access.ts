@@ -10,6 +10,7 @@
 // the browser names one, an Origin of the console's own: 403 otherwise.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { cookieValue, csrfMatches, SESSION_COOKIE, type Session, type SessionStore } from './session.ts';
+import type { TokenRecord } from './services-port.ts';
 import { COMMON_HEADERS, consolePolicy } from './security-headers.ts';
 
 export type Access = 'public' | 'page' | 'api';
@@ -57,13 +58,21 @@ function refuse(reply: FastifyReply, status: 401 | 403, message: string): Fastif
   return reply.code(status).header('cache-control', 'no-store').type('application/json; charset=utf-8').send({ error: message });
 }
 
-/** The hooks of the console's routes (registered in its encapsulated plugin, so the API's routes are not touched). */
-export function installAccessControl(app: FastifyInstance, store: SessionStore): void {
+/**
+ * The hooks of the console's routes (registered in its encapsulated plugin, so
+ * the API's routes are not touched). `isLive` says whether a session's token
+ * still works: a session of a revoked token ends.
+ */
+export function installAccessControl(app: FastifyInstance, store: SessionStore, isLive: (token: TokenRecord) => Promise<boolean>): void {
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(COMMON_HEADERS);
     reply.header('content-security-policy', consolePolicy());
     reply.header('x-frame-options', 'DENY');
-    const session = store.get(cookieValue(request.headers.cookie, SESSION_COOKIE));
+    let session = store.get(cookieValue(request.headers.cookie, SESSION_COOKIE));
+    if (session && !(await isLive(session.token))) {
+      store.destroy(session.id);
+      session = undefined;
+    }
     if (session) sessions.set(request, session);
     const access = request.routeOptions.config.consoleAccess ?? 'public';
     if (access === 'public' || session) return;

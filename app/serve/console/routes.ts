@@ -10,6 +10,7 @@
 // and the assets; the session's CSRF token for every state-changing request.
 // Every page carries a strict Content-Security-Policy (security-headers.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Redactor } from '../../../src/http/redact.ts';
 import { consoleAssets, type ConsoleAssets } from './assets.ts';
 import { installAccessControl, requireSession, sessionOf } from './access.ts';
 import { registerApi } from './api.ts';
@@ -24,6 +25,8 @@ import type { ServeServices } from './services-port.ts';
 
 export interface ConsoleOptions {
   sessions?: SessionOptions;
+  /** The server's log (`ptas serve`'s: its Fastify has no logger), for what fails inside a console route; redacted first. */
+  log?: (line: string) => void;
 }
 
 const HTML = 'text/html; charset=utf-8';
@@ -115,12 +118,14 @@ function registerNotFound(app: FastifyInstance, assets: ConsoleAssets): void {
 export async function registerConsole(app: FastifyInstance, services: ServeServices, options: ConsoleOptions = {}): Promise<void> {
   const assets = await consoleAssets();
   const ctx: ConsoleContext = { services, assets, sessions: new SessionStore(options.sessions) };
+  const redactor = new Redactor();
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, parseForm);
-    installAccessControl(scope, ctx.sessions);
+    installAccessControl(scope, ctx.sessions, (token) => services.tokens.isLive(token));
     scope.setErrorHandler(async (error: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
       const status = error.validation ? 400 : error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-      if (status === 500) request.log.error({ err: error }, 'console route failed');
+      if (status === 500 && options.log) options.log(`internal error in the console on ${request.method} ${request.routeOptions.url ?? 'an unknown route'}: ${redactor.redactString(error.stack ?? error.message)}`);
+      else if (status === 500) request.log.error({ err: error }, 'console route failed');
       const message = status === 500 ? 'the console failed on this request (see the server log)' : error.message;
       if (request.url.startsWith('/console/api/')) return reply.code(status).send({ error: message });
       return sendErrorPage(reply, assets, status, message);

@@ -1,9 +1,10 @@
 // What the console needs from `ptas serve`'s services (app/serve/services.ts):
 // the port its routes are written against, and all they may call. The real
-// ServeServices is meant to satisfy it as it is (TypeScript compares shapes);
-// where it does not, an adapter of a few lines goes in app/serve/server.ts's
-// registerExtra, not in the console. Tests use an in-memory fake
-// (test/serve/support/fake-services.ts).
+// ServeServices does not satisfy it as it is: the adapter, a few lines per
+// method, is app/serve/console-port.ts (what bin/serve-command.ts hands the
+// console in server.ts's registerExtra), not the console. Tests use it on a
+// real server (test/serve/console-wiring.test.ts, e2e-browser.test.ts) and
+// an in-memory fake (test/serve/support/fake-services.ts).
 //
 // Rules the console relies on:
 // - ids come from the services; the console checks their shape
@@ -74,6 +75,12 @@ export interface ServeServices {
   tokens: {
     /** The token's record when it is valid; undefined otherwise. */
     verify(token: string): Promise<TokenRecord | undefined>;
+    /**
+     * Whether the token a session signed in with (the record verify gave)
+     * still works: once it is revoked, its sessions end at their next request,
+     * as the API refuses it at once.
+     */
+    isLive(token: TokenRecord): Promise<boolean>;
   };
   /** `ptas doctor` on a profile's text (not stored first): its rows, each broken key with its fix. */
   doctor(profileText: string): Promise<DoctorSummary>;

@@ -200,6 +200,7 @@ export class FakeServices implements ServeServices {
 
   tokens = {
     verify: async (token: string) => this.#options.tokens[token],
+    isLive: async (token: TokenRecord) => Object.values(this.#options.tokens).some((t) => t.id === token.id),
   };
 
   async doctor(profileText: string): Promise<DoctorSummary> {

@@ -1,0 +1,105 @@
+// The console on `ptas serve`'s own server and services, wired as the command
+// line wires it (app/serve/console-port.ts, bin/serve-command.ts), where the
+// fake services of the console's other tests would not show what the real
+// ones do: a revoked token ends its console sessions; a run's report and
+// bundle are "not yet" (404) before the run wrote them; Cancel on a run that
+// has ended returns it; the bundled reference's page carries the list's
+// name; a nonce `ptas run --nonce` would refuse is refused from the console
+// too; and what fails inside a console route is in the server's log,
+// redacted.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RunRecord } from '../../app/serve/contract.ts';
+import { consolePort } from '../../app/serve/console-port.ts';
+import { registerConsole } from '../../app/serve/console/routes.ts';
+import { ServeError } from '../../app/serve/errors.ts';
+import { consoleSignIn, startConsoleTestServer, startTestServer, waitForRun, type TestServer } from './support.ts';
+
+let lab: TestServer;
+
+before(async () => {
+  lab = await startConsoleTestServer();
+});
+
+after(async () => {
+  await lab?.close();
+});
+
+test('a revoked token ends its console sessions at once; a token made again under its name does not revive them', async () => {
+  const session = await consoleSignIn(lab.url, lab.server.services.tokens.create('browser'));
+  assert.equal((await session.call('GET', '/console/api/implementations')).status, 200);
+  assert.equal(lab.server.services.tokens.revoke('browser'), true);
+  const api = await session.call('GET', '/console/api/implementations');
+  assert.equal(api.status, 401, 'the console API');
+  const page = await fetch(`${lab.url}/`, { headers: { cookie: session.cookie }, redirect: 'manual' });
+  assert.equal(page.status, 303, 'a page');
+  assert.match(page.headers.get('location') ?? '', /^\/login\?next=/);
+  const again = lab.server.services.tokens.create('browser');
+  assert.equal((await session.call('GET', '/console/api/implementations')).status, 401, 'the old session stays ended');
+  const fresh = await consoleSignIn(lab.url, again);
+  assert.equal((await fresh.call('GET', '/console/api/implementations')).status, 200, 'the new token signs in');
+});
+
+test("a run's report and bundle are 404 until written; Cancel on a run that has ended returns it; the reference's page has the list's name", async () => {
+  const session = await consoleSignIn(lab.url, lab.token);
+  const started = await session.call('POST', '/console/api/implementations/reference/runs', { body: { areas: ['auth'] } });
+  assert.equal(started.status, 201, started.text);
+  const id = (started.json as RunRecord).id;
+  for (const file of ['report', 'bundle']) {
+    const early = await session.call('GET', `/console/runs/${id}/${file}`);
+    assert.equal(early.status, 404, `${file}: ${early.text}`);
+    assert.match(early.text, new RegExp(`This run has no ${file} \\(yet\\)`));
+  }
+  const cancelled = await session.call('POST', `/console/api/runs/${id}/cancel`);
+  assert.equal(cancelled.status, 200, cancelled.text);
+  assert.equal((await waitForRun(lab.call, id, ['cancelled'])).status, 'cancelled');
+  const again = await session.call('POST', `/console/api/runs/${id}/cancel`);
+  assert.equal(again.status, 200, again.text);
+  assert.equal((again.json as RunRecord).status, 'cancelled', 'the run as it is');
+
+  const listed = (await session.call('GET', '/console/api/implementations')).json as Array<{ id: string; name: string }>;
+  const page = (await session.call('GET', '/console/api/implementations/reference')).json as { name: string };
+  assert.equal(page.name, listed.find((i) => i.id === 'reference')?.name);
+});
+
+test('a nonce ptas run --nonce refuses is refused when a run starts, from the console as from the API', async () => {
+  const session = await consoleSignIn(lab.url, lab.token);
+  for (const nonce of ['café-2026', 'two words', 'tab\tinside']) {
+    const refused = await session.call('POST', '/console/api/implementations/reference/runs', { body: { areas: ['auth'], nonce } });
+    assert.equal(refused.status, 400, nonce);
+    assert.match(refused.json.error, /the nonce must be 1 to 200 visible ASCII characters, no spaces/);
+  }
+  for (const nonce of ['café-2026', 'two words', '', 'x'.repeat(201)]) {
+    assert.throws(() => lab.server.services.runs.start({ implementation: 'reference', options: { nonce } }), (error: unknown) => error instanceof ServeError && error.kind === 'invalid-request', JSON.stringify(nonce));
+  }
+  assert.deepEqual((await lab.call('GET', '/api/runs')).json.filter((r: RunRecord) => r.options.nonce).length, 0, 'no run was queued');
+});
+
+test("what fails inside a console route is in the server's log, redacted; the answer says only where to look", async () => {
+  const jwt = 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJsZWFrIn0.c2lnbmF0dXJlLXZhbHVl';
+  const broken = await startTestServer({
+    registerExtra: (app, services, log) =>
+      registerConsole(
+        app,
+        {
+          ...consolePort(services),
+          doctor: async () => {
+            throw new Error(`the doctor broke on Bearer ${jwt}`);
+          },
+        },
+        { log },
+      ),
+  });
+  try {
+    const session = await consoleSignIn(broken.url, broken.token);
+    const answer = await session.call('POST', '/console/api/doctor', { body: { profileText: '{}' } });
+    assert.equal(answer.status, 500);
+    assert.deepEqual(answer.json, { error: 'the console failed on this request (see the server log)' });
+    const line = broken.logs.find((l) => l.includes('the doctor broke'));
+    assert.ok(line, broken.logs.join('\n'));
+    assert.match(line, /internal error in the console on POST \/console\/api\/doctor/);
+    assert.ok(!line.includes(jwt), line);
+  } finally {
+    await broken.close();
+  }
+});
