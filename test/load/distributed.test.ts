@@ -59,7 +59,9 @@ test('ptas load --engine k6 --instances 2 starts two k6 processes paused with th
     });
     assert.equal(run.status, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /2 k6 instances up and paused; resuming them together/);
-    const argvs = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]);
+    // The two processes log as they start, in either order: taken in the order of their instance ids.
+    const instanceId = (argv: string[]) => Number(argv[argv.indexOf('--tag') + 1]?.replace('instance_id=', ''));
+    const argvs = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]).sort((a, b) => instanceId(a) - instanceId(b));
     assert.deepEqual(argvs.map((a) => a.filter((x) => x.startsWith('--execution-segment')).sort()), [
       ['--execution-segment-sequence=0,1/2,1', '--execution-segment=0:1/2'],
       ['--execution-segment-sequence=0,1/2,1', '--execution-segment=1/2:1'],
