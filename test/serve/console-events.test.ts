@@ -63,15 +63,15 @@ test('the replay, then live events, then a reconnection that gets only what it m
   server.fake.emitCheck(runId);
   const live = await readFrames(first.body!, (f) => f.filter((x) => x.event === 'check').length === 2);
   assert.deepEqual(live.frames.map((f) => f.event), ['status', 'status', 'check', 'check'], 'queued, running, then the checks');
-  assert.deepEqual(live.frames.map((f) => f.id), [0, 1, 2, 3]);
+  assert.deepEqual(live.frames.map((f) => f.id), [1, 2, 3, 4], 'numbered from 1, as the API numbers them');
   await live.reader.cancel();
 
   server.fake.emitCheck(runId);
   server.fake.finish(runId);
-  const again = await fetch(`${server.url}/console/api/runs/${runId}/events`, { headers: { cookie, 'last-event-id': '3' } });
+  const again = await fetch(`${server.url}/console/api/runs/${runId}/events`, { headers: { cookie, 'last-event-id': '4' } });
   const rest = await readFrames(again.body!, () => false);
   assert.ok(rest.ended, 'the stream ends after end');
-  assert.deepEqual(rest.frames.map((f) => [f.id, f.event]), [[4, 'check'], [5, 'end']]);
+  assert.deepEqual(rest.frames.map((f) => [f.id, f.event]), [[5, 'check'], [6, 'end']]);
   assert.equal(rest.frames.at(-1)!.data.run!.status, 'finished');
 });
 

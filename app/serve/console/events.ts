@@ -1,7 +1,7 @@
 // GET /console/api/runs/:id/events: a run's events (contract.ts RunEvent) as
 // server-sent events for the run page's EventSource, proxied from the
 // services' subscription: everything so far, then each event as it happens;
-// the stream ends after 'end'. Each event carries its position as its id, so
+// the stream ends after 'end'. Each event carries its position (from 1) as its id, so
 // a browser that reconnects (EventSource does by itself) sends Last-Event-ID
 // and gets only what it missed. A comment line every 15 s keeps proxies from
 // closing a quiet stream (a long poll, a queued run).
@@ -20,7 +20,7 @@ export function sseFrame(id: number, event: RunEvent): string {
 
 function lastEventId(header: string | string[] | undefined): number {
   const value = Number(Array.isArray(header) ? header[0] : header);
-  return Number.isSafeInteger(value) && value >= 0 ? value : -1;
+  return Number.isSafeInteger(value) && value >= 0 ? value : 0;
 }
 
 export function registerEvents(app: FastifyInstance, { services }: ConsoleContext): void {
@@ -63,7 +63,8 @@ export function registerEvents(app: FastifyInstance, { services }: ConsoleContex
 
     unsubscribe = await services.runs.subscribe(id, (event) => {
       if (ended) return;
-      const at = position++;
+      // Numbered from 1, as the API's stream numbers them (app/serve/api/runs.ts): one Last-Event-ID means the same in both.
+      const at = ++position;
       if (at > skipThrough) raw.write(sseFrame(at, event));
       if (event.type === 'end') finish();
     });
