@@ -61,7 +61,10 @@ export function consolePort(services: ServeServices): ConsoleServices {
       },
     },
     runs: {
-      start: async (implementation, options, secrets) => services.runs.start({ implementation, options, ...(secrets && Object.keys(secrets).length ? { secrets: { env: secrets } } : {}) }),
+      start: async (implementation, options, secrets, clientSecret) => {
+        const given = { ...(secrets && Object.keys(secrets).length ? { env: secrets } : {}), ...(clientSecret ? { clientSecret } : {}) };
+        return services.runs.start({ implementation, options, ...(Object.keys(given).length ? { secrets: given } : {}) });
+      },
       get: async (runId) => services.runs.get(runId),
       list: async (implementation) => services.runs.list({ implementation }),
       // The port returns a run that has ended as it is (the services refuse it: 409); a click on Cancel as the run ends is no error.

@@ -10,6 +10,11 @@ import { navigate } from '../router.ts';
 
 const RUN_AREAS = AREAS.filter((a) => a !== 'load' && a !== 'errors');
 
+/** Whether a profile's text sets credentials.clientSecret at all (a profile may leave it to each run). */
+export function setsClientSecret(profileText: string): boolean {
+  return /"clientSecret"\s*:/.test(profileText);
+}
+
 /** The names of the env:NAME references in a profile's text, each once. */
 export function envReferences(profileText: string): string[] {
   return [...new Set([...profileText.matchAll(/env:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!))];
@@ -25,6 +30,8 @@ export function runForm(implementationId: string, savedProfileText: string): HTM
   const load = h('input', { attrs: { type: 'checkbox', name: 'load' } });
   const nonce = h('input', { attrs: { type: 'text', name: 'nonce', autocomplete: 'off', placeholder: 'the certifier’s nonce (optional)' } });
   const secrets = envReferences(savedProfileText).map((name) => ({ name, input: h('input', { attrs: { type: 'password', name: `secret-${name}`, autocomplete: 'new-password' } }) }));
+  // A profile that leaves the client secret out gets it with each run (README, "The console and its API").
+  const clientSecret = setsClientSecret(savedProfileText) ? undefined : h('input', { attrs: { type: 'password', name: 'client-secret', autocomplete: 'new-password' } });
   const status = h('div', { class: 'form-status' });
   const submit = h('button', { attrs: { type: 'submit' } }, 'Start run');
 
@@ -35,13 +42,14 @@ export function runForm(implementationId: string, savedProfileText: string): HTM
     field('…or a grep ', grep, 'A Playwright grep over the checks’ tags: a requirement id, @check:…, @area:…'),
     h('label', { class: 'inline' }, load, ' Run the load stage (the 429 and 413 probes)'),
     field('Nonce ', nonce),
-    secrets.length
+    secrets.length || clientSecret
       ? h(
           'fieldset',
           { class: 'secrets' },
           h('legend', null, 'Secrets for this run only'),
           h('p', { class: 'hint' }, 'Values for the profile’s env: references, sent with this run and never stored; leave one empty to use the server’s environment.'),
           ...secrets.map((s) => field(`${s.name} `, s.input)),
+          clientSecret ? field('Client secret ', clientSecret, 'The profile sets no credentials.clientSecret: the secret for this run.') : null,
         )
       : null,
     h('div', { class: 'actions' }, submit),
@@ -57,11 +65,13 @@ export function runForm(implementationId: string, savedProfileText: string): HTM
     };
     if (grep.value.trim()) input.grep = grep.value.trim();
     if (nonce.value.trim()) input.nonce = nonce.value.trim();
+    if (clientSecret?.value) input.clientSecret = clientSecret.value;
     submit.disabled = true;
     fill(status, 'Starting…');
     send<RunRecord>('POST', `/console/api/implementations/${encodeURIComponent(implementationId)}/runs`, input)
       .then((run) => {
         for (const s of secrets) s.input.value = '';
+        if (clientSecret) clientSecret.value = '';
         navigate(`/console/runs/${encodeURIComponent(run.id)}`);
       })
       .catch((error: unknown) => {

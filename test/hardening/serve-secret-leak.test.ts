@@ -1,6 +1,7 @@
 // No secret leaves `ptas serve`: runs of an implementation whose profile
 // reads the client secret from the server's environment (env:NAME), one
-// given the secret with the run request, and one started from the console
+// given the secret with the run request (from the API, and from the console
+// for a profile that leaves it out), and one started from the console
 // with the secret as a one-run value of its profile's env: reference (what
 // the start-run form's password field sends), against a reference started
 // with that secret. The secret and every token the reference issued are
@@ -77,6 +78,11 @@ test('runs through the API and the console leak neither the client secret nor an
       runs.push(asked.json as RunRecord);
       streams.push(readEvents(lab.url, lab.token, asked.json.id));
     }
+    // From the console too, for the profile that leaves the client secret out: the secret typed for one run.
+    const perRunFromConsole = await browser.call('POST', '/console/api/implementations/leak-per-run/runs', { body: { areas: ['auth'], clientSecret } });
+    assert.equal(perRunFromConsole.status, 201, perRunFromConsole.text);
+    runs.push(perRunFromConsole.json as RunRecord);
+    streams.push(readEvents(lab.url, lab.token, perRunFromConsole.json.id));
     for (const run of runs) {
       const done = await waitForRun(call, run.id, ['finished'], 240_000);
       assert.equal(done.verdict, 'CONFORMANT', JSON.stringify(done));

@@ -65,6 +65,8 @@ export interface StartRunInput {
   nonce?: string;
   /** Values for the profile's env:NAME references, for this run only: never stored, never shown again. */
   secrets?: Record<string, string>;
+  /** The client secret of a profile that leaves it out, for this run only: never stored, never shown again. */
+  clientSecret?: string;
 }
 
 /** Every JSON error the console's endpoints answer with. */

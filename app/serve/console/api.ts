@@ -50,6 +50,7 @@ const startRunBody = {
       propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,127}$' },
       additionalProperties: { type: 'string', maxLength: 8192 },
     },
+    clientSecret: { type: 'string', maxLength: 4096 },
   },
 } as const;
 
@@ -118,7 +119,8 @@ function registerImplementations(app: FastifyInstance, { services }: ConsoleCont
     // Only the secrets given a value; an empty field means "from the server's environment".
     const secrets = Object.fromEntries(Object.entries(input.secrets ?? {}).filter(([, v]) => v !== ''));
     try {
-      return reply.code(201).send(await services.runs.start(id, options, Object.keys(secrets).length ? secrets : undefined));
+      const clientSecret = input.clientSecret || undefined;
+      return reply.code(201).send(await services.runs.start(id, options, Object.keys(secrets).length ? secrets : undefined, clientSecret));
     } catch (error) {
       return refused(reply, error);
     }

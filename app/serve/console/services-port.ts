@@ -51,9 +51,11 @@ export interface ServeServices {
      * Queues a run of the implementation's stored profile. `secrets` are the
      * values of its env:NAME references for this run only (they take
      * precedence over the server's environment); never stored, never in the
-     * record. Throws an Error whose message is shown when it cannot start.
+     * record. `clientSecret`: the client secret of a profile that leaves it
+     * out, for this run only, under the same rules. Throws an Error whose
+     * message is shown when it cannot start.
      */
-    start(implementationId: string, options: RunOptionsInput, secrets?: Record<string, string>): Promise<RunRecord>;
+    start(implementationId: string, options: RunOptionsInput, secrets?: Record<string, string>, clientSecret?: string): Promise<RunRecord>;
     get(runId: string): Promise<RunRecord | undefined>;
     /** The implementation's runs, newest first. */
     list(implementationId: string): Promise<RunRecord[]>;
