@@ -15,6 +15,7 @@ import { acceptChecks } from './stage/accept-probes.ts';
 import { rateLimitHeadersCheck } from './stage/headers-check.ts';
 import { checkResult } from './stage/results.ts';
 import { tokenBodySizeCheck, tokenRateCheck, type StageContext } from './stage/token-probes.ts';
+import type { OnLoadStep } from './stage/rate-probe.ts';
 
 export interface LoadStageOptions {
   profile: ResolvedProfile;
@@ -22,6 +23,8 @@ export interface LoadStageOptions {
   embeddedReference: boolean;
   signal?: AbortSignal;
   output: NodeJS.WritableStream;
+  /** Each 429 staircase step as it ends: `ptas serve` shows the staircase as it climbs. */
+  onStep?: OnLoadStep;
 }
 
 export interface LoadStageResult {
@@ -44,7 +47,7 @@ export async function runLoadStage(options: LoadStageOptions): Promise<LoadStage
   const connection = connectionOf(profile);
   const redactor = secretRedactor(connection);
   const transport = createTransport(connection);
-  const ctx: StageContext = { profile, connection, transport, redactor, output, signal: options.signal };
+  const ctx: StageContext = { profile, connection, transport, redactor, output, signal: options.signal, ...(options.onStep ? { onStep: options.onStep } : {}) };
   output.write(`ptas: load stage against ${options.embeddedReference ? 'the bundled reference at ' : ''}${profile.baseUrl}\n`);
   const errorChecks = (metas: CheckMeta[], reason: string) => metas.map((meta) => checkResult(meta, { verdict: 'ERROR', reason }, 0, redactor));
   try {

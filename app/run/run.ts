@@ -13,6 +13,7 @@ import type { ReferenceOptions } from '../../reference/options.ts';
 import { writeReport, type WrittenReport } from '../../reports/write.ts';
 import { runConformance } from './conformance.ts';
 import { finishedCheck, type OnCheck } from '../../runner/check-events.ts';
+import type { OnLoadStep } from '../../load/stage/rate-probe.ts';
 import { assertRunChoices } from '../../runner/settings.ts';
 import { assertReachable } from './preflight.ts';
 import { profileHash } from './profile-hash.ts';
@@ -59,6 +60,8 @@ export interface RunOptions {
   strictWaivers?: boolean;
   /** Each check as it finishes (the runner's, the cross-cutting ones, the load stage's), for a live view; the terminal output is unchanged. */
   onCheck?: OnCheck;
+  /** Each 429 staircase step of the load stage as it ends (`ptas serve`'s live view). */
+  onLoadStep?: OnLoadStep;
 }
 
 /** The part of a sharded run that runs the load stage: its probes measure rates, so they run once, in one place. */
@@ -98,7 +101,7 @@ export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
     const loadStage =
       options.load === false || options.signal?.aborted || (options.shard && options.shard.index !== LOAD_SHARD)
         ? { checks: [] }
-        : await runLoadStage({ profile, embeddedReference: Boolean(target.embedded), signal: options.signal, output: out });
+        : await runLoadStage({ profile, embeddedReference: Boolean(target.embedded), signal: options.signal, output: out, ...(options.onLoadStep ? { onStep: options.onLoadStep } : {}) });
     for (const check of loadStage.checks) options.onCheck?.(finishedCheck(check));
     // The cross-cutting checks judged again over both stages' exchanges: the load stage's error answers too.
     const judged = withLoadEvidence(checks.checks, loadStage.checks, profile.baseUrl);

@@ -92,6 +92,7 @@ export async function executeRun(input: ExecuteRunInput): Promise<ExecutedRun> {
       signal: input.signal,
       output,
       onCheck,
+      onLoadStep: (step) => emit({ type: 'load-step', ...step }),
     });
     const interrupted = outcome.results.run.interrupted;
     return { verdict: outcome.results.verdict, counts: outcome.results.counts, bundle: true, ...(interrupted ? { note: `${interrupted}: the bundle is partial` } : {}) };

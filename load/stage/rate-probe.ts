@@ -30,7 +30,20 @@ export interface RateProbeInput extends SocketTarget {
   afterClimb?: (climb: NormalizedRun) => Promise<void>;
   capture?: { status: number; variables: string[]; limit: number };
   evidence: () => RecordedExchange[];
+  /** Each climb step as it ends (`ptas serve`'s live view). */
+  onStep?: OnLoadStep;
 }
+
+/** One step of a 429 staircase, as a live view shows it. */
+export interface LoadStep {
+  /** The probe's check id. */
+  probe: string;
+  ratePerSecond: number;
+  sent: number;
+  refused: number;
+}
+
+export type OnLoadStep = (step: LoadStep) => void;
 
 export interface RateProbeOutput {
   check: CheckResult;
@@ -64,6 +77,7 @@ export async function runRateProbe(input: RateProbeInput): Promise<RateProbeOutp
     signal: input.signal,
     afterClimb: input.afterClimb,
     onProgress: progress.onProgress,
+    onStep: input.onStep && ((phase) => input.onStep!({ probe: input.meta.id, ratePerSecond: phase.offeredRps, sent: phase.sent, refused: phase.answers['429'] ?? 0 })),
     log: (line) => {
       // Its progress is stale while it backs off: off the live line until it runs again.
       progress.done();

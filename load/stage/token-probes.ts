@@ -17,7 +17,7 @@ import { tokenRateBreakpoint } from '../scenarios/breakpoints.ts';
 import { TOKEN_PATH, tokenRequest } from '../scenarios/operations.ts';
 import { bodySizeRecord } from './records.ts';
 import { oneOfEachErrorKind } from './error-evidence.ts';
-import { runRateProbe, sampleExchange, type RateProbeInput, type RateProbeOutput } from './rate-probe.ts';
+import { runRateProbe, sampleExchange, type OnLoadStep, type RateProbeInput, type RateProbeOutput } from './rate-probe.ts';
 import { checkResult } from './results.ts';
 import { rateProbeGate, rateProbeSettings } from './settings.ts';
 
@@ -29,15 +29,18 @@ export interface StageContext {
   redactor: Redactor;
   output: NodeJS.WritableStream;
   signal?: AbortSignal;
+  /** Each 429 staircase step as it ends. */
+  onStep?: OnLoadStep;
 }
 
 /** Where and how a rate probe reaches the target: the same for every probe of the stage. */
-export function probeTarget(ctx: StageContext): Pick<RateProbeInput, 'baseUrl' | 'timeoutMs' | 'tls' | 'runHeaders' | 'redactor' | 'output' | 'signal'> {
+export function probeTarget(ctx: StageContext): Pick<RateProbeInput, 'baseUrl' | 'timeoutMs' | 'tls' | 'runHeaders' | 'redactor' | 'output' | 'signal' | 'onStep'> {
   return {
     ...socketTarget(ctx.connection),
     redactor: ctx.redactor,
     output: ctx.output,
     signal: ctx.signal,
+    ...(ctx.onStep ? { onStep: ctx.onStep } : {}),
   };
 }
 

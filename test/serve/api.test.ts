@@ -208,8 +208,17 @@ test('cancel of a waiting run takes it out of the queue: cancelled, no verdict, 
 test('a full run with the load stage: its bundle, downloaded and extracted, is one ptas verify holds (exit 0); the comparison with another run is ptas report --baseline\'s', async () => {
   const asked = await lab.call('POST', '/api/runs', { body: { implementation: 'reference', options: { load: true, nonce: 'serve-test-7f3a' } } });
   assert.equal(asked.status, 202);
+  const streamed = readEvents(lab.url, lab.token, asked.json.id);
   const run = await waitForRun(lab.call, asked.json.id, ['finished'], 240_000);
   assert.equal(run.verdict, 'CONFORMANT', JSON.stringify(run));
+  // The load stage's staircases as they climb: each step of each 429 probe, in the order they ran.
+  const steps = (await streamed).events.filter((e) => e.event === 'load-step').map((e) => e.data as { probe: string; ratePerSecond: number; sent: number; refused: number });
+  for (const probe of ['load.token-rate-limit', 'load.accept-rate-limit']) {
+    const climb = steps.filter((s) => s.probe === probe);
+    assert.ok(climb.length >= 2, `${probe}: ${climb.length} steps streamed`);
+    assert.ok(climb.every((s, i) => i === 0 || s.ratePerSecond >= climb[i - 1]!.ratePerSecond), `${probe} climbs: ${climb.map((s) => s.ratePerSecond).join(', ')}`);
+    assert.ok(climb.some((s) => s.refused > 0), `${probe} reached the limit: ${JSON.stringify(climb)}`);
+  }
   const archive = await fetch(`${lab.url}/api/runs/${run.id}/bundle`, { headers: { authorization: `Bearer ${lab.token}` } });
   const dir = path.join(extractArchive(Buffer.from(await archive.arrayBuffer())), `ptas-run-${run.id}`);
   const verified = await runPtas(['verify', dir, '--nonce', 'serve-test-7f3a']);

@@ -84,7 +84,23 @@ export function appendRun(first: NormalizedRun, later: NormalizedRun): Normalize
   };
 }
 
-export async function runRateLimitProbe(options: RateLimitRunOptions): Promise<RateLimitRun> {
+/** Each step of the climb, as it ends: a live view draws the staircase as it climbs. */
+export type OnClimbStep = (step: PhaseResult) => void;
+
+/** The climb's controller, telling `onStep` of each step first; an observer that throws does not stop the climb. */
+function observed(controller: (phase: PhaseResult) => PhaseDecision, onStep: OnClimbStep | undefined): (phase: PhaseResult) => PhaseDecision {
+  if (!onStep) return controller;
+  return (phase) => {
+    try {
+      onStep(phase);
+    } catch {
+      // A live view's trouble is not the probe's.
+    }
+    return controller(phase);
+  };
+}
+
+export async function runRateLimitProbe(options: RateLimitRunOptions & { onStep?: OnClimbStep }): Promise<RateLimitRun> {
   const { scenario, log } = options;
   // Section 7's row of the operation the scenario measures (user details is no rate-limited operation: token's row).
   const criteria: RateLimitCriteria = { ...options.criteria, operation: options.criteria.operation ?? (scenario.operation === 'accept' ? 'accept' : 'token') };
@@ -96,7 +112,7 @@ export async function runRateLimitProbe(options: RateLimitRunOptions): Promise<R
     scenario: climbScenario,
     rateLimitExpected: true,
     timelineResolutionMs: 10,
-    onPhaseEnd: climbController(criteria.maxServerErrorShare ?? DEFAULT_MAX_SERVER_ERROR_SHARE, maxInFlight, criteria.operation!),
+    onPhaseEnd: observed(climbController(criteria.maxServerErrorShare ?? DEFAULT_MAX_SERVER_ERROR_SHARE, maxInFlight, criteria.operation!), options.onStep),
   });
   if (options.afterClimb) await options.afterClimb(climb);
   const preliminary = analyzeRateLimit(climb, criteria);
