@@ -62,6 +62,17 @@ test("a run's report and bundle are 404 until written; Cancel on a run that has 
   assert.equal(page.name, listed.find((i) => i.id === 'reference')?.name);
 });
 
+test('Check on a profile without a baseUrl says so, instead of answering for the bundled reference', async () => {
+  const session = await consoleSignIn(lab.url, lab.token);
+  const checked = await session.call('POST', '/console/api/doctor', { body: { profileText: '{ "credentials": { "clientId": "x", "clientSecret": "env:NOPE_UNSET" } }' } });
+  assert.equal(checked.status, 200, checked.text);
+  assert.deepEqual(checked.json.rows, [], 'nothing was tried');
+  assert.match(checked.json.error, /the profile names no baseUrl|NOPE_UNSET/);
+  const noBase = await session.call('POST', '/console/api/doctor', { body: { profileText: '{}' } });
+  assert.deepEqual(noBase.json.rows, []);
+  assert.match(noBase.json.error, /the profile names no baseUrl: set it to the address of the implementation to check/);
+});
+
 test('a nonce ptas run --nonce refuses is refused when a run starts, from the console as from the API', async () => {
   const session = await consoleSignIn(lab.url, lab.token);
   for (const nonce of ['café-2026', 'two words', 'tab\tinside']) {
