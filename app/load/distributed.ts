@@ -15,7 +15,7 @@ import type { RateLimitCriteria } from '../../load/probes/rate-limit/analysis.ts
 import type { InstanceInfo } from '../../load/result/instance.ts';
 import type { LoadScenario } from '../../load/scenarios/types.ts';
 import { secretRedactor } from '../../src/http/connection.ts';
-import type { LoadCommandOptions } from './run-load.ts';
+import type { LoadCommandOptions } from './options.ts';
 import { judgeMerged } from './merge.ts';
 import type { Verdict } from './verdict.ts';
 

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { issuePair } from '../../src/auth/tokens.ts';
 import { ConfigError } from '../../src/config/errors.ts';
-import type { Profile, ResolvedProfile } from '../../src/config/profile.ts';
+import type { ResolvedProfile } from '../../src/config/profile.ts';
 import { createTransport, HttpClient } from '../../src/http/client.ts';
 import { secretRedactor, socketTarget, type Connection } from '../../src/http/connection.ts';
 import { Redactor } from '../../src/http/redact.ts';
@@ -24,7 +24,7 @@ import { findK6, K6_SCRIPTS, runK6, withPoints } from '../../load/k6-runner/run-
 import type { NormalizedRun } from '../../load/result/normalized.ts';
 import type { BodySizeScenario } from '../../load/scenarios/body-size.ts';
 import { scenarioByName, SCENARIOS, type ScenarioEntry } from '../../load/scenarios/index.ts';
-import { profileVariables, scenarioParams, type ParamOverrides } from '../../load/scenarios/params.ts';
+import { profileVariables, scenarioParams } from '../../load/scenarios/params.ts';
 import type { LoadScenario, ScenarioParams } from '../../load/scenarios/types.ts';
 import { isLoopback } from '../../load/stage/settings.ts';
 import type { SizeProbeStep } from '../../src/results/load-model.ts';
@@ -34,22 +34,7 @@ import { checkIdOf, rateLimitCriteria } from './criteria.ts';
 import { onDistributed } from './distributed.ts';
 import { findingLines, judgedData, loadSection, phaseTable, showJudged } from './present.ts';
 import { exitCodeOfVerdict, type LoadCommandOutcome, type Verdict } from './verdict.ts';
-
-export interface LoadCommandOptions {
-  scenario: string;
-  engine: 'embedded' | 'k6';
-  /** From file, environment and flags; without baseUrl the bundled reference is started. */
-  profile: Profile;
-  faults?: string[];
-  overrides: ParamOverrides;
-  maxInFlight?: number;
-  /** Run the scenario on this many generators split by execution segment, and merge them (default 1: one generator). */
-  instances?: number;
-  /** JSON file for the result (default ptas-load/<scenario>.json). */
-  out?: string;
-  output: NodeJS.WritableStream;
-  signal?: AbortSignal;
-}
+import type { LoadCommandOptions } from './options.ts';
 
 export type { LoadCommandOutcome } from './verdict.ts';
 
