@@ -7,6 +7,7 @@ import type { ImplementationRecord } from './contract.ts';
 import type { ServeServices as ConsoleServices } from './console/services-port.ts';
 import type { DoctorSummary } from './console/api-types.ts';
 import { ServeError } from './errors.ts';
+import { baseUrlOf } from './profile-text.ts';
 import type { ServeServices } from './services.ts';
 import type { TokenInfo } from './tokens.ts';
 import { REFERENCE_NAME } from './implementations.ts';
@@ -102,6 +103,11 @@ export function consolePort(services: ServeServices): ConsoleServices {
       isLive: async (token) => services.tokens.list().some((t) => !t.revokedAt && tokenId(t) === token.id),
     },
     doctor: async (profileText) => {
+      // The services examine the bundled reference when the text names no base URL, as `ptas doctor` does; the
+      // console's Check is about the implementation being edited, so it says what is missing instead.
+      if (!baseUrlOf(profileText)) {
+        return { rows: [], brokenKeys: ['baseUrl'], error: 'the profile names no baseUrl: set it to the address of the implementation to check (a run of a profile without one runs the bundled reference)' };
+      }
       try {
         return doctorView(await services.doctor(profileText));
       } catch (error) {
