@@ -29,6 +29,7 @@ import type { RunRecord } from '../app/serve/contract.ts';
 import { StoreLayout } from '../app/serve/store/layout.ts';
 import { ImplementationStore } from '../app/serve/store/implementations.ts';
 import { RunStore } from '../app/serve/store/runs.ts';
+import { endWithBudgets, median, quantile } from './support/figures.ts';
 
 const IMPLEMENTATIONS = 50;
 const RUNS_EACH = 20;
@@ -37,8 +38,6 @@ const EVENTS = 30;
 const TTI_BUDGET_MS = 1000;
 const LIVE_BUDGET_MS = 500;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(q * xs.length) - 1)]!;
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 
 const server = await startConsole({
@@ -234,18 +233,14 @@ try {
       `seen from Node (upper bound, with Playwright's round trip) ${median(live.fromNodeMs).toFixed(1)} ms median, ${Math.max(...live.fromNodeMs).toFixed(1)} ms max; budget ${ms(LIVE_BUDGET_MS)}`,
   );
 
-  const failures = [
+  endWithBudgets([
     rows !== IMPLEMENTATIONS && `the list showed ${rows} rows, not ${IMPLEMENTATIONS}`,
     errors.length > 0 && `the page logged errors: ${errors.join('; ')}`,
     tti > TTI_BUDGET_MS && `time to interactive ${ms(tti)} is over the ${ms(TTI_BUDGET_MS)} budget`,
     realRows !== IMPLEMENTATIONS + 1 && `the real server's list showed ${realRows} rows, not ${IMPLEMENTATIONS} and the reference`,
     realTti > TTI_BUDGET_MS && `on the real server, time to interactive ${ms(realTti)} is over the ${ms(TTI_BUDGET_MS)} budget`,
     p95 > LIVE_BUDGET_MS && `a check reached the live view in ${ms(p95)} (p95), over the ${ms(LIVE_BUDGET_MS)} budget`,
-  ].filter(Boolean);
-  if (failures.length) {
-    console.error(`FAIL: ${failures.join('; ')}`);
-    process.exitCode = 1;
-  } else console.log('within budget');
+  ]);
 } finally {
   await browser?.close();
   await server.close();

@@ -39,6 +39,7 @@ import { scenarioParams } from '../load/scenarios/params.ts';
 import type { LoadScenario } from '../load/scenarios/types.ts';
 import { OUTCOMES } from '../load/scenarios/metrics.ts';
 import { referenceProfile } from '../reference/profile.ts';
+import { median } from './support/figures.ts';
 
 const LIMIT = 400;
 const BURST = 80;
@@ -48,7 +49,6 @@ const LIMIT_TOLERANCE = 0.05;
 const PERCENTILES = [50, 99, 99.9];
 
 const load = () => os.loadavg()[0]!.toFixed(2);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const quiet = new Writable({ write: (_c, _e, done) => done() });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

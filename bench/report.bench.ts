@@ -14,6 +14,7 @@ import type { Browser } from '@playwright/test';
 import { writeReport } from '../reports/write.ts';
 import { launchChromium } from '../test/report/support/browser.ts';
 import { loadRequestTotal, syntheticResults } from '../test/report/support/synthetic.ts';
+import { endWithBudgets, median } from './support/figures.ts';
 
 const CHECKS = 1000;
 const LOAD_REQUESTS = 1_000_000;
@@ -22,7 +23,6 @@ const HTML_BUDGET = 3 * 1024 * 1024;
 const JSON_BUDGET = 5 * 1024 * 1024;
 const TTI_BUDGET_MS = 1000;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 
 interface Load {
@@ -102,15 +102,11 @@ try {
   );
   console.log(`interaction: open a failing check with its evidence ${ms(median(report.map((r) => r.openCheckMs!)))}, apply a verdict filter to ${CHECKS} rows ${median(report.map((r) => r.filterMs!)).toFixed(1)} ms`);
   const jsonBytes = statSync(written.json).size;
-  const failures = [
+  endWithBudgets([
     htmlBytes > HTML_BUDGET && `index.html is ${htmlBytes} bytes, over the 3 MiB budget`,
     jsonBytes >= JSON_BUDGET && `results.json is ${jsonBytes} bytes, over the 5 MiB budget`,
     tti > TTI_BUDGET_MS && `time to interactive ${ms(tti)} is over the ${ms(TTI_BUDGET_MS)} budget`,
-  ].filter(Boolean);
-  if (failures.length) {
-    console.error(`FAIL: ${failures.join('; ')}`);
-    process.exitCode = 1;
-  } else console.log('within budget');
+  ]);
 } finally {
   await browser?.close();
   rmSync(dir, { recursive: true, force: true });
