@@ -3,6 +3,7 @@
 // needs, asynchronously and with "not found" as undefined; the services
 // answer synchronously and refuse with a ServeError. Each method here only
 // translates between the two; nothing is computed twice.
+import { readFile } from 'node:fs/promises';
 import type { ImplementationRecord } from './contract.ts';
 import type { ServeServices as ConsoleServices } from './console/services-port.ts';
 import type { DoctorSummary } from './console/api-types.ts';
@@ -87,7 +88,6 @@ export function consolePort(services: ServeServices): ConsoleServices {
       report: async (runId) => {
         const file = orUndefined(() => services.runs.reportFile(runId), ['not-ready']);
         if (!file) return undefined;
-        const { readFile } = await import('node:fs/promises');
         return readFile(file, 'utf8').catch(() => undefined);
       },
       bundle: async (runId) => orUndefined(() => services.runs.archive(runId), ['not-ready']),
