@@ -7,6 +7,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { ConfigError } from '../src/config/errors.ts';
 import { EXIT } from '../src/exit-codes.ts';
 import { createServer, DEFAULT_HOST, DEFAULT_PORT } from '../app/serve/server.ts';
+import { describePolicy } from '../app/serve/profile-policy.ts';
 import { consolePort } from '../app/serve/console-port.ts';
 import { registerConsole } from '../app/serve/console/routes.ts';
 import { StoreLayout } from '../app/serve/store/layout.ts';
@@ -22,6 +23,9 @@ interface ServeArgs {
   tlsCert?: string;
   tlsKey?: string;
   maxConcurrentRuns: number;
+  secretEnv?: string[];
+  allowTarget?: string[];
+  profileFiles?: string;
 }
 
 interface TokenArgs {
@@ -83,6 +87,18 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('tls-cert', { type: 'string', describe: 'PEM certificate: serve HTTPS (with --tls-key)' })
       .option('tls-key', { type: 'string', describe: 'PEM private key of --tls-cert' })
       .option('max-concurrent-runs', { type: 'number', default: 1, describe: 'Runs at once over all implementations (one per implementation in any case); each is a Playwright process with its workers' })
+      .option('secret-env', {
+        type: 'string',
+        array: true,
+        describe: "An environment variable of this server that stored profiles may read as a secret (env:NAME where a secret goes); NAME or a prefix ending in * (ACME_*); repeat for more. Default none: each run brings its own (\"secrets\" with the run)",
+      })
+      .option('allow-target', {
+        type: 'string',
+        array: true,
+        describe:
+          "A host that runs and Check may call: a name, *.suffix, an address or a CIDR; repeat for more. Default: any host but link-local and cloud metadata addresses, 0.0.0.0, this server's own address and (unless this server is on loopback) loopback",
+      })
+      .option('profile-files', { type: 'string', describe: "A folder for the files profiles may name (http.ca, http.cert, http.key, auth.jwksFile, webhooks.signature.jwksFile), as paths inside it. Default none: a profile naming a file is refused" })
       .check((argv) => {
         if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535) throw new ConfigError(`--port must be 0 to 65535; got ${argv.port}`);
         const max = argv.maxConcurrentRuns as number;
@@ -93,6 +109,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .example('$0 serve', 'Serve on http://127.0.0.1:7300 with the store in ./ptas-data (the first start prints a token)')
       .example('$0 serve token create --name ci-nightly', 'A bearer token for CI')
       .example('$0 serve --host 0.0.0.0 --tls-cert cert.pem --tls-key key.pem', 'Serve HTTPS to the network')
+      .example('$0 serve --secret-env PTAS_CLIENT_SECRET --allow-target sandbox.acme.example', "Profiles may read PTAS_CLIENT_SECRET from this server's environment, and runs may call only that host")
       .epilog(
         'The API (README "The console and its API"): every /api route takes Authorization: Bearer <token>. Runs wait in a queue, one at a time per implementation. ' +
           'A run the server was running when it stopped is finished INCOMPLETE at the next start, its partial bundle kept.\n\n' +
@@ -105,12 +122,16 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         port: args.port,
         dataDir: args.data,
         maxConcurrentRuns: args.maxConcurrentRuns,
+        ...(args.secretEnv ? { secretEnv: args.secretEnv } : {}),
+        ...(args.allowTarget ? { allowTargets: args.allowTarget } : {}),
+        ...(args.profileFiles ? { profileFiles: args.profileFiles } : {}),
         // The console in the browser: its pages, login and live views over the same services as the API.
         registerExtra: (app, services, log) => registerConsole(app, consolePort(services), { log }),
         ...(args.tlsCert && args.tlsKey ? { tls: { certFile: args.tlsCert, keyFile: args.tlsKey } } : {}),
       });
       // One write: whoever reads the address also gets the token with it.
       const lines = [`ptas serve: listening on ${server.url} (store: ${server.services.dataDir}); the console: open ${server.url}/ in a browser`];
+      for (const line of describePolicy(server.services.policy)) lines.push(`ptas serve: ${line}`);
       for (const run of server.recovered) lines.push(`ptas serve: run ${run.id} of ${run.implementation}: ${run.note}; finished INCOMPLETE`);
       if (server.firstRunToken) {
         lines.push(`ptas serve: first-run token "${server.firstRunToken.name}", shown this once (the store keeps only its SHA-256); log in to the console or call the API with it:`);

@@ -39,7 +39,7 @@ export const ERROR_CODES = {
   'waivers-file': { exit: EXIT.USAGE, meaning: 'The waiver file given to --waivers is missing, unreadable, not JSON, or breaks schemas/waivers.schema.json; the message names the file, the JSON Pointer and the fix (WaiversFileError).' },
   // The codes below end one check (or one load probe) as ERROR, never a FAIL of the implementation. The check
   // runtime and the load stage catch them, so one that reaches the CLI escaped its check: a bug, exit 4 as any other.
-  template: { exit: EXIT.INTERNAL, meaning: "A profile template names a {placeholder} the operation does not fill: the profile is wrong, not the implementation (TemplateError)." },
+  template: { exit: EXIT.INTERNAL, meaning: "A profile template names a {placeholder} the operation does not fill: the profile is wrong, not the implementation (TemplateError); or a path that, appended to the base URL, names another host (PathOutsideTarget)." },
   setup: { exit: EXIT.INTERNAL, meaning: 'A step the spec does not show, called as the profile describes it, did not bring the check to the state it tests (SetupError).' },
   'token-setup': { exit: EXIT.INTERNAL, meaning: 'The token endpoint did not issue the tokens a check needs to set itself up (TokenSetupError).' },
   'jwks-unavailable': { exit: EXIT.INTERNAL, meaning: 'The JWK Set could not be fetched or read the way the profile says (JwksUnavailable).' },

@@ -65,7 +65,7 @@ export function consolePort(services: ServeServices): ConsoleServices {
     runs: {
       start: async (implementation, options, secrets, clientSecret) => {
         const given = { ...(secrets && Object.keys(secrets).length ? { env: secrets } : {}), ...(clientSecret ? { clientSecret } : {}) };
-        return services.runs.start({ implementation, options, ...(Object.keys(given).length ? { secrets: given } : {}) });
+        return await services.runs.start({ implementation, options, ...(Object.keys(given).length ? { secrets: given } : {}) });
       },
       get: async (runId) => services.runs.get(runId),
       list: async (implementation) => services.runs.list({ implementation }),

@@ -13,6 +13,9 @@ export type ServeErrorCode =
   | 'invalid-profile'
   | 'literal-secret'
   | 'missing-secret'
+  | 'env-reference-refused'
+  | 'target-refused'
+  | 'file-refused'
   | 'invalid-waivers'
   | 'unknown-implementation'
   | 'unreachable'
@@ -27,6 +30,9 @@ const STATUS: Record<ServeErrorCode, number> = {
   'invalid-profile': 422,
   'literal-secret': 422,
   'missing-secret': 422,
+  'env-reference-refused': 422,
+  'target-refused': 422,
+  'file-refused': 422,
   'invalid-waivers': 422,
   'unknown-implementation': 422,
   unreachable: 502,

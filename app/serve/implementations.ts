@@ -4,6 +4,7 @@
 // with each implementation's last run and its trend of verdicts.
 import type { ImplementationRecord, ImplementationSummary, RunRecord } from './contract.ts';
 import { notFound, ServeError, type ErrorBody } from './errors.ts';
+import type { ProfilePolicy } from './profile-policy.ts';
 import { baseUrlOf, checkStorableProfile } from './profile-text.ts';
 import type { ImplementationStore } from './store/implementations.ts';
 import { IMPLEMENTATION_ID_PATTERN, REFERENCE_ID } from './store/layout.ts';
@@ -39,6 +40,8 @@ export class ImplementationService {
     private readonly store: ImplementationStore,
     /** The runs, newest first, for the summaries and to refuse deleting an implementation with a run in flight. */
     private readonly runs: (filter: { implementation?: string }) => RunRecord[],
+    /** The files a stored profile may name (the operator's --profile-files). */
+    private readonly policy: Pick<ProfilePolicy, 'files'>,
   ) {}
 
   list(): ImplementationRecord[] {
@@ -52,7 +55,7 @@ export class ImplementationService {
   /** Checks a profile text as PUT would, without storing it (the editor's "check"). */
   validate(profileText: string): { ok: true } | { ok: false; error: ErrorBody } {
     try {
-      checkStorableProfile(profileText);
+      checkStorableProfile(profileText, this.policy);
       return { ok: true };
     } catch (error) {
       if (error instanceof ServeError) return { ok: false, error: error.body() };
@@ -66,7 +69,7 @@ export class ImplementationService {
     if (id === REFERENCE_ID) throw new ServeError('conflict', '"reference" is the bundled reference: choose another id for an implementation', { keyPath: '/id' });
     const name = input.name.trim();
     if (!name || name.length > MAX_NAME) throw new ServeError('invalid-request', `name: 1 to ${MAX_NAME} characters`, { keyPath: '/name' });
-    checkStorableProfile(input.profileText);
+    checkStorableProfile(input.profileText, this.policy);
     const existing = this.store.get(id);
     const at = new Date().toISOString();
     const record: ImplementationRecord = { id, name, profileText: input.profileText, createdAt: existing?.createdAt ?? at, updatedAt: at };

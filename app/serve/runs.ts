@@ -20,6 +20,7 @@ import { bundleArchive } from './archive.ts';
 import type { RunEvent, RunOptionsInput, RunRecord } from './contract.ts';
 import { notFound, ServeError } from './errors.ts';
 import type { NumberedRunEvent, RunEvents } from './events.ts';
+import type { ProfilePolicy } from './profile-policy.ts';
 import { runProfile, type RunSecrets } from './profile-text.ts';
 import type { RunQueue } from './queue.ts';
 import { executeRun, type ExecutedRun } from './run-execution.ts';
@@ -48,8 +49,8 @@ export interface RunServiceDeps {
   implementations: ImplementationStore;
   events: RunEvents;
   queue: RunQueue;
-  /** Where env: references are read from (the server's environment). */
-  env: NodeJS.ProcessEnv;
+  /** What a stored profile may read and reach (the operator's flags). */
+  policy: ProfilePolicy;
   /** The server's log, one line per call. */
   log: (line: string) => void;
 }
@@ -113,7 +114,8 @@ export class RunService {
     return recovered;
   }
 
-  start(input: StartRunInput): RunRecord {
+  /** Refused before it is queued: options it cannot use, a profile it cannot resolve, a target the policy refuses. */
+  async start(input: StartRunInput): Promise<RunRecord> {
     if (this.closed) throw new ServeError('conflict', 'the server is stopping: no new run starts');
     const options = input.options ?? {};
     if (options.grep !== undefined) {
@@ -130,6 +132,8 @@ export class RunService {
       });
     }
     const waiting = this.profileFor(input);
+    await this.deps.policy.targets.check(waiting.profile);
+    if (this.closed) throw new ServeError('conflict', 'the server is stopping: no new run starts');
     const id = randomBytes(16).toString('base64url');
     if (options.waivers !== undefined) this.writeWaivers(id, options.waivers);
     const record: RunRecord = { id, implementation: input.implementation, options, status: 'queued', createdAt: now() };
@@ -155,7 +159,7 @@ export class RunService {
         keyPath: '/implementation',
       });
     }
-    return runProfile(implementation.profileText, this.deps.env, input.secrets);
+    return runProfile(implementation.profileText, this.deps.policy, input.secrets);
   }
 
   /** The waiver file ptasRun reads, beside the bundle; one it cannot use refuses the run before it is queued. */
@@ -217,16 +221,26 @@ export class RunService {
     const controller = new AbortController();
     const waiversFile = record.options.waivers !== undefined ? this.deps.layout.waiversFile(runId) : undefined;
     const active: Active = { controller, done: Promise.resolve() };
-    active.done = executeRun({
-      profile: waiting.profile,
-      options: record.options,
-      bundleDir: this.deps.layout.bundleDir(runId),
-      waiversFile,
-      signal: controller.signal,
-      redactor: new Redactor(waiting.secrets.map((value) => [value, 'secret'] as [string, string])),
-      emit: (event) => this.publish(runId, event),
-      startedAt: performance.now(),
-    })
+    const execute = async (): Promise<ExecutedRun> => {
+      // Checked again as the run starts: it may have waited, and a name may resolve elsewhere by now.
+      try {
+        await this.deps.policy.targets.check(waiting.profile);
+      } catch (error) {
+        if (error instanceof ServeError) return { verdict: 'INCOMPLETE', counts: {}, bundle: false, note: `not started: ${error.message}` };
+        throw error;
+      }
+      return executeRun({
+        profile: waiting.profile,
+        options: record.options,
+        bundleDir: this.deps.layout.bundleDir(runId),
+        waiversFile,
+        signal: controller.signal,
+        redactor: new Redactor(waiting.secrets.map((value) => [value, 'secret'] as [string, string])),
+        emit: (event) => this.publish(runId, event),
+        startedAt: performance.now(),
+      });
+    };
+    active.done = execute()
       .catch((error: unknown): ExecutedRun => ({ verdict: 'INCOMPLETE', counts: {}, bundle: false, note: `the run failed inside ptas: ${error instanceof Error ? error.message : String(error)}` }))
       .then((executed) => this.finish(runId, active, executed));
     this.active.set(runId, active);

@@ -103,6 +103,8 @@ export async function createServer(options: ServerOptions): Promise<ServeServer>
     throw error;
   }
   const address = app.server.address() as AddressInfo;
+  // The server's own address is never a target, and loopback is one only when the server is on loopback.
+  services.policy.targets.listeningOn({ host: address.address, port: address.port });
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `${https ? 'https' : 'http'}://${shownHost}:${address.port}`;
   let closing: Promise<void> | undefined;

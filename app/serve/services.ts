@@ -18,6 +18,7 @@ import { doctorForProfile, type DoctorResult } from './doctor.ts';
 import { ServeError, type ErrorBody } from './errors.ts';
 import { RunEvents, type NumberedRunEvent } from './events.ts';
 import { ImplementationService, type ImplementationInput } from './implementations.ts';
+import { profilePolicy, type ProfilePolicy } from './profile-policy.ts';
 import type { RunSecrets } from './profile-text.ts';
 import { RunQueue } from './queue.ts';
 import { RunService, type RunArchive, type StartRunInput } from './runs.ts';
@@ -53,8 +54,8 @@ export interface ServeServices {
   };
 
   runs: {
-    /** Queues a run (202 in the API); refused (422) when its profile cannot be resolved. */
-    start(input: StartRunInput): RunRecord;
+    /** Queues a run (202 in the API); refused (422) when its profile cannot be resolved or names a target the policy refuses. */
+    start(input: StartRunInput): Promise<RunRecord>;
     get(runId: string): RunRecord | undefined;
     /** Newest first. */
     list(filter?: { implementation?: string }): RunRecord[];
@@ -90,7 +91,7 @@ export interface ServeServices {
     list(): TokenInfo[];
   };
 
-  /** `ptas doctor` on a profile text (JSON mode): each configured operation tried once; 422 for a profile that cannot be resolved, 502 when the target does not answer. */
+  /** `ptas doctor` on a profile text (JSON mode): each configured operation tried once; 422 for a profile that cannot be resolved or reaches what the policy refuses, 502 when the target does not answer. */
   doctor(profileText: string, secrets?: RunSecrets): Promise<DoctorResult>;
 
   /** `ptas init --yes`'s commented starter profile. */
@@ -98,6 +99,9 @@ export interface ServeServices {
 
   /** schemas/ptas-profile.bundle.json: the profile's JSON Schema as one file, for the editor. */
   readonly profileSchemaPath: string;
+
+  /** What stored profiles may read and reach: the operator's --secret-env, --allow-target and --profile-files. */
+  readonly policy: ProfilePolicy;
 
   /** Stops every run (each finishes INCOMPLETE with its partial bundle) and finishes the waiting ones. */
   close(): Promise<void>;
@@ -107,8 +111,16 @@ export interface ServicesOptions {
   dataDir: string;
   /** Runs at once over all implementations (one per implementation in any case); default 1. */
   maxConcurrentRuns?: number;
-  /** Where env: references are read from; default process.env. */
+  /** The server's environment, read for the names secretEnv allows; default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** --secret-env: the variables (names, or prefixes ending in *) stored profiles may read as secrets; default none. */
+  secretEnv?: readonly string[];
+  /** --allow-target: the hosts runs and Check may call (names, *.suffix, addresses, CIDRs); default: any but link-local, metadata, unspecified, the server's own address and (off loopback) loopback. */
+  allowTargets?: readonly string[];
+  /** --profile-files: the folder profiles' file keys (http.ca, auth.jwksFile, …) are relative to; default none (refused). */
+  profileFiles?: string;
+  /** How host names resolve (tests); default the system's resolver. */
+  resolveHost?: (host: string) => Promise<string[]>;
   /** The server's log; default stderr. */
   log?: (line: string) => void;
 }
@@ -122,17 +134,25 @@ export interface CreatedServices {
 }
 
 const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
+/** The starter's client id, for the user to replace with their test client's. */
+const STARTER_CLIENT_ID = 'your-client-id';
 
 export function createServices(options: ServicesOptions): CreatedServices {
   const layout = new StoreLayout(options.dataDir);
   layout.ensure();
   const log = options.log ?? ((line: string) => process.stderr.write(`ptas serve: ${line}\n`));
-  const env = options.env ?? process.env;
+  const policy = profilePolicy({
+    env: options.env ?? process.env,
+    ...(options.secretEnv ? { secretEnv: options.secretEnv } : {}),
+    ...(options.allowTargets ? { allowTargets: options.allowTargets } : {}),
+    ...(options.profileFiles ? { profileFiles: options.profileFiles } : {}),
+    ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
+  });
   const implementationStore = new ImplementationStore(layout);
   const runStore = new RunStore(layout, () => implementationStore.list());
   const events = new RunEvents(runStore);
-  const runs = new RunService({ layout, store: runStore, implementations: implementationStore, events, queue: new RunQueue(options.maxConcurrentRuns ?? 1), env, log });
-  const implementations = new ImplementationService(implementationStore, (filter) => runStore.list(filter));
+  const runs = new RunService({ layout, store: runStore, implementations: implementationStore, events, queue: new RunQueue(options.maxConcurrentRuns ?? 1), policy, log });
+  const implementations = new ImplementationService(implementationStore, (filter) => runStore.list(filter), policy);
   const tokens = new TokenStore(layout.tokensFile);
   const shares = new ShareStore(layout.sharesFile);
   const recovered = runs.recover();
@@ -180,7 +200,7 @@ export function createServices(options: ServicesOptions): CreatedServices {
     },
     doctor: async (profileText, secrets) => {
       try {
-        return await doctorForProfile(profileText, env, secrets);
+        return await doctorForProfile(profileText, policy, secrets);
       } catch (error) {
         if (error instanceof UnreachableError) throw new ServeError('unreachable', error.message);
         if (error instanceof ConfigError) throw new ServeError('invalid-profile', error.message, { keyPath: error.keyPath });
@@ -190,9 +210,11 @@ export function createServices(options: ServicesOptions): CreatedServices {
     starterProfile: ({ name, baseUrl = DEFAULT_BASE_URL, schemaRef = schemaRefFor(fromRoot('ptas-profile.jsonc')) } = {}) => {
       const problem = baseUrlProblem(baseUrl);
       if (problem) throw new ServeError('invalid-request', `baseUrl ${baseUrl}: ${problem}`, { keyPath: '/baseUrl' });
-      return renderStarterProfile({ name: name || defaultName(baseUrl), baseUrl }, { schemaRef });
+      // A client id written out: on the server, env: references are read only where a secret goes (profile-text.ts).
+      return renderStarterProfile({ name: name || defaultName(baseUrl), baseUrl, clientId: STARTER_CLIENT_ID }, { schemaRef });
     },
     profileSchemaPath: PROFILE_SCHEMA_BUNDLE,
+    policy,
     close: () => runs.close(),
   };
   return { services, recovered, ...(firstRunToken ? { firstRunToken } : {}) };

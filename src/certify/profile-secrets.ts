@@ -3,13 +3,11 @@
 // it, and a certifier who holds a secret can still confirm it (hash the salt
 // and the value). The profile here is resolved (env: references replaced by
 // their values), so a value is taken for a secret generously: one the caller
-// names (the client secret), one whose key or header name says so (secret,
-// password, passphrase, token, API key, private key, authorization, cookie),
-// and the value of a {header, value} pair (auth.jwksAccess: a key sent as a
-// header).
+// names (the client secret), and one at a place that holds a secret by the
+// rule of src/config/secret-places.ts (a key or header name that says so, the
+// value of a {header, value} pair).
+import { nameOfPlace, SECRET_NAME } from '../config/secret-places.ts';
 import { sha256Hex } from './manifest.ts';
-
-const SECRET_KEY = /secret|password|passphrase|token$|api[-_]?key|private[-_]?key|authorization|cookie/i;
 
 export interface HashedProfile {
   content: unknown;
@@ -27,16 +25,13 @@ export function profileWithHashedSecrets(profile: unknown, knownSecrets: readonl
   const containsSecret = (value: string) => [...secrets].some((secret) => value === secret || (secret.length >= 8 && value.includes(secret)));
   const walk = (value: unknown, keyPath: string, key: string): unknown => {
     if (typeof value === 'string') {
-      if (!containsSecret(value) && !SECRET_KEY.test(key)) return value;
+      if (!containsSecret(value) && !SECRET_NAME.test(key)) return value;
       hashedSecrets.push(keyPath);
       return saltedHash(salt, value);
     }
     if (Array.isArray(value)) return value.map((item, i) => walk(item, `${keyPath}[${i}]`, key));
     if (value && typeof value === 'object') {
-      const headerPair = 'header' in value && typeof (value as { value?: unknown }).value === 'string';
-      return Object.fromEntries(
-        Object.entries(value).map(([k, v]) => [k, walk(v, keyPath ? `${keyPath}.${k}` : k, headerPair && k === 'value' ? 'secret' : k)]),
-      );
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, keyPath ? `${keyPath}.${k}` : k, nameOfPlace(value, k))]));
     }
     return value;
   };

@@ -1,5 +1,6 @@
 // What the HTTP client puts on the wire for one HttpRequest: the URL with its
 // query, lower-case headers (JSON content type, bearer, Accept) and the body.
+import { PtasError } from '../errors.ts';
 import type { Redactor } from './redact.ts';
 
 export type QueryValue = string | number | boolean | undefined | ReadonlyArray<string | number>;
@@ -60,8 +61,22 @@ export function buildOutgoing(baseUrl: string, req: HttpRequest, redactor: Redac
   return { method: req.method, url, headers, body };
 }
 
+/**
+ * A path that, appended to the base URL, names another host or port: "@evil.example/x" or ".evil.example"
+ * after "https://sandbox.acme.example", or a {placeholder} at its start that a value filled so. A path is
+ * relative to the target; only an absolute URL, written out in the profile, goes elsewhere.
+ */
+export class PathOutsideTarget extends PtasError {
+  readonly code = 'template';
+  override name = 'PathOutsideTarget';
+}
+
 function buildUrl(baseUrl: string, path: string, query: HttpRequest['query']): URL {
-  const url = /^https?:\/\//.test(path) ? new URL(path) : new URL(baseUrl.replace(/\/+$/, '') + path);
+  const absolute = /^https?:\/\//.test(path);
+  const url = absolute ? new URL(path) : new URL(baseUrl.replace(/\/+$/, '') + path);
+  if (!absolute && url.origin !== new URL(baseUrl).origin) {
+    throw new PathOutsideTarget(`the path ${JSON.stringify(path)} appended to ${baseUrl} names ${url.origin}, not the target: a path starts with "/" (an absolute URL is written out whole)`);
+  }
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value === undefined) continue;
     if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, String(item));

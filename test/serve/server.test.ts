@@ -70,7 +70,7 @@ test("the console's services: ptas init's starter profile (storable as it is), t
     const starter = services.starterProfile({ name: 'Acme', baseUrl: 'https://sandbox.acme.example' });
     assert.match(starter, /"clientSecret": "env:PTAS_CLIENT_SECRET"/);
     assert.match(starter, /^\s*\/\//m, 'commented, as ptas init --yes writes it');
-    assert.equal(checkStorableProfile(starter).baseUrl, 'https://sandbox.acme.example');
+    assert.equal(checkStorableProfile(starter, services.policy).baseUrl, 'https://sandbox.acme.example');
     assert.deepEqual(services.implementations.validate(starter), { ok: true });
     const created = services.implementations.create({ name: 'Acme Payments (sandbox)', profileText: starter });
     assert.equal(created.id, 'acme-payments-sandbox');

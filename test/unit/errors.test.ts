@@ -33,6 +33,8 @@ import { ModeError } from '../../reference/modes.ts';
 import { SetupError } from '../../suites/trading/support.ts';
 import { failureText } from '../../bin/connection.ts';
 import { ServeError } from '../../app/serve/errors.ts';
+import { EnvReferenceOutsideSecret, EnvReferenceWithoutValue } from '../../src/config/env-references.ts';
+import { PathOutsideTarget } from '../../src/http/outgoing.ts';
 
 /** One of each, with the exit code the CLI gave it before the hierarchy. */
 const EXAMPLES: Array<{ error: PtasError; exit: number }> = [
@@ -47,6 +49,9 @@ const EXAMPLES: Array<{ error: PtasError; exit: number }> = [
   { error: new ServeError('conflict', 'a token named ci exists; revoke it first (ptas serve token revoke --name ci) or choose another name'), exit: EXIT.USAGE },
   { error: new LoadMergeRefused('ptas load merge refused:\n  - segment 1/2:1 is missing: no instance ran it'), exit: EXIT.USAGE },
   { error: new SigningKeyError('--sign-key: key.pem is a rsa key; an Ed25519 key is required (openssl genpkey -algorithm ed25519 -out key.pem)'), exit: EXIT.USAGE },
+  { error: new EnvReferenceOutsideSecret({ name: 'HOME', keyPath: 'name', pointer: '/name', secret: false }), exit: EXIT.USAGE },
+  { error: new EnvReferenceWithoutValue({ name: 'ACME_SECRET', keyPath: 'credentials.clientSecret', pointer: '/credentials/clientSecret', secret: true }), exit: EXIT.USAGE },
+  { error: new PathOutsideTarget('the path "@evil.example/x" appended to https://sandbox.acme.example names https://evil.example, not the target'), exit: EXIT.INTERNAL },
   { error: new TemplateError('the template for "x" names {nope}, which this operation does not fill (it fills {userId})'), exit: EXIT.INTERNAL },
   { error: new SetupError('trading.createUser answered 500 without a userId to extract'), exit: EXIT.INTERNAL },
   { error: new TokenSetupError('token endpoint did not issue an access token (status 401)', 401), exit: EXIT.INTERNAL },
@@ -109,7 +114,7 @@ test('what the CLI prints for each: config errors indented under a heading, the 
   assert.equal(failureText(config!.error, EXIT.USAGE), 'configuration error:\n  http.timeoutMs must be a number\n    e.g. 10000');
   assert.equal(failureText(EXAMPLES[1]!.error, EXIT.USAGE), 'configuration error:\n  --signature must be one of ed25519, ecdsa-p256, hmac (got "rsa")');
   for (const { error, exit } of EXAMPLES.slice(2)) {
-    const expected = exit === EXIT.INTERNAL ? `internal error: ${error.stack}` : error.message;
+    const expected = exit === EXIT.INTERNAL ? `internal error: ${error.stack}` : error.code === 'config' ? `configuration error:\n  ${error.message}` : error.message;
     assert.equal(failureText(error, exitCodeOf(error)), expected, error.name);
   }
   const bug = new TypeError('x is undefined');

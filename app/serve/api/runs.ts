@@ -23,7 +23,7 @@ export function sendArchive(reply: FastifyReply, archive: { stream: NodeJS.Reada
 
 export async function runRoutes(app: FastifyInstance, services: ServeServices): Promise<void> {
   app.post<{ Body: { implementation: string; options?: RunOptionsInput; secrets?: RunSecrets } }>('/api/runs', { schema: { body: startRunBody } }, async (request, reply) => {
-    const run = services.runs.start(request.body);
+    const run = await services.runs.start(request.body);
     return reply.code(202).header('location', `/api/runs/${run.id}`).send(run);
   });
 
