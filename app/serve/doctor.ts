@@ -10,7 +10,7 @@ import { Redactor } from '../../src/http/redact.ts';
 import { runDoctor } from '../doctor/run-doctor.ts';
 import type { DoctorSummary } from '../doctor/table.ts';
 import type { ProfilePolicy } from './profile-policy.ts';
-import { runProfile, type RunSecrets } from './profile-text.ts';
+import { runProfileWithinPolicy, type RunSecrets } from './profile-text.ts';
 
 export interface DoctorResult {
   /** 0: every configured operation works; 2: a key is broken (ptas doctor's exit code). */
@@ -21,8 +21,7 @@ export interface DoctorResult {
 const discard = () => new Writable({ write: (_chunk, _encoding, done) => done() });
 
 export async function doctorForProfile(profileText: string, policy: ProfilePolicy, secrets: RunSecrets = {}): Promise<DoctorResult> {
-  const { profile, secrets: values } = runProfile(profileText, policy, secrets);
-  await policy.targets.check(profile);
+  const { profile, secrets: values } = await runProfileWithinPolicy(profileText, policy, secrets);
   const outcome = await runDoctor({ profile, profileFile: 'the profile text', json: true, output: discard(), errors: discard() });
   const redactor = new Redactor(values.map((value) => [value, 'secret'] as [string, string]));
   return { exitCode: outcome.exitCode, summary: redactor.redactJson(outcome.summary) as DoctorSummary };

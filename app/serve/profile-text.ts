@@ -151,6 +151,12 @@ export function runProfile(text: string, policy: ProfilePolicy, secrets: RunSecr
   return { profile: resolved, secrets: [...new Set([...atSecrets, ...fromEnvironment, ...given].filter((v): v is string => typeof v === 'string' && v.length > 0))] };
 }
 
+/** runProfile, once the hosts the profile's run would call passed the policy: checked first, so a refused target is what the answer says, whatever else is missing. */
+export async function runProfileWithinPolicy(text: string, policy: ProfilePolicy, secrets: RunSecrets = {}): Promise<RunProfile> {
+  await policy.targets.check(checkStorableProfile(text, policy));
+  return runProfile(text, policy, secrets);
+}
+
 /** The base URL the text names, if it parses (for summaries; an unparsable text has none). */
 export function baseUrlOf(text: string): string | undefined {
   try {

@@ -21,7 +21,7 @@ import type { RunEvent, RunOptionsInput, RunRecord } from './contract.ts';
 import { notFound, ServeError } from './errors.ts';
 import type { NumberedRunEvent, RunEvents } from './events.ts';
 import type { ProfilePolicy } from './profile-policy.ts';
-import { runProfile, type RunSecrets } from './profile-text.ts';
+import { runProfileWithinPolicy, type RunSecrets } from './profile-text.ts';
 import type { RunQueue } from './queue.ts';
 import { executeRun, type ExecutedRun } from './run-execution.ts';
 import { writeJsonAtomic } from './store/atomic.ts';
@@ -131,8 +131,7 @@ export class RunService {
         keyPath: '/options/nonce',
       });
     }
-    const waiting = this.profileFor(input);
-    await this.deps.policy.targets.check(waiting.profile);
+    const waiting = await this.profileFor(input);
     if (this.closed) throw new ServeError('conflict', 'the server is stopping: no new run starts');
     const id = randomBytes(16).toString('base64url');
     if (options.waivers !== undefined) this.writeWaivers(id, options.waivers);
@@ -146,7 +145,7 @@ export class RunService {
     return this.get(id)!;
   }
 
-  private profileFor(input: StartRunInput): Waiting {
+  private async profileFor(input: StartRunInput): Promise<Waiting> {
     if (input.implementation === REFERENCE_ID) {
       if (input.secrets && Object.keys(input.secrets).length) {
         throw new ServeError('invalid-request', 'the bundled reference has its own credentials: give secrets only with a run of a stored implementation', { keyPath: '/secrets' });
@@ -159,7 +158,7 @@ export class RunService {
         keyPath: '/implementation',
       });
     }
-    return runProfile(implementation.profileText, this.deps.policy, input.secrets);
+    return runProfileWithinPolicy(implementation.profileText, this.deps.policy, input.secrets);
   }
 
   /** The waiver file ptasRun reads, beside the bundle; one it cannot use refuses the run before it is queued. */
