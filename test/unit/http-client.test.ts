@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createTransport, HttpClient, TransportError } from '../../src/http/client.ts';
 import { Redactor } from '../../src/http/redact.ts';
 import { TransientAnswerError } from '../../src/http/transient.ts';
+import { buildOutgoing, PathOutsideTarget } from '../../src/http/outgoing.ts';
 import type { RecordedExchange } from '../../src/http/exchange.ts';
 import { startServer } from '../support/servers.ts';
 
@@ -154,4 +155,15 @@ test('a connection reset is asked again for an idempotent method only (RFC 9110 
   assert.equal((await http.get('/x')).status, 200);
   calls = 0;
   await assert.rejects(http.post('/x', { json: {} }), (error: unknown) => error instanceof TransportError && error.kind === 'CONNECTION_RESET');
+});
+
+test('a relative path never leaves the target: one that would name another host or port after the base URL is refused before anything is sent', () => {
+  const redactor = new Redactor();
+  const base = 'https://sandbox.acme.example';
+  assert.equal(buildOutgoing(base, { method: 'GET', path: '/v2/users/1' }, redactor).url.href, 'https://sandbox.acme.example/v2/users/1');
+  assert.equal(buildOutgoing(`${base}/api/`, { method: 'GET', path: '/v2/users/1' }, redactor).url.href, 'https://sandbox.acme.example/api/v2/users/1');
+  assert.equal(buildOutgoing(base, { method: 'GET', path: 'https://keys.acme.example/jwks.json' }, redactor).url.host, 'keys.acme.example', 'an absolute URL is written out whole');
+  for (const path of ['@169.254.169.254/latest/meta-data', '.evil.example/x', ':8443/x']) {
+    assert.throws(() => buildOutgoing(base, { method: 'GET', path }, redactor), PathOutsideTarget, path);
+  }
 });
