@@ -151,10 +151,11 @@ export function runProfile(text: string, policy: ProfilePolicy, secrets: RunSecr
   return { profile: resolved, secrets: [...new Set([...atSecrets, ...fromEnvironment, ...given].filter((v): v is string => typeof v === 'string' && v.length > 0))] };
 }
 
-/** runProfile, once the hosts the profile's run would call passed the policy: checked first, so a refused target is what the answer says, whatever else is missing. */
+/** runProfile, and then the hosts its run would call held to the policy (resolving their names: the one part that needs the network). */
 export async function runProfileWithinPolicy(text: string, policy: ProfilePolicy, secrets: RunSecrets = {}): Promise<RunProfile> {
-  await policy.targets.check(checkStorableProfile(text, policy));
-  return runProfile(text, policy, secrets);
+  const run = runProfile(text, policy, secrets);
+  await policy.targets.check(run.profile);
+  return run;
 }
 
 /** The base URL the text names, if it parses (for summaries; an unparsable text has none). */

@@ -1,11 +1,15 @@
 // Which places of a profile hold a secret. A place is judged by the name it
-// sits under: a key or header name that says secret, password, passphrase,
-// token, API key, private key, authorization or cookie, and the value of a
-// {header, value} pair (auth.jwksAccess: a key sent as a header). Three
-// readers agree through this one rule: manifest.json hashes the values there
-// (src/certify/profile-secrets.ts), ptas serve refuses a value in the clear
-// there and reads env:NAME references only there (app/serve/profile-text.ts).
-export const SECRET_NAME = /secret|password|passphrase|token$|api[-_]?key|private[-_]?key|authorization|cookie/i;
+// sits under: a key or header name that ends in secret, password,
+// passphrase, token, API key, private key, authorization or cookie
+// (clientSecret, x-partner-token, proxy-authorization; not secretEncoding,
+// whose value says how a secret is written), and the value of a {header,
+// value} pair (auth.jwksAccess: a key sent as a header). Every reader agrees
+// through this one rule: manifest.json hashes the values there
+// (src/certify/profile-secrets.ts), every artifact redacts them
+// (src/http/connection.ts secretRedactor), and ptas serve refuses a value in
+// the clear there and reads env:NAME references only there
+// (app/serve/profile-text.ts).
+export const SECRET_NAME = /(secret|password|passphrase|token|api[-_]?key|private[-_]?key|authorization|cookie)$/i;
 
 /** The name a child of `parent` is judged by: its key, or "secret" for the value of a {header, value} pair. */
 export function nameOfPlace(parent: object, key: string): string {

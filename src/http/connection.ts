@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { HTTP_DEFAULTS, userIdHeaderOf, type HttpProfile, type ResolvedProfile } from '../config/profile.ts';
 import { NONCE_HEADER } from '../certify/nonce.ts';
+import { stringPlaces } from '../config/secret-places.ts';
 import { Redactor } from './redact.ts';
 
 export interface TlsMaterial {
@@ -32,6 +33,8 @@ export interface Connection {
   insecure: boolean;
   /** Headers every request of the run carries: the certifier's nonce (src/certify/nonce.ts NONCE_HEADER), when given. */
   runHeaders: Record<string, string>;
+  /** Every other value at a place of the profile that holds a secret (another client's secret, a shared secret, a key sent as a header), with its label. */
+  profileSecrets?: Array<[value: string, label: string]>;
 }
 
 /** What a sender of raw requests (the load engines, the size probe) needs of a connection. */
@@ -47,16 +50,29 @@ export function connectionOf(profile: ResolvedProfile): Connection {
     tls: tlsMaterial(profile.http),
     insecure: profile.http?.insecure ?? false,
     runHeaders: profile.http?.nonce ? { [NONCE_HEADER]: profile.http.nonce } : {},
+    profileSecrets: profileSecretsOf(profile),
   };
+}
+
+/** "users.ownLicence.clientSecret" → "client_secret"; "…headers.x-partner-token" → "x_partner_token": the marker's label and the curl line's $PLACEHOLDER. */
+function labelOf(keyPath: string): string {
+  const key = keyPath.split('.').at(-1)!.replace(/\[\d+\]$/, '');
+  return key.replace(/([a-z])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9]+/g, '_').toLowerCase();
+}
+
+function profileSecretsOf(profile: ResolvedProfile): Array<[string, string]> {
+  return stringPlaces(profile)
+    .filter((place) => place.secret && place.keyPath !== 'credentials.clientSecret')
+    .map((place): [string, string] => [place.value, labelOf(place.keyPath)]);
 }
 
 export function socketTarget({ baseUrl, timeoutMs, tls, runHeaders }: Connection): SocketTarget {
   return { baseUrl, timeoutMs, tls, runHeaders };
 }
 
-/** Redacts the connection's client secret wherever it would be shown (evidence, reports, result files). */
-export function secretRedactor(connection: Pick<Connection, 'credentials'>): Redactor {
-  return new Redactor([[connection.credentials.clientSecret, 'client_secret']]);
+/** Redacts the connection's client secret, and every other secret its profile holds, wherever it would be shown (evidence, reports, result files). */
+export function secretRedactor(connection: Pick<Connection, 'credentials' | 'profileSecrets'>): Redactor {
+  return new Redactor([[connection.credentials.clientSecret, 'client_secret'], ...(connection.profileSecrets ?? [])]);
 }
 
 function tlsMaterial(http: HttpProfile | undefined): TlsMaterial | undefined {

@@ -36,7 +36,7 @@ test('runs through the API and the console leak neither the client secret nor an
   const reference = await spawnReference();
   delete process.env.PTAS_REFERENCE_CLIENT_SECRET;
   delete process.env.PTAS_REFERENCE_TOKEN_LOG;
-  const lab = await startConsoleTestServer({ env: { ...process.env, PTAS_LEAK_SECRET: clientSecret } });
+  const lab = await startConsoleTestServer({ env: { ...process.env, PTAS_LEAK_SECRET: clientSecret }, secretEnv: ['PTAS_LEAK_SECRET'] });
   const seen: string[] = [];
   const call = caller(lab.url, lab.token, seen);
   const consoleSeen: string[] = [];

@@ -72,7 +72,7 @@ async function stop(child: ChildProcess | undefined): Promise<void> {
   clearTimeout(timer);
 }
 
-/** The variable of the serve process's environment the stored profile names (env:E2E_REFERENCE_SECRET). */
+/** The variable of the serve process's environment the stored profile names (env:E2E_REFERENCE_SECRET), which its operator allows (--secret-env). */
 const SECRET_VARIABLE = 'E2E_REFERENCE_SECRET';
 
 /**
@@ -97,7 +97,7 @@ test('a new user: ptas serve, sign in, an implementation from the starter agains
   let serve: ServeProcess | undefined;
   let browser: Browser | undefined;
   try {
-    [reference, serve, browser] = await Promise.all([startReferenceProcess(clientSecret), startServeProcess(data, { [SECRET_VARIABLE]: clientSecret }), launchChromium()]);
+    [reference, serve, browser] = await Promise.all([startReferenceProcess(clientSecret), startServeProcess(data, { [SECRET_VARIABLE]: clientSecret }, ['--secret-env', SECRET_VARIABLE]), launchChromium()]);
     const token = serve.token;
     assert.ok(token, `ptas serve printed no first-run token:\n${serve.stdout()}`);
     assert.match(serve.stdout(), /the console: open http:\/\/127\.0\.0\.1:\d+\/ in a browser/);

@@ -150,9 +150,9 @@ export interface ServeProcess {
   exited: Promise<number | null>;
 }
 
-/** `ptas serve --port 0 --data DIR` as a child process; resolves once it printed its address (and first-run token, if any). */
-export function startServeProcess(data: string, env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [fromRoot('bin', 'ptas.js'), 'serve', '--port', '0', '--data', data], {
+/** `ptas serve --port 0 --data DIR [args]` as a child process; resolves once it printed its address (and first-run token, if any). */
+export function startServeProcess(data: string, env: NodeJS.ProcessEnv = {}, args: string[] = []): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [fromRoot('bin', 'ptas.js'), 'serve', '--port', '0', '--data', data, ...args], {
     cwd: fromRoot(),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

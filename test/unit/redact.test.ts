@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Redactor, fingerprint, secretMarker } from '../../src/http/redact.ts';
+import { connectionOf, secretRedactor } from '../../src/http/connection.ts';
+import type { ResolvedProfile } from '../../src/config/profile.ts';
 
 const JWT = 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJjbGllbnQiLCJqdGkiOiIxMjM0In0.c2lnbmF0dXJlLWJ5dGVz';
 
@@ -51,4 +53,19 @@ test('form bodies get the same key treatment as JSON', () => {
 test('short values are not treated as secrets (they would redact ordinary text)', () => {
   const r = new Redactor([['abc', 'client_secret']]);
   assert.equal(r.redactString('abc'), 'abc');
+});
+
+test("a run's redactor knows every secret of its profile, not only the client secret: another client's secret, a key sent as a header, a shared secret", () => {
+  const profile = {
+    baseUrl: 'https://sandbox.acme.example',
+    credentials: { clientId: 'partner', clientSecret: 'client-secret-1' },
+    users: { ownLicence: { clientId: 'other', clientSecret: 'other-client-secret-2' } },
+    trading: { createOffer: { method: 'POST', path: '/offers', headers: { 'x-partner-token': 'partner-token-3', 'x-note': 'shown-as-it-is' } } },
+    webhooks: { signature: { scheme: 'hmac', secret: 'shared-secret-4', secretEncoding: 'base64' } },
+  } as unknown as ResolvedProfile;
+  const redactor = secretRedactor(connectionOf(profile));
+  const text = redactor.redactString('client-secret-1 other-client-secret-2 partner-token-3 shared-secret-4 shown-as-it-is base64');
+  assert.doesNotMatch(text, /client-secret-1|other-client-secret-2|partner-token-3|shared-secret-4/);
+  assert.match(text, /shown-as-it-is base64$/);
+  assert.match(redactor.redactString('partner-token-3', 'shell'), /^\$X_PARTNER_TOKEN$/);
 });

@@ -26,10 +26,10 @@ test('a secret goes where its key or header says so, or in the value of a {heade
     credentials: { clientId: 'partner', clientSecret: 'env:A' },
     auth: { jwksAccess: { header: 'x-jwks-key', value: 'env:B' } },
     trading: { createOffer: { method: 'POST', path: '/offers', headers: { 'x-api-key': 'env:C', 'x-note': 'hello' } } },
-    webhooks: { additionalUsers: ['u1', 'u2'] },
+    webhooks: { additionalUsers: ['u1', 'u2'], signature: { scheme: 'hmac', secret: 'env:D', secretEncoding: 'base64' } },
   };
   const secret = stringPlaces(profile).filter((p) => p.secret).map((p) => p.keyPath);
-  assert.deepEqual(secret, ['credentials.clientSecret', 'auth.jwksAccess.value', "trading.createOffer.headers.x-api-key"]);
+  assert.deepEqual(secret, ['credentials.clientSecret', 'auth.jwksAccess.value', 'trading.createOffer.headers.x-api-key', 'webhooks.signature.secret'], 'secretEncoding says how a secret is written: no secret');
   assert.deepEqual(profileWithHashedSecrets(profile, [], 'salt').hashedSecrets, secret);
   assert.deepEqual(
     envReferences(profile).map((r) => [r.name, r.pointer, r.secret]),
@@ -37,6 +37,7 @@ test('a secret goes where its key or header says so, or in the value of a {heade
       ['A', '/credentials/clientSecret', true],
       ['B', '/auth/jwksAccess/value', true],
       ['C', '/trading/createOffer/headers/x-api-key', true],
+      ['D', '/webhooks/signature/secret', true],
     ],
   );
 });
