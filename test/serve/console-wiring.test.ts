@@ -82,7 +82,7 @@ test('a nonce ptas run --nonce refuses is refused when a run starts, from the co
     assert.match(refused.json.error, /the nonce must be 1 to 200 visible ASCII characters, no spaces/);
   }
   for (const nonce of ['café-2026', 'two words', '', 'x'.repeat(201)]) {
-    assert.throws(() => lab.server.services.runs.start({ implementation: 'reference', options: { nonce } }), (error: unknown) => error instanceof ServeError && error.kind === 'invalid-request', JSON.stringify(nonce));
+    await assert.rejects(lab.server.services.runs.start({ implementation: 'reference', options: { nonce } }), (error: unknown) => error instanceof ServeError && error.kind === 'invalid-request', JSON.stringify(nonce));
   }
   assert.deepEqual((await lab.call('GET', '/api/runs')).json.filter((r: RunRecord) => r.options.nonce).length, 0, 'no run was queued');
 });
