@@ -50,8 +50,13 @@ const server = await startConsole({
 });
 let browser: Browser | undefined;
 
-/** A session cookie for the bench's contexts, from the login form. */
-async function sessionCookie(url = server.url, token = FAKE_TOKEN): Promise<{ name: string; value: string; url: string }> {
+/** A signed-in browser's state, from the login form: the session cookie, and the secret the console keeps in the origin's storage. */
+interface SignedIn {
+  cookie: { name: string; value: string; url: string };
+  origin: { origin: string; localStorage: Array<{ name: string; value: string }> };
+}
+
+async function signedIn(url = server.url, token = FAKE_TOKEN): Promise<SignedIn> {
   const answer = await fetch(`${url}/login`, {
     method: 'POST',
     redirect: 'manual',
@@ -59,7 +64,8 @@ async function sessionCookie(url = server.url, token = FAKE_TOKEN): Promise<{ na
     body: new URLSearchParams({ token }).toString(),
   });
   const [name, value] = answer.headers.get('set-cookie')!.split(';')[0]!.split('=') as [string, string];
-  return { name, value, url };
+  const secret = /<meta name="ptas-session-secret" content="([^"]+)">/.exec(await answer.text())![1]!;
+  return { cookie: { name, value, url }, origin: { origin: new URL(url).origin, localStorage: [{ name: 'ptas-console-session', value: secret }] } };
 }
 
 /** A store as `ptas serve` keeps it, with IMPLEMENTATIONS implementations of RUNS_EACH finished runs each. */
@@ -86,9 +92,9 @@ async function realServer(dataDir: string): Promise<ServeServer> {
   return createServer({ dataDir, port: 0, log: () => {}, registerExtra: (app, services) => registerConsole(app, consolePort(services)) });
 }
 
-async function freshContext(cookie: { name: string; value: string; url: string }): Promise<BrowserContext> {
-  const context = await browser!.newContext({ viewport: { width: 1400, height: 1000 } });
-  await context.addCookies([cookie]);
+async function freshContext(session: SignedIn): Promise<BrowserContext> {
+  const context = await browser!.newContext({ viewport: { width: 1400, height: 1000 }, storageState: { cookies: [], origins: [session.origin] } });
+  await context.addCookies([session.cookie]);
   return context;
 }
 
@@ -183,7 +189,7 @@ try {
   const summaries = await server.fake.implementations.summaries();
   console.log(`fake services: ${summaries.length} implementations, ${IMPLEMENTATIONS * RUNS_EACH} stored runs (seeded in ${ms(performance.now() - seeded)}); summaries JSON ${(Buffer.byteLength(JSON.stringify(summaries)) / 1024).toFixed(0)} KiB`);
   browser = await launchChromium();
-  const cookie = await sessionCookie();
+  const cookie = await signedIn();
   // Warm-up: browser start-up and the server's first answers are not measured.
   await loadTrivial(cookie);
   await loadList(cookie);
@@ -213,7 +219,7 @@ try {
   try {
     seedStore(dataDir);
     real = await realServer(dataDir);
-    const realCookie = await sessionCookie(real.url, real.firstRunToken!.token);
+    const realCookie = await signedIn(real.url, real.firstRunToken!.token);
     await loadList(realCookie, real.url);
     const realLoads: ListLoad[] = [];
     for (let i = 0; i < LOADS; i++) realLoads.push(await loadList(realCookie, real.url));

@@ -1,6 +1,8 @@
-// The console's calls to its own endpoints (/console/api/*). State-changing
-// ones carry the session's CSRF token (the shell's ptas-csrf meta element) in
-// x-csrf-token; a 401 (the session ended) goes back to the login page.
+// The console's calls to its own endpoints (/console/api/*). Each carries
+// the session's secret as its bearer (session.ts) besides the cookie the
+// browser sends; a 401 (the session ended, or this browser never had the
+// secret) forgets the secret and goes back to the login page.
+import { authorization, signInAgain } from './session.ts';
 
 export class ApiError extends Error {
   constructor(
@@ -11,17 +13,13 @@ export class ApiError extends Error {
   }
 }
 
-function csrfToken(): string {
-  return document.querySelector<HTMLMetaElement>('meta[name="ptas-csrf"]')?.content ?? '';
-}
-
-function signInAgain(): never {
-  location.assign(`/login?next=${encodeURIComponent(location.pathname)}`);
+function signedOut(): never {
+  signInAgain();
   throw new ApiError(401, 'signed out');
 }
 
 async function answer<T>(response: Response): Promise<T> {
-  if (response.status === 401) signInAgain();
+  if (response.status === 401) signedOut();
   const body = (await response.json().catch(() => undefined)) as unknown;
   if (!response.ok) {
     const message = body && typeof body === 'object' && 'error' in body ? String((body as { error: unknown }).error) : `${response.status} ${response.statusText}`;
@@ -31,11 +29,11 @@ async function answer<T>(response: Response): Promise<T> {
 }
 
 export async function getJson<T>(path: string): Promise<T> {
-  return answer<T>(await fetch(path, { headers: { accept: 'application/json' }, credentials: 'same-origin' }));
+  return answer<T>(await fetch(path, { headers: { accept: 'application/json', ...authorization() }, credentials: 'same-origin' }));
 }
 
 export async function send<T>(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json', 'x-csrf-token': csrfToken() };
+  const headers: Record<string, string> = { accept: 'application/json', ...authorization() };
   if (body !== undefined) headers['content-type'] = 'application/json';
   return answer<T>(await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) }));
 }

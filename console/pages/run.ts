@@ -1,11 +1,16 @@
 // A run's page: live while it is queued or running (server-sent events from
-// /console/api/runs/:id/events: each check as it finishes, the counts, the
-// elapsed time, the queue position while queued), with Cancel; once finished,
-// its report framed from the console (sandboxed, with its own policy), the
-// bundle to download, and "Compare with…" another run of the implementation.
-// A finished run's page replays its events the same way.
-import type { ImplementationRecord, RunEvent, RunRecord, Verdict } from '../../app/serve/console/api-types.ts';
+// /console/api/runs/:id/events, read with the session's bearer by
+// event-stream.ts: each check as it finishes, the counts, the elapsed time,
+// the queue position while queued), with Cancel; once finished, its report
+// framed from the console (sandboxed, with its own policy), the bundle to
+// download, and "Compare with…" another run of the implementation. A
+// finished run's page replays its events the same way. The frame and the
+// download are navigations, which cannot carry the bearer: each first asks
+// for a one-use ticket and goes to the URL it names.
+import type { ImplementationRecord, RunEvent, RunRecord, TicketAnswer, Verdict } from '../../app/serve/console/api-types.ts';
 import { getJson, messageOf, send } from '../api.ts';
+import { followEvents, type EventFollower } from '../event-stream.ts';
+import { authorization, signInAgain } from '../session.ts';
 import { fill, h, link, notice } from '../dom.ts';
 import { dateTime, duration, shortId, verdictBadge } from '../format.ts';
 import { markReady, type Cleanup } from '../router.ts';
@@ -76,52 +81,76 @@ function elapsedClock(view: View): { set(run: RunRecord, elapsedMs?: number): vo
   };
 }
 
+/** A one-use URL of the run's report or bundle (app/serve/console/tickets.ts). */
+async function ticketUrl(runId: string, kind: 'report' | 'bundle'): Promise<string> {
+  return (await send<TicketAnswer>('POST', `/console/api/runs/${encodeURIComponent(runId)}/tickets`, { kind })).url;
+}
+
 async function showFinished(view: View, run: RunRecord): Promise<void> {
   if (run.status !== 'finished') {
     fill(view.finished, notice('warn', `This run was ${run.status}: ${run.verdict ?? 'INCOMPLETE'}${run.note ? ` (${run.note})` : ''}.`));
     return;
   }
-  const id = encodeURIComponent(run.id);
-  fill(
-    view.finished,
-    h(
-      'div',
-      { class: 'toolbar' },
-      h('a', { class: 'button', attrs: { href: `/console/runs/${id}/bundle`, id: 'download-bundle', download: '' } }, 'Download bundle'),
-      h('a', { attrs: { href: `/console/runs/${id}/report`, target: '_blank', rel: 'noopener' } }, 'Open the report on its own'),
-    ),
-    await comparePart(run),
-    h('h2', null, 'Report'),
-    h('iframe', { class: 'report', attrs: { id: 'report', src: `/console/runs/${id}/report`, title: 'The run’s report', sandbox: 'allow-scripts allow-downloads' } }),
-  );
+  const problem = h('div', { class: 'ticket-problem' });
+  const failed = (error: unknown) => fill(problem, notice('danger', messageOf(error)));
+  const download = h('button', { class: 'button', attrs: { type: 'button', id: 'download-bundle' } }, 'Download bundle');
+  download.addEventListener('click', () => {
+    download.disabled = true;
+    ticketUrl(run.id, 'bundle')
+      .then((url) => {
+        // A link with download: the archive is saved, the page stays.
+        const a = h('a', { attrs: { href: url, download: '', hidden: '' } });
+        document.body.append(a);
+        a.click();
+        a.remove();
+      })
+      .catch(failed)
+      .finally(() => (download.disabled = false));
+  });
+  const alone = h('a', { attrs: { href: '#', id: 'open-report' } }, 'Open the report on its own');
+  alone.addEventListener('click', (event) => {
+    event.preventDefault();
+    ticketUrl(run.id, 'report')
+      .then((url) => void window.open(url, '_blank', 'noopener'))
+      .catch(failed);
+  });
+  const frame = h('iframe', { class: 'report', attrs: { id: 'report', title: 'The run’s report', sandbox: 'allow-scripts allow-downloads' } });
+  fill(view.finished, h('div', { class: 'toolbar' }, download, alone), problem, await comparePart(run), h('h2', null, 'Report'), frame);
+  frame.src = await ticketUrl(run.id, 'report').catch((error: unknown) => {
+    failed(error);
+    return 'about:blank';
+  });
 }
 
-function subscribe(run: RunRecord, view: View, clock: ReturnType<typeof elapsedClock>): EventSource {
-  const source = new EventSource(`/console/api/runs/${encodeURIComponent(run.id)}/events`);
-  const on = <T extends RunEvent['type']>(type: T, handle: (event: Extract<RunEvent, { type: T }>) => void) =>
-    source.addEventListener(type, (message) => handle(JSON.parse((message as MessageEvent<string>).data) as Extract<RunEvent, { type: T }>));
-  on('status', (e) => {
-    showStatus(view, e.run);
-    clock.set(e.run);
+function subscribe(run: RunRecord, view: View, clock: ReturnType<typeof elapsedClock>): EventFollower {
+  const handlers: { [T in RunEvent['type']]: (event: Extract<RunEvent, { type: T }>) => void } = {
+    status: (e) => {
+      showStatus(view, e.run);
+      clock.set(e.run);
+    },
+    check: (e) => {
+      view.checks.append(checkRow(e));
+      showCounts(view, e.counts);
+      clock.set({ ...run, status: 'running' }, e.elapsedMs);
+    },
+    'load-step': (e) => view.log.append(h('li', null, `${e.probe}: ${e.ratePerSecond}/s, ${e.sent} sent, ${e.refused} refused`)),
+    log: (e) => view.log.append(h('li', null, e.line)),
+    end: (e) => {
+      showStatus(view, e.run);
+      showCounts(view, e.run.counts);
+      clock.set(e.run);
+      void showFinished(view, e.run);
+    },
+  };
+  return followEvents(`/console/api/runs/${encodeURIComponent(run.id)}/events`, {
+    headers: authorization,
+    onEvent: ({ event, data }) => {
+      const handle = handlers[event as RunEvent['type']] as ((e: RunEvent) => void) | undefined;
+      handle?.(JSON.parse(data) as RunEvent);
+    },
+    onUnauthorized: signInAgain,
+    onLost: (why) => view.finished.prepend(notice('warn', `The live view lost its connection (${why}): reload the page.`)),
   });
-  on('check', (e) => {
-    view.checks.append(checkRow(e));
-    showCounts(view, e.counts);
-    clock.set({ ...run, status: 'running' }, e.elapsedMs);
-  });
-  on('load-step', (e) => view.log.append(h('li', null, `${e.probe}: ${e.ratePerSecond}/s, ${e.sent} sent, ${e.refused} refused`)));
-  on('log', (e) => view.log.append(h('li', null, e.line)));
-  on('end', (e) => {
-    source.close();
-    showStatus(view, e.run);
-    showCounts(view, e.run.counts);
-    clock.set(e.run);
-    void showFinished(view, e.run);
-  });
-  source.addEventListener('error', () => {
-    if (source.readyState === EventSource.CLOSED) fill(view.finished, notice('warn', 'The live view lost its connection: reload the page.'));
-  });
-  return source;
 }
 
 export async function runPage(main: HTMLElement, params: string[]): Promise<Cleanup> {
@@ -174,10 +203,10 @@ export async function runPage(main: HTMLElement, params: string[]): Promise<Clea
     ),
     h('details', { class: 'run-log' }, h('summary', null, 'Log'), view.log),
   );
-  const source = subscribe(run, view, clock);
+  const events = subscribe(run, view, clock);
   markReady();
   return () => {
-    source.close();
+    events.close();
     clock.stop();
   };
 }

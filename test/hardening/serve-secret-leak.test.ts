@@ -65,7 +65,7 @@ test('runs through the API and the console leak neither the client secret nor an
     assert.match(unset.json.error, /PTAS_LEAK_ONE_RUN/);
     const fromConsole = await browser.call('POST', `/console/api/implementations/${consoleImplementation}/runs`, { body: { areas: ['auth', 'users'], secrets: { PTAS_LEAK_ONE_RUN: clientSecret } } });
     assert.equal(fromConsole.status, 201, fromConsole.text);
-    const consoleStream = fetch(`${lab.url}/console/api/runs/${fromConsole.json.id}/events`, { headers: { cookie: browser.cookie } }).then((r) => r.text());
+    const consoleStream = fetch(`${lab.url}/console/api/runs/${fromConsole.json.id}/events`, { headers: { cookie: browser.cookie, authorization: `Bearer ${browser.secret}` } }).then((r) => r.text());
 
     const runs: RunRecord[] = [fromConsole.json as RunRecord];
     const streams: Array<Promise<{ raw: string }>> = [readEvents(lab.url, lab.token, fromConsole.json.id)];
@@ -100,15 +100,18 @@ test('runs through the API and the console leak neither the client secret nor an
     assert.match(consoleEvents, /event: check[\s\S]*event: end/);
 
     // Every console page and answer about these implementations and runs.
-    for (const route of ['/', '/login', '/console/implementations/new', '/console/api/implementations', '/console/api/starter']) await browser.call('GET', route);
+    for (const route of ['/', '/login', '/console/implementations/new', '/console/api/session', '/console/api/implementations', '/console/api/starter']) await browser.call('GET', route);
     for (const implementation of ['leak-env', 'leak-per-run', consoleImplementation]) {
       for (const route of [`/console/implementations/${implementation}`, `/console/api/implementations/${implementation}`, `/console/api/implementations/${implementation}/runs`]) await browser.call('GET', route);
       const stored = (await browser.call('GET', `/console/api/implementations/${implementation}`)).json;
       await browser.call('POST', '/console/api/doctor', { body: { profileText: stored.profileText } });
     }
     for (const run of runs) {
-      for (const route of [`/console/runs/${run.id}`, `/console/api/runs/${run.id}`, `/console/runs/${run.id}/report`, `/console/api/runs/${run.id}/compare?baseline=${runs[0]!.id}`]) await browser.call('GET', route);
-      const archive = await fetch(`${lab.url}/console/runs/${run.id}/bundle`, { headers: { cookie: browser.cookie } });
+      for (const route of [`/console/runs/${run.id}`, `/console/api/runs/${run.id}`, `/console/api/runs/${run.id}/compare?baseline=${runs[0]!.id}`]) await browser.call('GET', route);
+      const report = await browser.file(run.id, 'report');
+      assert.equal(report.status, 200);
+      consoleSeen.push(await report.text());
+      const archive = await browser.file(run.id, 'bundle');
       assert.equal(archive.status, 200);
       consoleSeen.push(gunzipSync(Buffer.from(await archive.arrayBuffer())).toString('latin1'));
     }

@@ -3,9 +3,11 @@
 // create an implementation from ptas init's starter, the editor's schema
 // diagnostics and key completion, Check (the doctor's table), start a run and
 // watch its checks arrive, the report framed, the bundle downloaded, a
-// comparison with another run, and Cancel on a queued and a running run.
-// The tests run in order on one signed-in page; none may log an error, show
-// a dialog or violate the Content-Security-Policy.
+// comparison with another run, and Cancel on a queued and a running run;
+// the session's secret kept in the origin's storage (a new tab shares it,
+// sign-out forgets it), a browser that has only the cookie sent to the
+// login form. The tests run in order on one signed-in page; none may log an
+// error, show a dialog or violate the Content-Security-Policy.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -16,7 +18,7 @@ import type { Browser, Page } from '@playwright/test';
 import { launchChromium } from '../report/support/browser.ts';
 import { startConsole, type RunningConsole } from './support/console-server.ts';
 import { FAKE_TOKEN } from './support/fake-services.ts';
-import { csrfOf, cspViolations, pasteIntoEditor, signIn, watchedPage, type Watched } from './support/console-page.ts';
+import { bearerOf, cspViolations, pasteIntoEditor, secretOf, signIn, watchedPage, type Watched } from './support/console-page.ts';
 
 let server: RunningConsole;
 let browser: Browser;
@@ -59,11 +61,15 @@ async function tarEntries(gz: Buffer): Promise<string[]> {
   return names;
 }
 
-test('signing in with the token leads to the implementations page', async () => {
+test('signing in with the token leads to the implementations page, the session’s secret kept in this origin’s storage', async () => {
   await signIn(page, server.url, FAKE_TOKEN);
   assert.equal(new URL(page.url()).pathname, '/');
   assert.equal(await page.textContent('h1'), 'Implementations');
-  assert.match((await page.textContent('header .who')) ?? '', /tester/);
+  await page.locator('header .who', { hasText: 'tester' }).waitFor();
+  assert.match((await secretOf(page)) ?? '', /^[A-Za-z0-9_-]{43}$/, '32 random bytes, base64url');
+  const history = (await page.evaluate('navigation.entries().map((e) => new URL(e.url).pathname + new URL(e.url).search)')) as string[];
+  assert.deepEqual(history, ['/login?next=%2F', '/'], 'the page that handed the secret over is not in the history (replaced)');
+  assert.doesNotMatch(await page.content(), new RegExp((await secretOf(page))!), 'the page holds no secret');
 });
 
 test('an implementation is created from ptas init’s starter profile', async () => {
@@ -149,12 +155,25 @@ test('a run starts from the form, its one-run secret going with it only, and its
   assert.equal(await page.isVisible('#cancel'), false);
 });
 
-test('the finished run’s report loads in its frame under its own policy', async () => {
+test('the finished run’s report loads in its frame under its own policy, by a ticket good for one use', async () => {
   const frame = page.frameLocator('#report');
   await frame.locator('body[data-ready="true"]').waitFor({ timeout: 20_000 });
   assert.match((await frame.locator('body').textContent()) ?? '', /CONFORMANT/);
-  const reportFrame = page.frames().find((f) => f.url().endsWith(`/console/runs/${runIds[0]}/report`));
+  const reportFrame = page.frames().find((f) => new URL(f.url()).pathname === `/console/runs/${runIds[0]}/report`);
   assert.ok(reportFrame, 'the report is framed from the console');
+  assert.match(new URL(reportFrame.url()).searchParams.get('ticket') ?? '', /^[A-Za-z0-9_-]{43}$/);
+  // The frame's URL again, in the same browser (its cookie): the ticket was used.
+  const again = await page.request.get(reportFrame.url());
+  assert.equal(again.status(), 401);
+  assert.equal(again.headers()['referrer-policy'], 'no-referrer');
+  // On its own, in a new tab: a ticket of its own.
+  const [alone] = await Promise.all([watched.context.waitForEvent('page'), page.click('#open-report')]);
+  await alone.locator('body[data-ready="true"]').waitFor({ timeout: 20_000 });
+  const aloneUrl = new URL(alone.url());
+  assert.equal(aloneUrl.pathname, `/console/runs/${runIds[0]}/report`);
+  assert.notEqual(aloneUrl.searchParams.get('ticket'), new URL(reportFrame.url()).searchParams.get('ticket'));
+  assert.match((await alone.textContent('body')) ?? '', /CONFORMANT/);
+  await alone.close();
   assert.deepEqual(await cspViolations(page), []);
 });
 
@@ -191,7 +210,7 @@ test('Cancel ends a queued run and a running run INCOMPLETE', async () => {
   const running = new URL(page.url()).pathname.split('/').pop()!;
   await page.locator('.check-row').first().waitFor();
   // A second run of the same implementation queues behind it.
-  const answer = await page.request.post(`${server.url}/console/api/implementations/${implementationId}/runs`, { headers: { 'x-csrf-token': await csrfOf(page) }, data: {} });
+  const answer = await page.request.post(`${server.url}/console/api/implementations/${implementationId}/runs`, { headers: await bearerOf(page), data: {} });
   assert.equal(answer.status(), 201);
   const queued = ((await answer.json()) as { id: string }).id;
 
@@ -213,6 +232,59 @@ test('Cancel ends a queued run and a running run INCOMPLETE', async () => {
   assert.match((await page.textContent('#finished')) ?? '', /cancelled/);
   const record = await server.fake.runs.get(running);
   assert.equal(record?.verdict, 'INCOMPLETE');
+});
+
+test('the live view goes on after its connection drops: each check once, as the counts say', async () => {
+  await page.goto(`${server.url}/console/implementations/${implementationId}`);
+  await page.waitForSelector('body[data-ready="true"] #run-form');
+  await page.click('#run-form button[type="submit"]');
+  await page.waitForURL((url) => url.pathname.startsWith('/console/runs/') && !runIds.some((id) => url.pathname.endsWith(id)));
+  const runId = new URL(page.url()).pathname.split('/').pop()!;
+  await page.locator('.check-row').nth(1).waitFor();
+  const problems = watched.problems.length;
+  // Every connection of the server closed under the page, the event stream's among them.
+  server.app.server.closeAllConnections();
+  const shown = await page.locator('.check-row').count();
+  await page.locator('.check-row').nth(shown + 3).waitFor({ timeout: 15_000 });
+  const rows = await page.locator('.check-row').count();
+  const total = Number(/(\d+) checks?/.exec((await page.textContent('#counts')) ?? '')?.[1]);
+  assert.ok(total >= rows && total <= rows + 1, `${rows} rows for ${total} checks counted: nothing shown twice`);
+  const ids = (await page.evaluate("[...document.querySelectorAll('.check-row')].map((r) => r.dataset.checkId + ' ' + r.dataset.target)")) as string[];
+  assert.equal(new Set(ids).size, ids.length, 'no check twice');
+  assert.equal(await page.locator('.notice', { hasText: 'lost its connection' }).count(), 0);
+  await server.fake.runs.cancel(runId);
+  await page.locator('#run-status[data-status="cancelled"]').waitFor();
+  // Chromium logs the cut stream itself (no script can keep it from doing so): that line, and only it, is expected here.
+  const logged = watched.problems.splice(problems);
+  assert.ok(logged.every((line) => /Failed to load resource: net::ERR_(INCOMPLETE_CHUNKED_ENCODING|EMPTY_RESPONSE|CONNECTION_(CLOSED|RESET))/.test(line)), logged.join('\n'));
+});
+
+test('a new tab shares the session; a browser with only the cookie gets the login form; sign-out ends the session and forgets its secret', async () => {
+  const tab = await watched.context.newPage();
+  await tab.goto(`${server.url}/console/implementations/${implementationId}`);
+  await tab.waitForSelector('body[data-ready="true"] #run-form');
+  const secret = await secretOf(tab);
+  assert.ok(secret);
+
+  // Another browser with the cookie alone (storage cleared, a stale cookie): the shell sends it to the login form, which shows.
+  const cookies = await watched.context.cookies(server.url);
+  const bare = await browser.newContext();
+  await bare.addCookies(cookies);
+  const barePage = await bare.newPage();
+  await barePage.goto(`${server.url}/console/implementations/${implementationId}`);
+  await barePage.waitForURL(/\/login\?next=%2Fconsole%2Fimplementations%2Facme-staging$/);
+  await barePage.locator('#token').waitFor();
+  assert.equal(await barePage.evaluate("localStorage.getItem('ptas-console-session')"), null);
+  await bare.close();
+
+  await tab.close();
+  await page.click('#sign-out');
+  await page.waitForURL(/\/login$/);
+  await page.locator('#token').waitFor();
+  assert.equal(await secretOf(page), null, 'the secret is forgotten');
+  assert.deepEqual(await watched.context.cookies(server.url), [], 'the cookie is cleared');
+  const after = await fetch(`${server.url}/console/api/implementations`, { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; '), authorization: `Bearer ${secret}` } });
+  assert.equal(after.status, 401, 'the session ended: both halves together open nothing now');
 });
 
 test('no page logged an error, showed a dialog or violated the policy', async () => {

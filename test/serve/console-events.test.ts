@@ -7,14 +7,16 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startConsole, type RunningConsole } from './support/console-server.ts';
 import { FAKE_TOKEN } from './support/fake-services.ts';
+import { consoleSignIn } from './support.ts';
 
 let server: RunningConsole;
-let cookie: string;
+/** Both halves of a session: its cookie and its secret as the bearer. */
+let session: Record<string, string>;
 
 before(async () => {
   server = await startConsole({ fake: { autoProgress: false, startDelayMs: 0 } });
-  const login = await fetch(`${server.url}/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${FAKE_TOKEN}` });
-  cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  const signedIn = await consoleSignIn(server.url, FAKE_TOKEN);
+  session = { cookie: signedIn.cookie, authorization: `Bearer ${signedIn.secret}` };
 });
 
 after(() => server?.close());
@@ -55,7 +57,7 @@ async function runningRun(): Promise<string> {
 
 test('the replay, then live events, then a reconnection that gets only what it missed, ending after end', async () => {
   const runId = await runningRun();
-  const first = await fetch(`${server.url}/console/api/runs/${runId}/events`, { headers: { cookie } });
+  const first = await fetch(`${server.url}/console/api/runs/${runId}/events`, { headers: session });
   assert.equal(first.status, 200);
   assert.match(first.headers.get('content-type')!, /^text\/event-stream/);
   assert.equal(first.headers.get('cache-control'), 'no-store');
@@ -68,7 +70,7 @@ test('the replay, then live events, then a reconnection that gets only what it m
 
   server.fake.emitCheck(runId);
   server.fake.finish(runId);
-  const again = await fetch(`${server.url}/console/api/runs/${runId}/events`, { headers: { cookie, 'last-event-id': '4' } });
+  const again = await fetch(`${server.url}/console/api/runs/${runId}/events`, { headers: { ...session, 'last-event-id': '4' } });
   const rest = await readFrames(again.body!, () => false);
   assert.ok(rest.ended, 'the stream ends after end');
   assert.deepEqual(rest.frames.map((f) => [f.id, f.event]), [[5, 'check'], [6, 'end']]);
@@ -79,16 +81,23 @@ test('a finished run replays its whole life and the stream ends', async () => {
   const runId = await runningRun();
   server.fake.emitCheck(runId);
   server.fake.finish(runId);
-  const answer = await fetch(`${server.url}/console/api/runs/${runId}/events`, { headers: { cookie } });
+  const answer = await fetch(`${server.url}/console/api/runs/${runId}/events`, { headers: session });
   const all = await readFrames(answer.body!, () => false);
   assert.ok(all.ended);
   assert.deepEqual(all.frames.map((f) => f.event), ['status', 'status', 'check', 'end']);
 });
 
-test('an unknown run is a 404, and a live view left open does not hold up the server’s shutdown', async () => {
-  assert.equal((await fetch(`${server.url}/console/api/runs/AAAAAAAAAAAAAAAAAAAAAA/events`, { headers: { cookie } })).status, 404);
+test('the stream wants both halves of the session: the cookie alone is 401', async () => {
   const runId = await runningRun();
-  const answer = await fetch(`${server.url}/console/api/runs/${runId}/events`, { headers: { cookie } });
+  assert.equal((await fetch(`${server.url}/console/api/runs/${runId}/events`, { headers: { cookie: session.cookie! } })).status, 401);
+  assert.equal((await fetch(`${server.url}/console/api/runs/${runId}/events`, { headers: { authorization: session.authorization! } })).status, 401);
+  server.fake.finish(runId);
+});
+
+test('an unknown run is a 404, and a live view left open does not hold up the server’s shutdown', async () => {
+  assert.equal((await fetch(`${server.url}/console/api/runs/AAAAAAAAAAAAAAAAAAAAAA/events`, { headers: session })).status, 404);
+  const runId = await runningRun();
+  const answer = await fetch(`${server.url}/console/api/runs/${runId}/events`, { headers: session });
   const opened = await readFrames(answer.body!, (f) => f.length >= 2);
   const started = performance.now();
   await server.close();

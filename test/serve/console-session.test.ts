@@ -1,39 +1,109 @@
 // The console's small server-side rules, without a server: sessions expire
-// (idle and absolute), CSRF tokens compare exactly, ids and "next" paths are
-// checked for shape, the start-run form becomes run options, and a report's
-// own policy becomes its header.
+// (idle and absolute), a session's secret compares exactly, tickets are for
+// one use, one session, one run and one kind, within their time; ids and
+// "next" paths are checked for shape, the start-run form becomes run
+// options, and a report's own policy becomes its header.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SessionStore, cookieValue, csrfMatches, sessionCookie } from '../../app/serve/console/session.ts';
+import { SessionStore, bearerOf, cookieValue, secretMatches, sessionCookie } from '../../app/serve/console/session.ts';
+import { TicketStore } from '../../app/serve/console/tickets.ts';
 import { isImplementationId, isRunId, safeNext } from '../../app/serve/console/ids.ts';
 import { runOptionsOf } from '../../app/serve/console/api.ts';
 import { reportPolicy } from '../../app/serve/console/security-headers.ts';
 import { sseFrame } from '../../app/serve/console/events.ts';
 
-test('a session ends when idle too long, and at its absolute limit however busy', () => {
+test('a session ends when idle too long, and at its absolute limit however busy; only a use that proved both halves pushes it on', () => {
   let now = 0;
   const store = new SessionStore({ idleMs: 100, maxAgeMs: 250, now: () => now });
   const session = store.create({ id: 'tester' });
-  assert.notEqual(session.id, session.csrfToken);
+  assert.notEqual(session.id, session.secret);
+  assert.match(session.secret, /^[A-Za-z0-9_-]{43}$/, '32 random bytes, base64url');
   now = 90;
   assert.equal(store.get(session.id), session, 'used within the idle time');
+  store.touch(session);
   now = 180;
   assert.equal(store.get(session.id), session, 'the idle time slides');
+  store.touch(session);
   now = 240;
   assert.equal(store.get(session.id), session);
+  store.touch(session);
   now = 250;
   assert.equal(store.get(session.id), undefined, 'the absolute limit');
   const idle = store.create({ id: 'tester' });
+  now = 300;
+  assert.equal(store.get(idle.id), idle, 'looked up (a cookie alone)…');
   now = 351;
-  assert.equal(store.get(idle.id), undefined, 'idle beyond 100 ms');
+  assert.equal(store.get(idle.id), undefined, '…does not push it on: idle beyond 100 ms');
   assert.equal(store.get(undefined), undefined);
   assert.equal(store.get('unknown'), undefined);
 });
 
-test('the CSRF token must be the session’s, exactly', () => {
-  const session = new SessionStore().create({ id: 'tester' });
-  assert.ok(csrfMatches(session, session.csrfToken));
-  for (const sent of [undefined, '', session.csrfToken.slice(1), `${session.csrfToken}x`, session.csrfToken.toUpperCase(), ['x'], 42]) assert.equal(csrfMatches(session, sent), false, String(sent));
+test('a session tells of its end (signed out or expired), once', () => {
+  let now = 0;
+  const store = new SessionStore({ idleMs: 100, now: () => now });
+  const ended: string[] = [];
+  store.onEnd((id) => ended.push(id));
+  const a = store.create({ id: 'tester' });
+  const b = store.create({ id: 'tester' });
+  store.destroy(a.id);
+  store.destroy(a.id);
+  now = 200;
+  assert.equal(store.get(b.id), undefined);
+  assert.deepEqual(ended, [a.id, b.id]);
+});
+
+test('the bearer must be the session’s secret, exactly', () => {
+  const store = new SessionStore();
+  const session = store.create({ id: 'tester' });
+  const other = store.create({ id: 'tester' });
+  assert.ok(secretMatches(session, session.secret));
+  for (const sent of [undefined, '', session.id, other.secret, session.secret.slice(1), `${session.secret}x`, session.secret.toUpperCase(), ['x'], 42]) assert.equal(secretMatches(session, sent), false, String(sent));
+  assert.equal(bearerOf(`Bearer ${session.secret}`), session.secret);
+  assert.equal(bearerOf(`bearer  ${session.secret} `), session.secret);
+  for (const header of [undefined, '', session.secret, `Basic ${session.secret}`, `Bearer ${session.secret} extra`]) assert.equal(bearerOf(header), undefined, String(header));
+});
+
+test('a ticket opens one thing once: its session, its run, its kind, within its time', () => {
+  let now = 0;
+  const tickets = new TicketStore({ ttlMs: 60_000, now: () => now });
+  const t = tickets.mint('s1', 'run-a', 'report');
+  assert.match(t, /^[A-Za-z0-9_-]{43}$/);
+  assert.ok(tickets.redeem(t, 's1', 'run-a', 'report'));
+  assert.equal(tickets.redeem(t, 's1', 'run-a', 'report'), false, 'used');
+
+  // Presented with anything wrong, it is refused, and used up all the same.
+  for (const [session, run, kind] of [['s2', 'run-a', 'report'], ['s1', 'run-b', 'report'], ['s1', 'run-a', 'bundle'], ['', 'run-a', 'report']] as const) {
+    const wrong = tickets.mint('s1', 'run-a', 'report');
+    assert.equal(tickets.redeem(wrong, session, run, kind), false, `${session} ${run} ${kind}`);
+    assert.equal(tickets.redeem(wrong, 's1', 'run-a', 'report'), false, 'gone after a wrong use');
+  }
+  for (const junk of [undefined, '', 42, ['x'], 'x'.repeat(43)]) assert.equal(tickets.redeem(junk, 's1', 'run-a', 'report'), false, String(junk));
+
+  const late = tickets.mint('s1', 'run-a', 'bundle');
+  now = 59_999;
+  const inTime = tickets.mint('s1', 'run-a', 'bundle');
+  assert.ok(tickets.redeem(inTime, 's1', 'run-a', 'bundle'));
+  now = 60_000;
+  assert.equal(tickets.redeem(late, 's1', 'run-a', 'bundle'), false, '60 s after it was minted');
+
+  const ofEnded = tickets.mint('s3', 'run-a', 'report');
+  tickets.endSession('s3');
+  assert.equal(tickets.redeem(ofEnded, 's3', 'run-a', 'report'), false, 'its session ended');
+});
+
+test('tickets are bounded: expired ones are swept, and beyond the cap the oldest go', () => {
+  let now = 0;
+  const tickets = new TicketStore({ ttlMs: 1000, max: 3, now: () => now });
+  const first = tickets.mint('s', 'r', 'report');
+  tickets.mint('s', 'r', 'report');
+  tickets.mint('s', 'r', 'report');
+  const fourth = tickets.mint('s', 'r', 'report');
+  assert.equal(tickets.size, 3);
+  assert.equal(tickets.redeem(first, 's', 'r', 'report'), false, 'the oldest went');
+  assert.ok(tickets.redeem(fourth, 's', 'r', 'report'));
+  now = 1000;
+  tickets.mint('s', 'r', 'report');
+  assert.equal(tickets.size, 1, 'the expired ones were swept');
 });
 
 test('the session cookie: read from a Cookie header, written with its flags', () => {

@@ -1,7 +1,8 @@
 // The console on `ptas serve`'s own server and services, wired as the command
 // line wires it (app/serve/console-port.ts, bin/serve-command.ts), where the
 // fake services of the console's other tests would not show what the real
-// ones do: a revoked token ends its console sessions; a run's report and
+// ones do: a revoked token ends its console sessions; a console session
+// opens the API for CI with both of its halves, never with one; a run's report and
 // bundle are "not yet" (404) before the run wrote them; Cancel on a run that
 // has ended returns it; the bundled reference's page carries the list's
 // name; a nonce `ptas run --nonce` would refuse is refused from the console
@@ -40,15 +41,40 @@ test('a revoked token ends its console sessions at once; a token made again unde
   assert.equal((await fresh.call('GET', '/console/api/implementations')).status, 200, 'the new token signs in');
 });
 
+test('a console session opens the API for CI with its cookie and its secret as the bearer, never with one of them; a revoked token ends that too', async () => {
+  const session = await consoleSignIn(lab.url, lab.server.services.tokens.create('console-api'));
+  const other = await consoleSignIn(lab.url, lab.token);
+  const api = (route: string, headers: Record<string, string>, method = 'GET') => fetch(`${lab.url}${route}`, { method, headers });
+  const runs = await api('/api/runs', { cookie: session.cookie, authorization: `Bearer ${session.secret}` });
+  assert.equal(runs.status, 200);
+  assert.deepEqual(await runs.json(), (await lab.call('GET', '/api/runs')).json, 'the same answer as with a token');
+  assert.equal((await api('/api/implementations', { cookie: session.cookie, authorization: `Bearer ${session.secret}` })).status, 200);
+  for (const [what, headers] of [
+    ['the cookie alone', { cookie: session.cookie }],
+    ['the secret alone', { authorization: `Bearer ${session.secret}` }],
+    ['the cookie and another session’s secret', { cookie: session.cookie, authorization: `Bearer ${other.secret}` }],
+    ['the cookie and its own id as the bearer', { cookie: session.cookie, authorization: `Bearer ${session.cookie.split('=')[1]}` }],
+  ] as const) {
+    const answer = await api('/api/runs', headers);
+    assert.equal(answer.status, 401, what);
+    assert.equal(((await answer.json()) as { error: string }).error, 'unauthorized', what);
+    assert.equal((await api('/api/runs', { ...headers, 'content-type': 'application/json' }, 'POST')).status, 401, `POST with ${what}`);
+  }
+  lab.server.services.tokens.revoke('console-api');
+  assert.equal((await api('/api/runs', { cookie: session.cookie, authorization: `Bearer ${session.secret}` })).status, 401, 'its token revoked');
+  assert.equal((await api('/api/runs', { cookie: other.cookie, authorization: `Bearer ${other.secret}` })).status, 200, 'another token’s session goes on');
+});
+
 test("a run's report and bundle are 404 until written; Cancel on a run that has ended returns it; the reference's page has the list's name", async () => {
   const session = await consoleSignIn(lab.url, lab.token);
   const started = await session.call('POST', '/console/api/implementations/reference/runs', { body: { areas: ['auth'] } });
   assert.equal(started.status, 201, started.text);
   const id = (started.json as RunRecord).id;
-  for (const file of ['report', 'bundle']) {
-    const early = await session.call('GET', `/console/runs/${id}/${file}`);
-    assert.equal(early.status, 404, `${file}: ${early.text}`);
-    assert.match(early.text, new RegExp(`This run has no ${file} \\(yet\\)`));
+  for (const file of ['report', 'bundle'] as const) {
+    const early = await session.file(id, file);
+    const text = await early.text();
+    assert.equal(early.status, 404, `${file}: ${text}`);
+    assert.match(text, new RegExp(`This run has no ${file} \\(yet\\)`));
   }
   const cancelled = await session.call('POST', `/console/api/runs/${id}/cancel`);
   assert.equal(cancelled.status, 200, cancelled.text);

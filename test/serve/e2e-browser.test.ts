@@ -25,7 +25,7 @@ import { fromRoot } from '../../src/paths.ts';
 import { referenceProfile } from '../../reference/profile.ts';
 import { launchChromium } from '../report/support/browser.ts';
 import { runPtas } from '../support/cli.ts';
-import { cspViolations, pasteIntoEditor, signIn, watchedPage } from './support/console-page.ts';
+import { cspViolations, pasteIntoEditor, secretOf, signIn, watchedPage } from './support/console-page.ts';
 import { startServeProcess, type ServeProcess } from './support.ts';
 
 interface ReferenceProcess {
@@ -203,10 +203,13 @@ test('a new user: ptas serve, sign in, an implementation from the starter agains
     assert.match(verified.stderr, /does not hold: results\.json: required check \S+ has no verdict/);
     assert.equal(verified.code, 1, verified.stdout + verified.stderr);
 
-    // The run's event stream, as the console serves it (the session's cookie).
+    // The run's event stream, as the console serves it (the session's cookie, and its secret from the page's storage as the bearer).
     const cookies = await watched.context.cookies(base);
     const cookie = cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-    const stream = await (await fetch(`${base}/console/api/runs/${runId}/events`, { headers: { cookie } })).text();
+    const secret = await secretOf(page);
+    assert.ok(secret, 'the console keeps its secret in the origin’s storage');
+    assert.equal((await fetch(`${base}/console/api/runs/${runId}/events`, { headers: { cookie } })).status, 401, 'the cookie alone opens nothing');
+    const stream = await (await fetch(`${base}/console/api/runs/${runId}/events`, { headers: { cookie, authorization: `Bearer ${secret}` } })).text();
     assert.match(stream, /event: check/);
     assert.match(stream, /event: end/);
 

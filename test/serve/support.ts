@@ -69,22 +69,42 @@ export function startConsoleTestServer(options: Partial<ServerOptions> = {}): Pr
 export interface ConsoleSession {
   /** The session cookie, as a Cookie header's value. */
   cookie: string;
-  csrf: string;
-  /** Calls the console with the session's cookie and, for a change, its CSRF token. */
+  /** The session's secret, as the login's answer handed it to the browser (its bearer). */
+  secret: string;
+  /** Calls the console with the session's cookie and its secret as the bearer. */
   call: Call;
+  /** A one-use URL of a run's report or bundle, as the run page asks for one. */
+  ticket(runId: string, kind: 'report' | 'bundle'): Promise<string>;
+  /** Fetches a run's report or bundle as the browser does: a ticket first, then the URL with the cookie. */
+  file(runId: string, kind: 'report' | 'bundle'): Promise<Response>;
 }
 
-/** Signs in to the console as its login form does (POST /login with the token), and reads the CSRF token from the shell. */
+/** The secret the login's answer page carries for the browser's storage (app/serve/console/pages.ts signedInPage). */
+export function secretOfSignInPage(html: string): string | undefined {
+  return /<meta name="ptas-session-secret" content="([^"]+)">/.exec(html)?.[1];
+}
+
+/** Signs in to the console as its login form does (POST /login with the token), and takes the secret from the answer as the browser's script does. */
 export async function consoleSignIn(url: string, token: string, seen?: string[]): Promise<ConsoleSession> {
-  const login = await fetch(`${url}/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token, next: '/' }).toString() });
-  if (login.status !== 303) throw new Error(`the console's login answered ${login.status}`);
+  const login = await fetch(`${url}/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url }, body: new URLSearchParams({ token, next: '/' }).toString() });
+  const page = await login.text();
+  if (login.status !== 200) throw new Error(`the console's login answered ${login.status}`);
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
-  const shell = await (await fetch(`${url}/`, { headers: { cookie } })).text();
-  seen?.push(shell);
-  const csrf = /<meta name="ptas-csrf" content="([^"]+)">/.exec(shell)?.[1];
-  if (!csrf) throw new Error(`no CSRF token in the console's shell:\n${shell}`);
-  const call = caller(url, '', seen);
-  return { cookie, csrf, call: (method, route, options = {}) => call(method, route, { ...options, token: null, headers: { cookie, ...(method === 'GET' ? {} : { 'x-csrf-token': csrf }), ...options.headers } }) };
+  const secret = secretOfSignInPage(page);
+  if (!secret) throw new Error(`no session secret in the login's answer:\n${page}`);
+  const call = caller(url, secret, seen);
+  const session: ConsoleSession = {
+    cookie,
+    secret,
+    call: (method, route, options = {}) => call(method, route, { ...options, headers: { cookie, ...(method === 'GET' ? {} : { origin: url }), ...options.headers } }),
+    ticket: async (runId, kind) => {
+      const answer = await session.call('POST', `/console/api/runs/${runId}/tickets`, { body: { kind } });
+      if (answer.status !== 201) throw new Error(`no ${kind} ticket for ${runId}: ${answer.status} ${answer.text}`);
+      return answer.json.url as string;
+    },
+    file: async (runId, kind) => fetch(`${url}${await session.ticket(runId, kind)}`, { headers: { cookie } }),
+  };
+  return session;
 }
 
 /** Asks until the run's status is one of `statuses`, or fails after `timeoutMs`. */

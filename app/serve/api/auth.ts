@@ -1,8 +1,11 @@
 // Every API route wants `Authorization: Bearer <token>`: a live token of the
 // store (tokens.ts: hashed, compared in constant time over every stored
-// hash). Without one, or with a wrong or revoked one, 401 JSON. The console
-// may add its own way in (a session cookie it checked, with its CSRF token)
-// through `app.ptasApiAuth.add(…)` in its registerExtra (server.ts).
+// hash). Without one, or with a wrong or revoked one, 401 JSON. Another face
+// may add its own way in through `app.ptasApiAuth.add(…)` in its
+// registerExtra (server.ts): the console accepts its session's secret as the
+// bearer, with the session's cookie (app/serve/console/routes.ts). An
+// authenticator is asked when the bearer is not a live token (or there is
+// none), so a bearer that is something else than a token can still be its.
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ServeError } from '../errors.ts';
 import type { ServeServices } from '../services.ts';
@@ -41,7 +44,7 @@ export function apiAuthentication(app: FastifyInstance, services: ServeServices)
       request.ptasToken = verified.name;
       return;
     }
-    if (!token) for (const authenticator of others) if (await authenticator(request)) return;
+    for (const authenticator of others) if (await authenticator(request)) return;
     throw new ServeError(
       'unauthorized',
       token ? 'the bearer token is not a live token of this server (wrong or revoked)' : 'send Authorization: Bearer <token> (make one with ptas serve token create --name NAME)',

@@ -1,48 +1,82 @@
 // Who may reach a console route, decided before its handler runs. Each route
 // says what it is (its config.consoleAccess):
 // - public: the login page and the assets;
-// - page: a page or a file a browser navigates to (the shell, a run's report
-//   and bundle): without a session, a redirect to /login that comes back;
-// - api: the console's JSON endpoints and its event stream: without a
-//   session, 401 JSON;
-// and every state-changing request (not GET or HEAD) also needs the
-// session's CSRF token (x-csrf-token header, or a form's _csrf field) and, when
-// the browser names one, an Origin of the console's own: 403 otherwise.
+// - page: the app shell, which a browser navigates to: without a session
+//   cookie, a redirect to /login that comes back. It holds nothing that
+//   authorizes (no secret, no token): another service on this host that
+//   received the cookie gets an empty shell and nothing more (session.ts);
+// - api: the console's JSON endpoints and its event stream: the session's
+//   cookie AND its secret as `Authorization: Bearer …` (session.ts says why
+//   both); 401 JSON otherwise;
+// - ticket: a run's report and bundle, reached by navigation (an iframe, a
+//   download), which cannot carry the bearer: the session's cookie AND a
+//   ticket minted for this session, run and kind (tickets.ts); 401 otherwise,
+//   never a redirect to the login page that would come back to the URL.
+// A state-changing request (not GET or HEAD) whose Origin names another
+// host, port included, is refused (403) whatever it carries: the login form
+// is public, and this is what keeps another site, or another port of this
+// host, from signing the browser in to a session of its choosing. A bearer
+// needs no CSRF token besides: no page of another origin can set that header
+// on a request here.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { cookieValue, csrfMatches, SESSION_COOKIE, type Session, type SessionStore } from './session.ts';
+import { bearerOf, cookieValue, secretMatches, SESSION_COOKIE, type Session, type SessionStore } from './session.ts';
+import type { TicketKind, TicketStore } from './tickets.ts';
 import type { TokenRecord } from './services-port.ts';
+import type { ConsoleAssets } from './assets.ts';
+import { sendErrorPage } from './pages.ts';
 import { COMMON_HEADERS, consolePolicy } from './security-headers.ts';
 
-export type Access = 'public' | 'page' | 'api';
+export type Access = 'public' | 'page' | 'api' | 'ticket';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     consoleAccess?: Access;
+    /** A ticket route's kind: the ticket must have been minted for it. */
+    ticketKind?: TicketKind;
   }
+}
+
+/** What access control consults: the sessions, the tickets, and whether a session's token still works. */
+export interface Gate {
+  sessions: SessionStore;
+  tickets: TicketStore;
+  /** A session of a revoked token ends at its next request. */
+  isLive(token: TokenRecord): Promise<boolean>;
 }
 
 const sessions = new WeakMap<FastifyRequest, Session>();
 
-/** The request's session (set for page and api routes; public ones may have one too). */
-export function sessionOf(request: FastifyRequest): Session | undefined {
-  return sessions.get(request);
-}
-
-/** The session of a page or api route, which access control has made sure of. */
+/** The session of a page, api or ticket route, which access control has made sure of. */
 export function requireSession(request: FastifyRequest): Session {
   const session = sessions.get(request);
   if (!session) throw new Error('a console route without access control');
   return session;
 }
 
+/** The live session the request's cookie names (not pushed on: the cookie alone does not keep a session alive). */
+export async function cookieSession(request: FastifyRequest, gate: Gate): Promise<Session | undefined> {
+  const session = gate.sessions.get(cookieValue(request.headers.cookie, SESSION_COOKIE));
+  if (session && !(await gate.isLive(session.token))) {
+    gate.sessions.destroy(session.id);
+    return undefined;
+  }
+  return session;
+}
+
+/** The session a request proves both halves of: its cookie's, with that session's secret as the bearer. */
+export async function bearerSession(request: FastifyRequest, gate: Gate): Promise<Session | undefined> {
+  const session = await cookieSession(request, gate);
+  return session && secretMatches(session, bearerOf(request.headers.authorization)) ? session : undefined;
+}
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * A state-changing request a browser sent from another site: its Origin
- * names another host (or is "null": a sandboxed frame, a redirect across
- * origins, a privacy setting). The host alone is compared, not the scheme:
- * behind a proxy that ends TLS the server sees http while the browser names
- * https. The CSRF token is the defence; this is the second lock.
+ * A state-changing request a browser sent from another origin: its Origin
+ * names another host or port (or is "null": a sandboxed frame, a redirect
+ * across origins, a privacy setting). The host and port are compared, not
+ * the scheme: behind a proxy that ends TLS the server sees http while the
+ * browser names https.
  */
 export function crossOrigin(request: FastifyRequest): boolean {
   const origin = request.headers.origin;
@@ -60,36 +94,40 @@ function refuse(reply: FastifyReply, status: 401 | 403, message: string): Fastif
 
 /**
  * The hooks of the console's routes (registered in its encapsulated plugin, so
- * the API's routes are not touched). `isLive` says whether a session's token
- * still works: a session of a revoked token ends.
+ * the API's routes are not touched).
  */
-export function installAccessControl(app: FastifyInstance, store: SessionStore, isLive: (token: TokenRecord) => Promise<boolean>): void {
+export function installAccessControl(app: FastifyInstance, gate: Gate, assets: ConsoleAssets): void {
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(COMMON_HEADERS);
     reply.header('content-security-policy', consolePolicy());
     reply.header('x-frame-options', 'DENY');
-    let session = store.get(cookieValue(request.headers.cookie, SESSION_COOKIE));
-    if (session && !(await isLive(session.token))) {
-      store.destroy(session.id);
-      session = undefined;
-    }
-    if (session) sessions.set(request, session);
-    const access = request.routeOptions.config.consoleAccess ?? 'public';
-    if (access === 'public' || session) return;
-    if (access === 'api') return refuse(reply, 401, 'sign in to the console first');
-    const next = encodeURIComponent(request.url);
-    return reply.header('cache-control', 'no-store').redirect(`/login?next=${next}`, 303);
-  });
-
-  // After the body is parsed, so a form's _csrf field counts.
-  app.addHook('preHandler', async (request, reply) => {
-    if (SAFE_METHODS.has(request.method)) return;
-    const access = request.routeOptions.config.consoleAccess ?? 'public';
-    if (crossOrigin(request)) return refuse(reply, 403, 'a request from another origin');
+    if (!SAFE_METHODS.has(request.method) && crossOrigin(request)) return refuse(reply, 403, 'a request from another origin');
+    const config = request.routeOptions.config;
+    const access = config.consoleAccess ?? 'public';
     if (access === 'public') return;
-    const session = sessions.get(request)!;
-    const body = request.body as { _csrf?: unknown } | undefined;
-    const sent = request.headers['x-csrf-token'] ?? (body && typeof body === 'object' ? body._csrf : undefined);
-    if (!csrfMatches(session, sent)) return refuse(reply, 403, 'missing or wrong CSRF token: reload the page');
+
+    const session = await cookieSession(request, gate);
+    if (access === 'page') {
+      if (session) return void sessions.set(request, session);
+      const next = encodeURIComponent(request.url);
+      return reply.header('cache-control', 'no-store').redirect(`/login?next=${next}`, 303);
+    }
+    if (access === 'api') {
+      if (session && secretMatches(session, bearerOf(request.headers.authorization))) {
+        gate.sessions.touch(session);
+        return void sessions.set(request, session);
+      }
+      return refuse(reply, 401, 'sign in to the console first');
+    }
+    // A ticket route: the ticket is used up by being presented, whatever else holds.
+    const ticket = (request.query as { ticket?: unknown }).ticket;
+    const runId = (request.params as { id?: string }).id ?? '';
+    const redeemed = gate.tickets.redeem(ticket, session?.id ?? '', runId, config.ticketKind!);
+    if (session && redeemed) {
+      gate.sessions.touch(session);
+      return void sessions.set(request, session);
+    }
+    reply.header('referrer-policy', 'no-referrer');
+    return sendErrorPage(reply, assets, 401, 'This link was for one use within a minute of opening the run’s page: open the run’s page again.');
   });
 }

@@ -69,6 +69,22 @@ export interface StartRunInput {
   clientSecret?: string;
 }
 
+/** POST /console/api/runs/:id/tickets: a one-use URL of the run's report or bundle. */
+export interface TicketInput {
+  kind: 'report' | 'bundle';
+}
+
+export interface TicketAnswer {
+  /** "/console/runs/ID/report?ticket=…": good once, within a minute, in this session. */
+  url: string;
+}
+
+/** GET /console/api/session. */
+export interface SessionView {
+  /** The name of the token the session signed in with. */
+  signedInAs: string;
+}
+
 /** Every JSON error the console's endpoints answer with. */
 export interface ApiError {
   error: string;

@@ -1,5 +1,6 @@
 // The console's JSON endpoints: what its pages call, each a thin pass to the
-// services (services-port.ts). Ids are checked for shape first (ids.ts);
+// services (services-port.ts). Every one wants the session's cookie and its
+// secret as the bearer (access.ts). Ids are checked for shape first (ids.ts);
 // bodies by JSON schema. A service that refuses (an Error it throws on
 // create, update or start) answers 400 with its message.
 //   GET  /console/api/implementations              summaries, for the list
@@ -11,6 +12,7 @@
 //   GET  /console/api/runs/:id                     a run's record
 //   POST /console/api/runs/:id/cancel              cancel it
 //   GET  /console/api/runs/:id/compare?baseline=ID the baseline diff
+//   POST /console/api/runs/:id/tickets             {kind: report|bundle} → {url}: a one-use URL (tickets.ts)
 //   POST /console/api/doctor                       doctor on {profileText}
 //   GET  /console/api/starter                      {profileText}: ptas init's starter
 //   GET  /console/api/profile-schema               the profile's JSON schema
@@ -18,8 +20,10 @@ import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AREAS } from '../../../src/check/model.ts';
 import type { RunOptionsInput } from '../contract.ts';
-import type { ImplementationInput, StartRunInput } from './api-types.ts';
+import type { ImplementationInput, StartRunInput, TicketAnswer, TicketInput } from './api-types.ts';
+import { requireSession } from './access.ts';
 import { isImplementationId, isRunId } from './ids.ts';
+import { TICKET_KINDS } from './tickets.ts';
 import type { ConsoleContext } from './context.ts';
 
 /** The areas a run may be narrowed to: the load probes have their own switch, the cross-cutting checks run with every area. */
@@ -127,7 +131,9 @@ function registerImplementations(app: FastifyInstance, { services }: ConsoleCont
   });
 }
 
-function registerRuns(app: FastifyInstance, { services }: ConsoleContext): void {
+const ticketBody = { type: 'object', additionalProperties: false, required: ['kind'], properties: { kind: { type: 'string', enum: TICKET_KINDS } } } as const;
+
+function registerRuns(app: FastifyInstance, { services, tickets }: ConsoleContext): void {
   app.get('/console/api/runs/:id', api, async (request, reply) => {
     const { id } = request.params as { id: string };
     return (isRunId(id) ? await services.runs.get(id) : undefined) ?? notFound(reply, 'run');
@@ -136,6 +142,16 @@ function registerRuns(app: FastifyInstance, { services }: ConsoleContext): void 
   app.post('/console/api/runs/:id/cancel', api, async (request, reply) => {
     const { id } = request.params as { id: string };
     return (isRunId(id) ? await services.runs.cancel(id) : undefined) ?? notFound(reply, 'run');
+  });
+
+  // The report's frame and the bundle's download are navigations, which cannot carry the bearer: each gets a ticket.
+  app.post('/console/api/runs/:id/tickets', { ...api, schema: { body: ticketBody } }, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    if (!isRunId(id) || !(await services.runs.get(id))) return notFound(reply, 'run');
+    const { kind } = request.body as TicketInput;
+    const ticket = tickets.mint(requireSession(request).id, id, kind);
+    const answer: TicketAnswer = { url: `/console/runs/${encodeURIComponent(id)}/${kind}?ticket=${ticket}` };
+    return reply.code(201).send(answer);
   });
 
   app.get('/console/api/runs/:id/compare', api, async (request, reply) => {

@@ -1,9 +1,10 @@
 // GET /console/api/runs/:id/events: a run's events (contract.ts RunEvent) as
-// server-sent events for the run page's EventSource, proxied from the
-// services' subscription: everything so far, then each event as it happens;
-// the stream ends after 'end'. Each event carries its position (from 1) as its id, so
-// a browser that reconnects (EventSource does by itself) sends Last-Event-ID
-// and gets only what it missed. A comment line every 15 s keeps proxies from
+// server-sent events, proxied from the services' subscription: everything so
+// far, then each event as it happens; the stream ends after 'end'. The run
+// page reads them with fetch (console/event-stream.ts), not EventSource, which
+// cannot send the session's bearer this endpoint wants like every other.
+// Each event carries its position (from 1) as its id, so a reader that
+// reconnects sends Last-Event-ID and gets only what it missed. A comment line every 15 s keeps proxies from
 // closing a quiet stream (a long poll, a queued run).
 import type { FastifyInstance } from 'fastify';
 import type { RunEvent } from '../contract.ts';

@@ -1,37 +1,46 @@
 // `ptas serve`'s browser console: registerConsole(app, services) adds, in an
 // encapsulated plugin (its hooks touch none of the API's routes):
 //   GET  /assets/app.<hash>.js|css      the bundled browser app (assets.ts)
-//   GET  /login, POST /login, POST /logout   sign in with a token (session.ts)
+//   GET  /login, POST /login             sign in with a token: the answer hands the
+//                                        browser the session's secret (session.ts)
+//   GET  /console/api/session            who is signed in; DELETE: sign out
 //   GET  /, /console/implementations/new|:id, /console/runs/:id   the app shell (pages.ts)
-//   GET  /console/runs/:id/report|bundle     a run's report, framed, and its archive (run-files.ts)
+//   GET  /console/runs/:id/report|bundle     a run's report, framed, and its archive,
+//                                            each with a one-use ticket (run-files.ts, tickets.ts)
 //   /console/api/*                           the console's JSON endpoints (api.ts) and a
 //                                            run's live events (events.ts)
-// Access control (access.ts): a session for everything but the login page
-// and the assets; the session's CSRF token for every state-changing request.
+// Access control (access.ts): the session's cookie for the shell; the cookie
+// and the session's secret as the bearer for every endpoint; the cookie and a
+// ticket for the report and the bundle; the console's own origin for every
+// state-changing request. The console also lets its sessions use the API for
+// CI (/api/*) with the same two halves (app/serve/api/auth.ts).
 // Every page carries a strict Content-Security-Policy (security-headers.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redactor } from '../../../src/http/redact.ts';
+import type { ApiAuth } from '../api/auth.ts';
 import { consoleAssets, type ConsoleAssets } from './assets.ts';
-import { installAccessControl, requireSession, sessionOf } from './access.ts';
+import { bearerSession, installAccessControl, requireSession, type Gate } from './access.ts';
 import { registerApi } from './api.ts';
 import { registerEvents } from './events.ts';
 import { isImplementationId, isRunId, safeNext } from './ids.ts';
 import type { ConsoleContext } from './context.ts';
-import { loginPage, sendErrorPage, shellPage } from './pages.ts';
+import { loginPage, sendErrorPage, shellPage, signedInPage } from './pages.ts';
 import { registerRunFiles } from './run-files.ts';
 import { consolePolicy, newNonce } from './security-headers.ts';
-import { SessionStore, sessionCookie, type SessionOptions } from './session.ts';
+import { cookieValue, SESSION_COOKIE, SessionStore, sessionCookie, type SessionOptions } from './session.ts';
+import { TicketStore, type TicketOptions } from './tickets.ts';
 import type { ServeServices } from './services-port.ts';
 
 export interface ConsoleOptions {
   sessions?: SessionOptions;
+  tickets?: TicketOptions;
   /** The server's log (`ptas serve`'s: its Fastify has no logger), for what fails inside a console route; redacted first. */
   log?: (line: string) => void;
 }
 
 const HTML = 'text/html; charset=utf-8';
 
-/** application/x-www-form-urlencoded bodies (the login and sign-out forms), as a flat object. */
+/** application/x-www-form-urlencoded bodies (the login form), as a flat object. */
 function parseForm(_request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void): void {
   const fields: Record<string, string> = {};
   for (const [key, value] of new URLSearchParams(body)) fields[key] = value;
@@ -40,9 +49,11 @@ function parseForm(_request: FastifyRequest, body: string, done: (error: Error |
 
 function registerSignIn(app: FastifyInstance, ctx: ConsoleContext): void {
   const { assets, sessions, services } = ctx;
+  // The form, even to a browser that has a session cookie: the cookie may be
+  // all it has (a new browser profile, storage cleared), and the shell would
+  // send it straight back here.
   app.get('/login', { config: { consoleAccess: 'public' } }, async (request, reply) => {
     const next = safeNext((request.query as { next?: unknown }).next);
-    if (sessionOf(request)) return reply.redirect(next, 303);
     return reply.type(HTML).header('cache-control', 'no-store').send(loginPage(assets, { next }));
   });
 
@@ -54,29 +65,36 @@ function registerSignIn(app: FastifyInstance, ctx: ConsoleContext): void {
     if (!record) {
       return reply.code(401).type(HTML).header('cache-control', 'no-store').send(loginPage(assets, { next, error: 'That token is not valid.' }));
     }
-    const previous = sessionOf(request);
-    if (previous) sessions.destroy(previous.id);
+    const previous = cookieValue(request.headers.cookie, SESSION_COOKIE);
+    if (previous) sessions.destroy(previous);
     const session = sessions.create(record);
     reply.header('set-cookie', sessionCookie(session.id, { secure: request.protocol === 'https' }));
-    return reply.header('cache-control', 'no-store').redirect(next, 303);
+    // Not a redirect: a page whose script keeps the secret in this origin's storage, then goes on to `next`.
+    return reply.type(HTML).header('cache-control', 'no-store').send(signedInPage(assets, { secret: session.secret, next }));
   });
 
-  app.post('/logout', { config: { consoleAccess: 'page' }, bodyLimit: 16 * 1024 }, async (request, reply) => {
+  const api = { config: { consoleAccess: 'api' as const } };
+  app.get('/console/api/session', api, async (request) => {
+    const { token } = requireSession(request);
+    return { signedInAs: token.label ?? token.id };
+  });
+
+  // Sign-out wants the bearer like every endpoint: a request that only carries the cookie (another port of this host) cannot end the session.
+  app.delete('/console/api/session', api, async (request, reply) => {
     sessions.destroy(requireSession(request).id);
-    reply.header('set-cookie', sessionCookie('', { secure: request.protocol === 'https', maxAgeSeconds: 0 }));
-    return reply.header('cache-control', 'no-store').redirect('/login', 303);
+    return reply.code(204).header('set-cookie', sessionCookie('', { secure: request.protocol === 'https', maxAgeSeconds: 0 })).send();
   });
 }
 
 function registerPages(app: FastifyInstance, ctx: ConsoleContext): void {
   const shell = async (request: FastifyRequest, reply: FastifyReply) => {
-    const session = requireSession(request);
+    requireSession(request);
     const styleNonce = newNonce();
     return reply
       .type(HTML)
       .header('cache-control', 'no-store')
       .header('content-security-policy', consolePolicy(styleNonce))
-      .send(shellPage(ctx.assets, { csrfToken: session.csrfToken, styleNonce, signedInAs: session.token.label ?? session.token.id }));
+      .send(shellPage(ctx.assets, { styleNonce }));
   };
   const page = { config: { consoleAccess: 'page' as const } };
   app.get('/', page, shell);
@@ -117,11 +135,22 @@ function registerNotFound(app: FastifyInstance, assets: ConsoleAssets): void {
 /** Adds the console to `app` (before it listens); the browser app is bundled on the first call in the process. */
 export async function registerConsole(app: FastifyInstance, services: ServeServices, options: ConsoleOptions = {}): Promise<void> {
   const assets = await consoleAssets();
-  const ctx: ConsoleContext = { services, assets, sessions: new SessionStore(options.sessions) };
+  const sessions = new SessionStore(options.sessions);
+  const tickets = new TicketStore(options.tickets);
+  sessions.onEnd((id) => tickets.endSession(id));
+  const ctx: ConsoleContext = { services, assets, sessions, tickets };
+  const gate: Gate = { sessions, tickets, isLive: (token) => services.tokens.isLive(token) };
+  // On `ptas serve`'s server, a console session may use the API for CI too, with both of its halves.
+  const apiAuth: ApiAuth | undefined = app.hasDecorator('ptasApiAuth') ? app.ptasApiAuth : undefined;
+  apiAuth?.add(async (request) => {
+    const session = await bearerSession(request, gate);
+    if (session) sessions.touch(session);
+    return session !== undefined;
+  });
   const redactor = new Redactor();
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, parseForm);
-    installAccessControl(scope, ctx.sessions, (token) => services.tokens.isLive(token));
+    installAccessControl(scope, gate, assets);
     scope.setErrorHandler(async (error: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
       const status = error.validation ? 400 : error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
       if (status === 500 && options.log) options.log(`internal error in the console on ${request.method} ${request.routeOptions.url ?? 'an unknown route'}: ${redactor.redactString(error.stack ?? error.message)}`);

@@ -3,7 +3,10 @@
 //        report's own policy (hashes of its inline script and style) as the
 //        header, framable by the console only, sandboxed (security-headers.ts)
 //   GET /console/runs/:id/bundle   its bundle as one archive, downloaded
-// Both need a session (a browser navigates to them: without one, to /login).
+// A browser navigates to both, so no bearer can go with them: each wants the
+// session's cookie and a one-use ticket the run page minted for this run and
+// this kind (?ticket=…, tickets.ts; checked in access.ts, 401 without). The
+// answer's referrer policy is no-referrer, so the ticket URL goes nowhere.
 import type { FastifyInstance } from 'fastify';
 import { isRunId } from './ids.ts';
 import type { ConsoleContext } from './context.ts';
@@ -17,10 +20,9 @@ export function safeFilename(name: string, fallback: string): string {
 }
 
 export function registerRunFiles(app: FastifyInstance, { services, assets }: ConsoleContext): void {
-  const page = { config: { consoleAccess: 'page' as const } };
-
-  app.get('/console/runs/:id/report', page, async (request, reply) => {
+  app.get('/console/runs/:id/report', { config: { consoleAccess: 'ticket', ticketKind: 'report' } }, async (request, reply) => {
     const { id } = request.params as { id: string };
+    reply.header('referrer-policy', 'no-referrer');
     const html = isRunId(id) ? await services.runs.report(id) : undefined;
     if (html === undefined) return sendErrorPage(reply, assets, 404, 'This run has no report (yet).');
     return reply
@@ -31,8 +33,9 @@ export function registerRunFiles(app: FastifyInstance, { services, assets }: Con
       .send(html);
   });
 
-  app.get('/console/runs/:id/bundle', page, async (request, reply) => {
+  app.get('/console/runs/:id/bundle', { config: { consoleAccess: 'ticket', ticketKind: 'bundle' } }, async (request, reply) => {
     const { id } = request.params as { id: string };
+    reply.header('referrer-policy', 'no-referrer');
     const archive = isRunId(id) ? await services.runs.bundle(id) : undefined;
     if (!archive) return sendErrorPage(reply, assets, 404, 'This run has no bundle (yet).');
     return reply

@@ -1,11 +1,23 @@
-// The console's sessions: a random id in an HttpOnly, SameSite=Strict cookie
-// (Secure when served over TLS) naming a server-side record that expires, and
-// with it a synchronizer token against cross-site requests: every
-// state-changing console request sends it back in the x-csrf-token header
-// (or a form's _csrf field) and is refused without it. Kept in memory: a
-// restart signs everyone out, which for a lab console is what it should do.
-// No cookie plugin: the one cookie is read and written here, so the console
-// does not depend on how the API side registers its plugins.
+// The console's sessions. A session has two halves, and every request that
+// reads data or acts needs both:
+// - its id, in an HttpOnly, SameSite=Strict cookie (Secure when served over
+//   TLS), which the browser sends by itself and no script can read;
+// - its secret (32 random bytes, base64url), which the browser app keeps in
+//   web storage (localStorage) and sends as `Authorization: Bearer …`.
+// Why two: cookies are not separated by port, and every port of a host is
+// the same site, so SameSite does not help either. Any other web service on
+// 127.0.0.1 (the implementation under test at :8080, say) that the certifier
+// opens in the same browser receives the console's cookie. Web storage is
+// separated by origin, port included: no other port can read the secret. So
+// the cookie alone opens nothing, and the secret alone (left in storage after
+// the browser closed, say) is useless without the cookie, which cannot be
+// read by script. The secret is handed over once, in the answer to the login
+// form (pages.ts signedInPage), and never again: no page a cookie fetches
+// carries it, nor anything else that authorizes.
+// Kept in memory: a restart signs everyone out, which for a lab console is
+// what it should do. No cookie plugin: the one cookie is read and written
+// here, so the console does not depend on how the API side registers its
+// plugins.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { TokenRecord } from './services-port.ts';
 
@@ -13,7 +25,8 @@ export const SESSION_COOKIE = 'ptas_console';
 
 export interface Session {
   id: string;
-  csrfToken: string;
+  /** The browser's half: sent as the bearer, never shown again after the login answer. */
+  secret: string;
   token: TokenRecord;
   createdAt: number;
   /** Sliding: pushed on by every request, never beyond createdAt + maxAgeMs. */
@@ -35,6 +48,7 @@ export class SessionStore {
   readonly #idleMs: number;
   readonly #maxAgeMs: number;
   readonly #now: () => number;
+  readonly #onEnd = new Set<(id: string) => void>();
 
   constructor(options: SessionOptions = {}) {
     this.#idleMs = options.idleMs ?? 8 * 3600_000;
@@ -45,45 +59,68 @@ export class SessionStore {
   create(token: TokenRecord): Session {
     this.#sweep();
     const now = this.#now();
-    const session: Session = { id: randomId(), csrfToken: randomId(), token, createdAt: now, expiresAt: Math.min(now + this.#idleMs, now + this.#maxAgeMs) };
+    const session: Session = { id: randomId(), secret: randomId(), token, createdAt: now, expiresAt: Math.min(now + this.#idleMs, now + this.#maxAgeMs) };
     this.#sessions.set(session.id, session);
     return session;
   }
 
-  /** The live session of this id (its expiry pushed on), or undefined. */
+  /** The live session of this id, or undefined. Its expiry stays: only a request that proved both halves pushes it on (touch). */
   get(id: string | undefined): Session | undefined {
     if (!id) return undefined;
     const session = this.#sessions.get(id);
     if (!session) return undefined;
-    const now = this.#now();
-    if (session.expiresAt <= now) {
-      this.#sessions.delete(id);
+    if (session.expiresAt <= this.#now()) {
+      this.#end(id);
       return undefined;
     }
-    session.expiresAt = Math.min(now + this.#idleMs, session.createdAt + this.#maxAgeMs);
     return session;
   }
 
+  /** A request used the session: its idle time starts again (never beyond its absolute limit). */
+  touch(session: Session): void {
+    session.expiresAt = Math.min(this.#now() + this.#idleMs, session.createdAt + this.#maxAgeMs);
+  }
+
   destroy(id: string): void {
-    this.#sessions.delete(id);
+    this.#end(id);
+  }
+
+  /** Told of every session that ends (signed out, expired, its token revoked): what is bound to it goes too. */
+  onEnd(listener: (id: string) => void): void {
+    this.#onEnd.add(listener);
   }
 
   get size(): number {
     return this.#sessions.size;
   }
 
+  #end(id: string): void {
+    if (!this.#sessions.delete(id)) return;
+    for (const listener of this.#onEnd) listener(id);
+  }
+
   #sweep(): void {
     const now = this.#now();
-    for (const [id, session] of this.#sessions) if (session.expiresAt <= now) this.#sessions.delete(id);
+    for (const [id, session] of this.#sessions) if (session.expiresAt <= now) this.#end(id);
   }
 }
 
-/** Constant-time comparison of the token a request sent with its session's. */
-export function csrfMatches(session: Session, sent: unknown): boolean {
+/** Constant-time comparison of two strings (different lengths differ at once: a length is no secret). */
+export function sameSecret(sent: unknown, expected: string): boolean {
   if (typeof sent !== 'string' || !sent) return false;
   const a = Buffer.from(sent);
-  const b = Buffer.from(session.csrfToken);
+  const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Whether the bearer a request sent is its session's secret, exactly. */
+export function secretMatches(session: Session, sent: unknown): boolean {
+  return sameSecret(sent, session.secret);
+}
+
+/** The token of an `Authorization: Bearer …` header. */
+export function bearerOf(header: string | undefined): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
 }
 
 /** The value of one cookie in a Cookie header. */

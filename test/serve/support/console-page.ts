@@ -54,9 +54,14 @@ export async function signIn(page: Page, base: string, token: string, next = '/'
   await page.waitForSelector('body[data-ready="true"]');
 }
 
-/** The session's CSRF token, from the shell. */
-export async function csrfOf(page: Page): Promise<string> {
-  return (await page.evaluate('document.querySelector(\'meta[name="ptas-csrf"]\').content')) as string;
+/** The session's secret, where the console keeps it: this origin's localStorage (console/session.ts). */
+export async function secretOf(page: Page): Promise<string | null> {
+  return (await page.evaluate("localStorage.getItem('ptas-console-session')")) as string | null;
+}
+
+/** The headers the console's own calls carry: its secret as the bearer (the context sends the cookie). */
+export async function bearerOf(page: Page): Promise<Record<string, string>> {
+  return { authorization: `Bearer ${await secretOf(page)}` };
 }
 
 /**
