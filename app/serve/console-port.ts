@@ -8,7 +8,7 @@ import type { ImplementationRecord } from './contract.ts';
 import type { ServeServices as ConsoleServices } from './console/services-port.ts';
 import type { DoctorSummary } from './console/api-types.ts';
 import { ServeError } from './errors.ts';
-import { baseUrlOf } from './profile-text.ts';
+import { namesNoBaseUrl } from './profile-text.ts';
 import type { ServeServices } from './services.ts';
 import type { TokenInfo } from './tokens.ts';
 import { REFERENCE_NAME } from './implementations.ts';
@@ -104,14 +104,16 @@ export function consolePort(services: ServeServices): ConsoleServices {
     },
     doctor: async (profileText) => {
       // The services examine the bundled reference when the text names no base URL, as `ptas doctor` does; the
-      // console's Check is about the implementation being edited, so it says what is missing instead.
-      if (!baseUrlOf(profileText)) {
+      // console's Check is about the implementation being edited, so it says what is missing instead (a text that
+      // does not parse is refused for that, below, not for a missing baseUrl).
+      if (namesNoBaseUrl(profileText)) {
         return { rows: [], brokenKeys: ['baseUrl'], error: 'the profile names no baseUrl: set it to the address of the implementation to check (a run of a profile without one runs the bundled reference)' };
       }
       try {
         return doctorView(await services.doctor(profileText));
       } catch (error) {
-        if (error instanceof ServeError) return { rows: [], brokenKeys: [], error: error.message };
+        // A profile the server refuses (422: unparsable, invalid, a secret in the clear or out of reach, a target or file the policy refuses) is refused as Save refuses it; what the doctor found of the target is its table's.
+        if (error instanceof ServeError && error.status !== 422) return { rows: [], brokenKeys: [], error: error.message };
         throw error;
       }
     },

@@ -158,6 +158,16 @@ export async function runProfileWithinPolicy(text: string, policy: ProfilePolicy
   return run;
 }
 
+/** A text that parses and names no base URL (one that does not parse is refused for that, not for this). */
+export function namesNoBaseUrl(text: string): boolean {
+  try {
+    const parsed = parseJsonc(text) as Profile | null;
+    return typeof parsed?.baseUrl !== 'string';
+  } catch {
+    return false;
+  }
+}
+
 /** The base URL the text names, if it parses (for summaries; an unparsable text has none). */
 export function baseUrlOf(text: string): string | undefined {
   try {

@@ -40,6 +40,7 @@ test("Check and runs call no host the operator's policy refuses: the server itse
     ];
     for (const [what, profile, why] of refused) {
       const answer = await check(profile);
+      assert.equal(answer.status, 422, `Check of ${what}: ${answer.text}`);
       assert.match(answer.text, why, `Check of ${what}: ${answer.text}`);
       assert.doesNotMatch(answer.text, /ptas console|<html|"rows":\[\{/i, `Check of ${what} shows nothing of what is there`);
     }

@@ -88,7 +88,7 @@ test("a run's report and bundle are 404 until written; Cancel on a run that has 
   assert.equal(page.name, listed.find((i) => i.id === 'reference')?.name);
 });
 
-test('Check on a profile without a baseUrl says so, instead of answering for the bundled reference', async () => {
+test('Check on a profile without a baseUrl says so, instead of answering for the bundled reference; a profile the server refuses is 422, a syntax error named as such', async () => {
   const session = await consoleSignIn(lab.url, lab.token);
   const checked = await session.call('POST', '/console/api/doctor', { body: { profileText: '{ "credentials": { "clientId": "x", "clientSecret": "env:NOPE_UNSET" } }' } });
   assert.equal(checked.status, 200, checked.text);
@@ -98,6 +98,16 @@ test('Check on a profile without a baseUrl says so, instead of answering for the
   const noBase = await session.call('POST', '/console/api/doctor', { body: { profileText: '{}' } });
   assert.deepEqual(noBase.json.rows, []);
   assert.match(noBase.json.error, /the profile names no baseUrl: set it to the address of the implementation to check/);
+  // A text that does not parse is refused for that, as Save refuses it, even when a baseUrl is written above the error.
+  const broken = await session.call('POST', '/console/api/doctor', { body: { profileText: '{\n  "baseUrl": "http://127.0.0.1:9",\n  "credentials": {\n}' } });
+  assert.equal(broken.status, 422, broken.text);
+  assert.match(broken.json.error, /not valid JSON.*line \d/);
+  // A profile the server refuses is refused by Check with the status Save and the API give it.
+  const reading = await session.call('POST', '/console/api/doctor', { body: { profileText: '{ "baseUrl": "http://127.0.0.1:9", "name": "env:HOME" }' } });
+  assert.equal(reading.status, 422, reading.text);
+  assert.match(reading.json.error, /^name: env: references are read only where a secret goes/);
+  const saved = await session.call('POST', '/console/api/implementations', { body: { name: 'reading', profileText: '{ "baseUrl": "http://127.0.0.1:9", "name": "env:HOME" }' } });
+  assert.equal(saved.status, 422, saved.text);
 });
 
 test('a nonce ptas run --nonce refuses is refused when a run starts, from the console as from the API', async () => {

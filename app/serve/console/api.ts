@@ -59,7 +59,11 @@ const startRunBody = {
 } as const;
 
 const notFound = (reply: FastifyReply, what: string) => reply.code(404).send({ error: `no such ${what}` });
-const refused = (reply: FastifyReply, error: unknown) => reply.code(400).send({ error: error instanceof Error ? error.message : String(error) });
+/** A service's refusal with its own status (422 for a profile the server refuses, as the API answers it); 400 otherwise. */
+function refused(reply: FastifyReply, error: unknown): FastifyReply {
+  const status = (error as { statusCode?: unknown } | undefined)?.statusCode;
+  return reply.code(typeof status === 'number' && status >= 400 && status < 500 ? status : 400).send({ error: error instanceof Error ? error.message : String(error) });
+}
 
 /** The run options of the start-run form: areas become a grep; empty fields are left out. */
 export function runOptionsOf(input: StartRunInput): RunOptionsInput | string {
@@ -166,9 +170,15 @@ function registerRuns(app: FastifyInstance, { services, tickets }: ConsoleContex
 }
 
 function registerProfileHelp(app: FastifyInstance, { services }: ConsoleContext): void {
-  app.post('/console/api/doctor', { ...api, schema: { body: { type: 'object', additionalProperties: false, required: ['profileText'], properties: { profileText: PROFILE_TEXT } } } }, async (request) =>
-    services.doctor((request.body as { profileText: string }).profileText),
-  );
+  app.post('/console/api/doctor', { ...api, schema: { body: { type: 'object', additionalProperties: false, required: ['profileText'], properties: { profileText: PROFILE_TEXT } } } }, async (request, reply) => {
+    try {
+      return await services.doctor((request.body as { profileText: string }).profileText);
+    } catch (error) {
+      // A refusal carries its status; anything else is the console failing (500, logged by the error handler).
+      if (typeof (error as { statusCode?: unknown })?.statusCode === 'number') return refused(reply, error);
+      throw error;
+    }
+  });
 
   app.get('/console/api/starter', api, async () => ({ profileText: await services.starterProfileText() }));
 

@@ -84,7 +84,7 @@ export interface ServeServices {
      */
     isLive(token: TokenRecord): Promise<boolean>;
   };
-  /** `ptas doctor` on a profile's text (not stored first): its rows, each broken key with its fix. */
+  /** `ptas doctor` on a profile's text (not stored first): its rows, each broken key with its fix. Refuses (throws an Error whose statusCode is 422) a profile the server would not store or run. */
   doctor(profileText: string): Promise<DoctorSummary>;
   /** `ptas init`'s commented starter profile. */
   starterProfileText(): Promise<string>;
