@@ -25,15 +25,21 @@ export function bundleArchive(dir: string, folder: string): Readable {
   const { files, folders } = contents(dir);
   pack.pipe(gzip as unknown as NodeJS.WritableStream);
   pack.on('error', (error: Error) => gzip.destroy(error));
+  // The download closed early (the client went away): the packing behind it ends quietly.
+  gzip.on('close', () => pack.destroy());
   const add = async () => {
     const mtime = statSync(dir).mtime;
     pack.entry({ name: `${folder}/`, type: 'directory', mode: 0o755, mtime });
     for (const sub of folders) pack.entry({ name: `${folder}/${sub}/`, type: 'directory', mode: 0o755, mtime });
     for (const file of files) {
+      // A client that went away closed the download: stop packing.
+      if (gzip.destroyed) return;
       const full = path.join(dir, file);
       const data = readFileSync(full);
       await new Promise<void>((resolve, reject) => {
-        pack.entry({ name: `${folder}/${file}`, type: 'file', mode: 0o644, size: data.length, mtime: statSync(full).mtime }, data, (error) => (error ? reject(error) : resolve()));
+        const entry = pack.entry({ name: `${folder}/${file}`, type: 'file', mode: 0o644, size: data.length, mtime: statSync(full).mtime }, data, (error) => (error ? reject(error) : resolve()));
+        // The entry's own stream fails too when the download is closed mid-file; unheard, that error would end the server.
+        entry.on('error', reject);
       });
     }
     pack.finalize();
