@@ -8,6 +8,7 @@ import { ConfigError } from '../src/config/errors.ts';
 import { EXIT } from '../src/exit-codes.ts';
 import { createServer, DEFAULT_HOST, DEFAULT_PORT } from '../app/serve/server.ts';
 import { consolePort } from '../app/serve/console-port.ts';
+import { logValue } from '../app/serve/log.ts';
 import { registerConsole } from '../app/serve/console/routes.ts';
 import { StoreLayout } from '../app/serve/store/layout.ts';
 import { TokenStore } from '../app/serve/tokens.ts';
@@ -111,7 +112,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       });
       // One write: whoever reads the address also gets the token with it.
       const lines = [`ptas serve: listening on ${server.url} (store: ${server.services.dataDir}); the console: open ${server.url}/ in a browser`];
-      for (const run of server.recovered) lines.push(`ptas serve: run ${run.id} of ${run.implementation}: ${run.note}; finished INCOMPLETE`);
+      for (const run of server.recovered) lines.push(`ptas serve: run ${run.id} of ${logValue(run.implementation)}: ${run.note}; finished INCOMPLETE`);
       if (server.firstRunToken) {
         lines.push(`ptas serve: first-run token "${server.firstRunToken.name}", shown this once (the store keeps only its SHA-256); log in to the console or call the API with it:`);
         lines.push(server.firstRunToken.token);

@@ -19,6 +19,7 @@ import { compareWithBaseline, type BaselineDiff } from '../../reports/baseline.t
 import { bundleArchive } from './archive.ts';
 import type { RunEvent, RunOptionsInput, RunRecord } from './contract.ts';
 import { notFound, ServeError } from './errors.ts';
+import { logValue } from './log.ts';
 import type { NumberedRunEvent, RunEvents } from './events.ts';
 import { runProfile, type RunSecrets } from './profile-text.ts';
 import type { RunQueue } from './queue.ts';
@@ -107,7 +108,7 @@ export class RunService {
       this.save(record);
       this.publish(record.id, { type: 'status', run: record });
       this.publish(record.id, { type: 'end', run: record });
-      this.deps.log(`run ${record.id} (${record.implementation}) was ${run.status} when the server stopped: finished ${record.verdict}`);
+      this.deps.log(`run ${record.id} of ${logValue(record.implementation)} was ${run.status} when the server stopped: finished ${record.verdict}`);
       recovered.push(record);
     }
     return recovered;
@@ -137,7 +138,7 @@ export class RunService {
     this.waiting.set(id, waiting);
     this.deps.queue.enqueue({ runId: id, implementation: input.implementation });
     this.deps.events.publish(id, { type: 'status', run: record });
-    this.deps.log(`run ${id} of ${input.implementation} asked for${options.grep ? ` (grep ${options.grep})` : ''}`);
+    this.deps.log(`run ${id} of ${logValue(input.implementation)} asked for${options.grep !== undefined ? ` (grep ${logValue(options.grep)})` : ''}`);
     this.pump();
     return this.get(id)!;
   }
@@ -213,7 +214,7 @@ export class RunService {
     const record: RunRecord = { ...queued, status: 'running', startedAt: now() };
     this.save(record);
     this.publish(runId, { type: 'status', run: record });
-    this.deps.log(`run ${runId} of ${record.implementation} started`);
+    this.deps.log(`run ${runId} of ${logValue(record.implementation)} started`);
     const controller = new AbortController();
     const waiversFile = record.options.waivers !== undefined ? this.deps.layout.waiversFile(runId) : undefined;
     const active: Active = { controller, done: Promise.resolve() };
@@ -246,7 +247,7 @@ export class RunService {
     this.save(record);
     this.publish(runId, { type: 'status', run: record });
     this.publish(runId, { type: 'end', run: record });
-    this.deps.log(`run ${runId} of ${record.implementation} ${record.status}: ${record.verdict}${note ? ` (${note})` : ''}`);
+    this.deps.log(`run ${runId} of ${logValue(record.implementation)} ${record.status}: ${record.verdict}${note ? ` (note ${logValue(note)})` : ''}`);
     this.active.delete(runId);
     this.deps.queue.finished(runId);
     this.pump();
@@ -263,7 +264,7 @@ export class RunService {
       this.save(cancelled);
       this.publish(runId, { type: 'status', run: cancelled });
       this.publish(runId, { type: 'end', run: cancelled });
-      this.deps.log(`run ${runId} of ${record.implementation} cancelled before it started`);
+      this.deps.log(`run ${runId} of ${logValue(record.implementation)} cancelled before it started`);
       this.pump();
       return cancelled;
     }

@@ -12,6 +12,7 @@ import { installErrorHandlers } from './api/errors.ts';
 import { implementationRoutes } from './api/implementations.ts';
 import { runRoutes } from './api/runs.ts';
 import { shareRoutes } from './api/share.ts';
+import { stderrLog } from './log.ts';
 import type { RunRecord } from './contract.ts';
 import { createServices, type ServeServices, type ServicesOptions } from './services.ts';
 
@@ -67,7 +68,7 @@ export async function createServer(options: ServerOptions): Promise<ServeServer>
     );
   }
   const https = options.tls ? { cert: readPem(options.tls.certFile, '--tls-cert'), key: readPem(options.tls.keyFile, '--tls-key') } : undefined;
-  const log = options.log ?? ((line: string) => process.stderr.write(`ptas serve: ${line}\n`));
+  const log = options.log ?? stderrLog;
   const { services, firstRunToken, recovered } = createServices({ ...options, log });
 
   const app = Fastify({

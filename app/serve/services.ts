@@ -16,6 +16,7 @@ import { renderStarterProfile } from '../init/starter-profile.ts';
 import type { ImplementationRecord, ImplementationSummary, RunRecord } from './contract.ts';
 import { doctorForProfile, type DoctorResult } from './doctor.ts';
 import { ServeError, type ErrorBody } from './errors.ts';
+import { stderrLog } from './log.ts';
 import { RunEvents, type NumberedRunEvent } from './events.ts';
 import { ImplementationService, type ImplementationInput } from './implementations.ts';
 import type { RunSecrets } from './profile-text.ts';
@@ -126,7 +127,7 @@ const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
 export function createServices(options: ServicesOptions): CreatedServices {
   const layout = new StoreLayout(options.dataDir);
   layout.ensure();
-  const log = options.log ?? ((line: string) => process.stderr.write(`ptas serve: ${line}\n`));
+  const log = options.log ?? stderrLog;
   const env = options.env ?? process.env;
   const implementationStore = new ImplementationStore(layout);
   const runStore = new RunStore(layout, () => implementationStore.list());
