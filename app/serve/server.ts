@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { ConfigError } from '../../src/config/errors.ts';
 import { apiAuthentication } from './api/auth.ts';
 import { installErrorHandlers } from './api/errors.ts';
+import { installJsonBodyParser } from './api/json-body.ts';
 import { implementationRoutes } from './api/implementations.ts';
 import { runRoutes } from './api/runs.ts';
 import { shareRoutes } from './api/share.ts';
@@ -82,6 +83,7 @@ export async function createServer(options: ServerOptions): Promise<ServeServer>
   }) as unknown as FastifyInstance;
 
   installErrorHandlers(app, log);
+  installJsonBodyParser(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
