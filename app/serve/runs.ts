@@ -78,7 +78,7 @@ export const NOTES = {
 const NONCE = /^[\x21-\x7e]{1,200}$/;
 
 /** How long a cancel waits for the run to stop before it answers with the run still stopping. */
-const CANCEL_WAIT_MS = 15_000;
+export const CANCEL_WAIT_MS = 15_000;
 const now = () => new Date().toISOString();
 
 export class RunService {

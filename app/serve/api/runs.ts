@@ -11,8 +11,8 @@ interface RunParams {
   id: string;
 }
 
-/** Server-sent events keep quiet connections open through proxies with a comment line this often. */
-const KEEP_ALIVE_MS = 15_000;
+/** Server-sent events keep quiet connections open through proxies (and within the server's connection time-out, timeouts.ts) with a comment line this often. */
+export const KEEP_ALIVE_MS = 15_000;
 
 export function sendArchive(reply: FastifyReply, archive: { stream: NodeJS.ReadableStream; filename: string }): FastifyReply {
   return reply
