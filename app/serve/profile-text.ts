@@ -5,7 +5,7 @@
 // environment when a run starts, or given with the run and kept in memory
 // for that run only. What counts as a secret is what manifest.json hashes
 // (src/certify/profile-secrets.ts).
-import { profileWithHashedSecrets } from '../../src/certify/profile-secrets.ts';
+import { secretKeyPaths as manifestSecretKeyPaths } from '../../src/certify/profile-secrets.ts';
 import { ConfigError } from '../../src/config/errors.ts';
 import { JsoncSyntaxError, parseJsonc } from '../../src/config/jsonc.ts';
 import { resolveEnvReferences } from '../../src/config/load.ts';
@@ -42,7 +42,7 @@ export function envNameFor(keyPath: string): string {
 
 /** The key paths of the profile's secrets: every value manifest.json would hash. */
 function secretKeyPaths(profile: unknown, knownSecrets: string[] = []): string[] {
-  return profileWithHashedSecrets(profile, knownSecrets, '').hashedSecrets;
+  return manifestSecretKeyPaths(profile, knownSecrets);
 }
 
 /** Parses and validates the text as `ptas run -c` would; a problem is a 422 naming the line or the key path. */
