@@ -7,6 +7,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { ConfigError } from '../src/config/errors.ts';
 import { EXIT } from '../src/exit-codes.ts';
 import { createServer, DEFAULT_HOST, DEFAULT_PORT } from '../app/serve/server.ts';
+import { DEFAULT_MAX_QUEUED_RUNS, DEFAULT_MAX_QUEUED_RUNS_PER_TOKEN } from '../app/serve/runs.ts';
 import { consolePort } from '../app/serve/console-port.ts';
 import { logValue } from '../app/serve/log.ts';
 import { registerConsole } from '../app/serve/console/routes.ts';
@@ -23,6 +24,8 @@ interface ServeArgs {
   tlsCert?: string;
   tlsKey?: string;
   maxConcurrentRuns: number;
+  maxQueuedRuns: number;
+  maxQueuedRunsPerToken: number;
 }
 
 interface TokenArgs {
@@ -84,10 +87,18 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('tls-cert', { type: 'string', describe: 'PEM certificate: serve HTTPS (with --tls-key)' })
       .option('tls-key', { type: 'string', describe: 'PEM private key of --tls-cert' })
       .option('max-concurrent-runs', { type: 'number', default: 1, describe: 'Runs at once over all implementations (one per implementation in any case); each is a Playwright process with its workers' })
+      .option('max-queued-runs', { type: 'number', default: DEFAULT_MAX_QUEUED_RUNS, describe: 'Runs that may wait at once over all tokens; one more is refused (429, Retry-After)' })
+      .option('max-queued-runs-per-token', { type: 'number', default: DEFAULT_MAX_QUEUED_RUNS_PER_TOKEN, describe: 'Runs that may wait at once for one token (API or console); one more is refused (429, Retry-After)' })
       .check((argv) => {
         if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535) throw new ConfigError(`--port must be 0 to 65535; got ${argv.port}`);
         const max = argv.maxConcurrentRuns as number;
         if (!Number.isInteger(max) || max < 1) throw new ConfigError(`--max-concurrent-runs must be a whole number of at least 1; got ${max}`);
+        for (const [flag, value] of [
+          ['--max-queued-runs', argv.maxQueuedRuns],
+          ['--max-queued-runs-per-token', argv.maxQueuedRunsPerToken],
+        ] as const) {
+          if (!Number.isInteger(value) || (value as number) < 1) throw new ConfigError(`${flag} must be a whole number of at least 1; got ${value}`);
+        }
         if (Boolean(argv.tlsCert) !== Boolean(argv.tlsKey)) throw new ConfigError('--tls-cert and --tls-key go together: give both PEM files');
         return true;
       })
@@ -95,7 +106,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .example('$0 serve token create --name ci-nightly', 'A bearer token for CI')
       .example('$0 serve --host 0.0.0.0 --tls-cert cert.pem --tls-key key.pem', 'Serve HTTPS to the network')
       .epilog(
-        'The API (README "The console and its API"): every /api route takes Authorization: Bearer <token>. Runs wait in a queue, one at a time per implementation. ' +
+        'The API (README "The console and its API"): every /api route takes Authorization: Bearer <token>. Runs wait in a queue, one at a time per implementation; ' +
+          'at most --max-queued-runs wait at once, --max-queued-runs-per-token for one token (a run more is refused: 429 with Retry-After). A request must arrive whole within 60 s. ' +
           'A run the server was running when it stopped is finished INCOMPLETE at the next start, its partial bundle kept.\n\n' +
           `Exit codes: 0 stopped (SIGINT or SIGTERM), ${EXIT.USAGE} usage or config error (a non-loopback --host without TLS, a port in use).`,
       ) as unknown as Argv<ServeArgs>,
@@ -106,6 +118,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         port: args.port,
         dataDir: args.data,
         maxConcurrentRuns: args.maxConcurrentRuns,
+        maxQueuedRuns: args.maxQueuedRuns,
+        maxQueuedRunsPerToken: args.maxQueuedRunsPerToken,
         // The console in the browser: its pages, login and live views over the same services as the API.
         registerExtra: (app, services, log) => registerConsole(app, consolePort(services), { log }),
         ...(args.tlsCert && args.tlsKey ? { tls: { certFile: args.tlsCert, keyFile: args.tlsKey } } : {}),

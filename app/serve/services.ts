@@ -54,7 +54,7 @@ export interface ServeServices {
   };
 
   runs: {
-    /** Queues a run (202 in the API); refused (422) when its profile cannot be resolved. */
+    /** Queues a run (202 in the API); refused (422) when its profile cannot be resolved, 429 when the token or the server has as many runs waiting as it may. */
     start(input: StartRunInput): RunRecord;
     get(runId: string): RunRecord | undefined;
     /** Newest first. */
@@ -108,6 +108,10 @@ export interface ServicesOptions {
   dataDir: string;
   /** Runs at once over all implementations (one per implementation in any case); default 1. */
   maxConcurrentRuns?: number;
+  /** Runs that may wait at once over all tokens; default 100 (runs.ts DEFAULT_MAX_QUEUED_RUNS). */
+  maxQueuedRuns?: number;
+  /** Runs that may wait at once for one token; default 20. */
+  maxQueuedRunsPerToken?: number;
   /** Where env: references are read from; default process.env. */
   env?: NodeJS.ProcessEnv;
   /** The server's log; default stderr. */
@@ -132,7 +136,17 @@ export function createServices(options: ServicesOptions): CreatedServices {
   const implementationStore = new ImplementationStore(layout);
   const runStore = new RunStore(layout, () => implementationStore.list());
   const events = new RunEvents(runStore);
-  const runs = new RunService({ layout, store: runStore, implementations: implementationStore, events, queue: new RunQueue(options.maxConcurrentRuns ?? 1), env, log });
+  const runs = new RunService({
+    layout,
+    store: runStore,
+    implementations: implementationStore,
+    events,
+    queue: new RunQueue(options.maxConcurrentRuns ?? 1),
+    env,
+    log,
+    ...(options.maxQueuedRuns !== undefined ? { maxQueuedRuns: options.maxQueuedRuns } : {}),
+    ...(options.maxQueuedRunsPerToken !== undefined ? { maxQueuedRunsPerToken: options.maxQueuedRunsPerToken } : {}),
+  });
   const implementations = new ImplementationService(implementationStore, (filter) => runStore.list(filter));
   const tokens = new TokenStore(layout.tokensFile);
   const shares = new ShareStore(layout.sharesFile);

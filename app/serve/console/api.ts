@@ -20,6 +20,7 @@ import { AREAS } from '../../../src/check/model.ts';
 import type { RunOptionsInput } from '../contract.ts';
 import type { ImplementationInput, StartRunInput } from './api-types.ts';
 import { isImplementationId, isRunId } from './ids.ts';
+import { requireSession } from './access.ts';
 import type { ConsoleContext } from './context.ts';
 
 /** The areas a run may be narrowed to: the load probes have their own switch, the cross-cutting checks run with every area. */
@@ -120,7 +121,7 @@ function registerImplementations(app: FastifyInstance, { services }: ConsoleCont
     const secrets = Object.fromEntries(Object.entries(input.secrets ?? {}).filter(([, v]) => v !== ''));
     try {
       const clientSecret = input.clientSecret || undefined;
-      return reply.code(201).send(await services.runs.start(id, options, Object.keys(secrets).length ? secrets : undefined, clientSecret));
+      return reply.code(201).send(await services.runs.start(id, options, Object.keys(secrets).length ? secrets : undefined, clientSecret, requireSession(request).token.label));
     } catch (error) {
       return refused(reply, error);
     }
