@@ -7,6 +7,8 @@
 //   with Retry-After and a JSON body naming the limit; another token still
 //   gets in under the server's limit; each run records the token that asked
 //   (requestedBy, its name).
+// - A run started from the console records and counts against the token its
+//   session signed in with, as the API does.
 // - Cancelling the run at the head of the queue moves every other waiting run
 //   up, but rewrites none of their run.json files (a waiting run's position
 //   is kept in memory and added when it is read): before, each change at the
@@ -21,7 +23,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import type { RunRecord } from '../../app/serve/contract.ts';
-import { caller, startTestServer, waitForRun, type Call, type TestServer } from '../serve/support.ts';
+import { caller, consoleSignIn, startConsoleTestServer, waitForRun, type Call, type TestServer } from '../serve/support.ts';
 
 const PER_TOKEN = 20;
 const TOTAL = 30;
@@ -57,7 +59,7 @@ const ask = (call: Call) => call('POST', '/api/runs', { body: { implementation: 
 
 before(async () => {
   target = await stalledTarget();
-  lab = await startTestServer({ maxConcurrentRuns: 1, maxQueuedRuns: TOTAL, maxQueuedRunsPerToken: PER_TOKEN, env: { ...process.env, PTAS_STALLED_SECRET: 'stalled-secret-value' } });
+  lab = await startConsoleTestServer({ maxConcurrentRuns: 1, maxQueuedRuns: TOTAL, maxQueuedRunsPerToken: PER_TOKEN, env: { ...process.env, PTAS_STALLED_SECRET: 'stalled-secret-value' } });
   const profileText = JSON.stringify({ baseUrl: target.url, credentials: { clientId: 'stalled-client', clientSecret: 'env:PTAS_STALLED_SECRET' }, http: { timeoutMs: 600_000 } });
   const stored = await lab.call('PUT', '/api/implementations/stalled', { body: { name: 'Stalled', profileText } });
   assert.equal(stored.status, 201, stored.text);
@@ -147,6 +149,22 @@ test('cancelling the run at the head moves every waiting run up without rewritin
   replay.close();
   assert.equal(first.id, 1);
   assert.equal(first.data.run?.queuePosition, lastPosition - 1);
+});
+
+test('the console starts runs as the token its session signed in with: recorded, and held to the same bound', async () => {
+  const session = await consoleSignIn(lab.url, lab.token);
+  const tokenName = lab.server.services.tokens.verify(lab.token)!.name;
+  const mine = () => waiting.filter((run) => run.requestedBy === tokenName).length;
+  // Up to the token's bound (cancels above made room), then one more.
+  while (mine() < PER_TOKEN && waiting.length < TOTAL) {
+    const started = await session.call('POST', '/console/api/implementations/stalled/runs', { body: {} });
+    assert.equal(started.status, 201, started.text);
+    assert.equal(started.json.requestedBy, tokenName);
+    waiting.push(started.json as RunRecord);
+  }
+  const refused = await session.call('POST', '/console/api/implementations/stalled/runs', { body: {} });
+  assert.equal(refused.status, 400, refused.text);
+  assert.match(refused.json.error, /runs (are )?waiting, the most/);
 });
 
 interface Frame {
