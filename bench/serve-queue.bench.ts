@@ -87,12 +87,14 @@ async function round(runId: string, probeId: string): Promise<Round> {
   return { cancelMs: cancelled.ms, probeMs: probed.ms };
 }
 
+let running: string | undefined;
 try {
   const profileText = JSON.stringify({ baseUrl: target.url, credentials: { clientId: 'bench-client', clientSecret: 'env:PTAS_BENCH_SECRET' }, http: { timeoutMs: 600_000 } });
   if ((await call('PUT', '/api/implementations/stalled', { name: 'Stalled', profileText })).status !== 201) throw new Error('could not store the implementation');
   // One check, one worker: the running run's Playwright settles, then waits on the target.
   const first = await call('POST', '/api/runs', { implementation: 'stalled', options: { load: false, grep: '@check:auth\\.client-credentials-issues-pair' } });
-  while ((await call('GET', `/api/runs/${first.json.id}`)).json.status !== 'running') await new Promise((resolve) => setTimeout(resolve, 100));
+  running = first.json.id as string;
+  while ((await call('GET', `/api/runs/${running}`)).json.status !== 'running') await new Promise((resolve) => setTimeout(resolve, 100));
   await new Promise((resolve) => setTimeout(resolve, 8_000));
 
   const queuedAt = performance.now();
@@ -131,6 +133,12 @@ try {
     atHead.cancelMedian > BUDGET_RATIO * base.cancelMedian && `cancel median at the head ${ratio(atHead.cancelMedian, base.cancelMedian)} the tail's (budget ${BUDGET_RATIO}×)`,
   ]);
 } finally {
+  // The running run stopped and its partial bundle written before the store goes.
+  if (running) {
+    await call('POST', `/api/runs/${running}/cancel`);
+    const deadline = performance.now() + 60_000;
+    while (['queued', 'running'].includes((await call('GET', `/api/runs/${running}`)).json.status) && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
   await lab.close();
   await target.close();
   rmSync(data, { recursive: true, force: true });
