@@ -12,9 +12,8 @@
 // six-digit secret away in under a second. So a fingerprint is scrypt, a
 // memory-hard KDF built into Node, with its parameters and salt in the value:
 //   scrypt:N=32768,r=8,p=1:<salt, hex>:<32 bytes, hex>
-// Each guess then costs 32 MiB and about a quarter of a second on the
-// machine that made this (a few guesses a second per core instead of
-// millions). The salt is fresh for every manifest; the same secret under two
+// Each guess then costs 32 MiB and about 0.16 s on the 2-core machine that
+// made this (a handful of guesses a second per core instead of millions). The salt is fresh for every manifest; the same secret under two
 // keys gets the same fingerprint, computed once. Computing them is async (on
 // libuv's thread pool), so `ptas serve`, which writes its runs' manifests in
 // its own process, keeps answering while they are made.
