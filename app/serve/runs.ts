@@ -174,7 +174,9 @@ export class RunService {
   /**
    * Refuses a run that would wait beyond the token's bound or the server's.
    * Only waiting runs count: the running ones are bounded by
-   * maxConcurrentRuns, the finished ones cost nothing but disk.
+   * maxConcurrentRuns, the finished ones cost nothing but disk. A run asked
+   * for without a token's name (a caller of the services in-process) meets
+   * the server's bound only.
    */
   private assertRoomInQueue(requestedBy: string | undefined): void {
     const queue = this.deps.queue;

@@ -83,7 +83,7 @@ test('a token keeps at most maxQueuedRunsPerToken runs waiting, the server maxQu
     waiting.push(asked.json as RunRecord);
   }
   const overToken = await ask(lab.call);
-  assert.equal(overToken.status, 429, `the ${PER_TOKEN + 1}th waiting run of one token was accepted: ${overToken.status} ${overToken.text}`);
+  assert.equal(overToken.status, 429, `waiting run number ${PER_TOKEN + 1} of one token was accepted: ${overToken.status} ${overToken.text}`);
   assert.match(overToken.headers.get('content-type') ?? '', /application\/json/);
   assert.match(overToken.headers.get('retry-after') ?? '', /^\d+$/);
   assert.equal(overToken.json.error, 'queue-full');
