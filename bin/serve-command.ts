@@ -8,7 +8,9 @@ import { ConfigError } from '../src/config/errors.ts';
 import { EXIT } from '../src/exit-codes.ts';
 import { createServer, DEFAULT_HOST, DEFAULT_PORT } from '../app/serve/server.ts';
 import { describePolicy } from '../app/serve/profile-policy.ts';
+import { DEFAULT_MAX_QUEUED_RUNS, DEFAULT_MAX_QUEUED_RUNS_PER_TOKEN } from '../app/serve/runs.ts';
 import { consolePort } from '../app/serve/console-port.ts';
+import { logValue } from '../app/serve/log.ts';
 import { registerConsole } from '../app/serve/console/routes.ts';
 import { StoreLayout } from '../app/serve/store/layout.ts';
 import { TokenStore } from '../app/serve/tokens.ts';
@@ -26,6 +28,8 @@ interface ServeArgs {
   secretEnv?: string[];
   allowTarget?: string[];
   profileFiles?: string;
+  maxQueuedRuns: number;
+  maxQueuedRunsPerToken: number;
 }
 
 interface TokenArgs {
@@ -99,10 +103,18 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
           "A host that runs and Check may call: a name, *.suffix, an address or a CIDR; repeat for more. Default: any host but link-local and cloud metadata addresses, 0.0.0.0, this server's own address and (unless this server is on loopback) loopback",
       })
       .option('profile-files', { type: 'string', describe: "A folder for the files profiles may name (http.ca, http.cert, http.key, auth.jwksFile, webhooks.signature.jwksFile), as paths inside it. Default none: a profile naming a file is refused" })
+      .option('max-queued-runs', { type: 'number', default: DEFAULT_MAX_QUEUED_RUNS, describe: 'Runs that may wait at once over all tokens; one more is refused (429, Retry-After)' })
+      .option('max-queued-runs-per-token', { type: 'number', default: DEFAULT_MAX_QUEUED_RUNS_PER_TOKEN, describe: 'Runs that may wait at once for one token (API or console); one more is refused (429, Retry-After)' })
       .check((argv) => {
         if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535) throw new ConfigError(`--port must be 0 to 65535; got ${argv.port}`);
         const max = argv.maxConcurrentRuns as number;
         if (!Number.isInteger(max) || max < 1) throw new ConfigError(`--max-concurrent-runs must be a whole number of at least 1; got ${max}`);
+        for (const [flag, value] of [
+          ['--max-queued-runs', argv.maxQueuedRuns],
+          ['--max-queued-runs-per-token', argv.maxQueuedRunsPerToken],
+        ] as const) {
+          if (!Number.isInteger(value) || (value as number) < 1) throw new ConfigError(`${flag} must be a whole number of at least 1; got ${value}`);
+        }
         if (Boolean(argv.tlsCert) !== Boolean(argv.tlsKey)) throw new ConfigError('--tls-cert and --tls-key go together: give both PEM files');
         return true;
       })
@@ -111,7 +123,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .example('$0 serve --host 0.0.0.0 --tls-cert cert.pem --tls-key key.pem', 'Serve HTTPS to the network')
       .example('$0 serve --secret-env PTAS_CLIENT_SECRET --allow-target sandbox.acme.example', "Profiles may read PTAS_CLIENT_SECRET from this server's environment, and runs may call only that host")
       .epilog(
-        'The API (README "The console and its API"): every /api route takes Authorization: Bearer <token>. Runs wait in a queue, one at a time per implementation. ' +
+        'The API (README "The console and its API"): every /api route takes Authorization: Bearer <token>. Runs wait in a queue, one at a time per implementation; ' +
+          'at most --max-queued-runs wait at once, --max-queued-runs-per-token for one token (a run more is refused: 429 with Retry-After). A request must arrive whole within 60 s. ' +
           'A run the server was running when it stopped is finished INCOMPLETE at the next start, its partial bundle kept.\n\n' +
           `Exit codes: 0 stopped (SIGINT or SIGTERM), ${EXIT.USAGE} usage or config error (a non-loopback --host without TLS, a port in use).`,
       ) as unknown as Argv<ServeArgs>,
@@ -125,6 +138,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         ...(args.secretEnv ? { secretEnv: args.secretEnv } : {}),
         ...(args.allowTarget ? { allowTargets: args.allowTarget } : {}),
         ...(args.profileFiles ? { profileFiles: args.profileFiles } : {}),
+        maxQueuedRuns: args.maxQueuedRuns,
+        maxQueuedRunsPerToken: args.maxQueuedRunsPerToken,
         // The console in the browser: its pages, login and live views over the same services as the API.
         registerExtra: (app, services, log) => registerConsole(app, consolePort(services), { log }),
         ...(args.tlsCert && args.tlsKey ? { tls: { certFile: args.tlsCert, keyFile: args.tlsKey } } : {}),
@@ -132,7 +147,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       // One write: whoever reads the address also gets the token with it.
       const lines = [`ptas serve: listening on ${server.url} (store: ${server.services.dataDir}); the console: open ${server.url}/ in a browser`];
       for (const line of describePolicy(server.services.policy)) lines.push(`ptas serve: ${line}`);
-      for (const run of server.recovered) lines.push(`ptas serve: run ${run.id} of ${run.implementation}: ${run.note}; finished INCOMPLETE`);
+      for (const run of server.recovered) lines.push(`ptas serve: run ${run.id} of ${logValue(run.implementation)}: ${run.note}; finished INCOMPLETE`);
       if (server.firstRunToken) {
         lines.push(`ptas serve: first-run token "${server.firstRunToken.name}", shown this once (the store keeps only its SHA-256); log in to the console or call the API with it:`);
         lines.push(server.firstRunToken.token);

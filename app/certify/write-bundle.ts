@@ -20,7 +20,7 @@ import { serverHeadersSeen } from './target-fingerprint.ts';
 export interface BundleInput {
   dir: string;
   results: RunResults;
-  /** The profile with its secrets hashed (hashedProfile); a merge carries its shards'. */
+  /** The profile with its secrets fingerprinted (hashedProfile); a merge carries its shards'. */
   profile: Manifest['profile'];
   /** From tlsCertificateSha256, taken while the target was up. */
   tlsCertificateSha256: string | null;
@@ -49,10 +49,10 @@ export function bundleFiles(dir: string): string[] {
     .sort();
 }
 
-/** The profile as the manifest shows it: every secret a salted SHA-256 under a fresh salt. */
-export function hashedProfile(profile: ResolvedProfile): Manifest['profile'] {
+/** The profile as the manifest shows it: every secret a scrypt fingerprint under a fresh salt (src/certify/profile-secrets.ts). */
+export async function hashedProfile(profile: ResolvedProfile): Promise<Manifest['profile']> {
   const salt = randomBytes(16).toString('hex');
-  const hashed = profileWithHashedSecrets(profile, [profile.credentials.clientSecret], salt);
+  const hashed = await profileWithHashedSecrets(profile, [profile.credentials.clientSecret], salt);
   return { salt, hashedSecrets: hashed.hashedSecrets, content: hashed.content };
 }
 

@@ -7,12 +7,13 @@
 // manifest: a re-run after a failed night or a broken machine) is an attempt,
 // and the attempts of a part are ordered by when their runs started
 // (src/results/attempts.ts states what becomes of their verdicts).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import { MANIFEST_FILE, sha256Hex, type Manifest } from '../../src/certify/manifest.ts';
 import { PtasError } from '../../src/errors.ts';
 import type { RunResults } from '../../src/results/model.ts';
+import { verifyEntries } from '../verify/bundle-entries.ts';
 import { verifyFiles } from '../verify/bundle-files.ts';
 import { verifySignature } from '../verify/signature-and-nonce.ts';
 
@@ -36,12 +37,11 @@ export interface PartRuns {
 }
 
 function readShard(dir: string, publicKey: KeyObject | undefined): ShardBundle {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path.join(dir, MANIFEST_FILE));
-  } catch {
-    throw new MergeRefused(`${dir}: no ${MANIFEST_FILE} (give the --out directories of ptas run --shard)`);
-  }
+  if (!existsSync(path.join(dir, MANIFEST_FILE))) throw new MergeRefused(`${dir}: no ${MANIFEST_FILE} (give the --out directories of ptas run --shard)`);
+  // As ptas verify: nothing in a part is followed (a link, a FIFO) before it is read.
+  const entries = verifyEntries(dir);
+  if (!entries.ok) throw new MergeRefused(`${dir}: ${entries.detail}`);
+  const bytes = readFileSync(path.join(dir, MANIFEST_FILE));
   const manifest = JSON.parse(bytes.toString('utf8')) as Manifest;
   for (const step of [verifyFiles(dir, manifest), verifySignature(dir, bytes, manifest, publicKey)]) {
     if (!step.ok) throw new MergeRefused(`${dir}: ${step.detail}`);

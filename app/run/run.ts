@@ -114,7 +114,7 @@ export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
     const bundle = writeBundle({
       dir: report.dir,
       results,
-      profile: hashedProfile(profile),
+      profile: await hashedProfile(profile),
       tlsCertificateSha256: await tlsCertificateSha256(target.connection),
       requiredChecks: await requiredCheckIds(),
       nonce: options.nonce,

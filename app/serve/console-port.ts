@@ -63,9 +63,9 @@ export function consolePort(services: ServeServices): ConsoleServices {
       },
     },
     runs: {
-      start: async (implementation, options, secrets, clientSecret) => {
+      start: async (implementation, options, secrets, clientSecret, requestedBy) => {
         const given = { ...(secrets && Object.keys(secrets).length ? { env: secrets } : {}), ...(clientSecret ? { clientSecret } : {}) };
-        return await services.runs.start({ implementation, options, ...(Object.keys(given).length ? { secrets: given } : {}) });
+        return await services.runs.start({ implementation, options, ...(Object.keys(given).length ? { secrets: given } : {}), ...(requestedBy !== undefined ? { requestedBy } : {}) });
       },
       get: async (runId) => services.runs.get(runId),
       list: async (implementation) => services.runs.list({ implementation }),

@@ -45,8 +45,14 @@ export interface RunRecord {
   implementation: string;
   options: RunOptionsInput;
   status: RunStatus;
-  /** While queued: 1 = next to start for its implementation. */
+  /**
+   * While queued: 1 = next to start for its implementation. Kept in memory
+   * and added when the run is read, never stored: the queue moving does not
+   * rewrite every waiting run's record.
+   */
   queuePosition?: number;
+  /** The name of the API token (or the console session's token) that asked for the run; never the token itself. */
+  requestedBy?: string;
   createdAt: string;
   startedAt?: string;
   finishedAt?: string;
@@ -58,7 +64,16 @@ export interface RunRecord {
 
 /** What a run's live view receives, in order (server-sent events: the event name is `type`). */
 export type RunEvent =
-  | { type: 'status'; run: RunRecord }
+  | {
+      type: 'status';
+      run: RunRecord;
+      /**
+       * A waiting run's new queue position, sent live to whoever follows it:
+       * not stored, not numbered (no SSE id), not replayed. A replayed status
+       * of a run still waiting carries its position as it is now.
+       */
+      positionOnly?: true;
+    }
   | {
       type: 'check';
       check: { id: string; title: string; target: string; verdict: Verdict; reason?: string; durationMs: number };

@@ -21,6 +21,7 @@ export type ServeErrorCode =
   | 'unreachable'
   | 'conflict'
   | 'not-ready'
+  | 'queue-full'
   | 'internal';
 
 const STATUS: Record<ServeErrorCode, number> = {
@@ -38,6 +39,7 @@ const STATUS: Record<ServeErrorCode, number> = {
   unreachable: 502,
   conflict: 409,
   'not-ready': 409,
+  'queue-full': 429,
   internal: 500,
 };
 
@@ -56,6 +58,8 @@ export class ServeError extends PtasError {
     readonly kind: ServeErrorCode,
     message: string,
     readonly details?: unknown,
+    /** When to ask again (a Retry-After header, in seconds), for a refusal that passes. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.status = STATUS[kind];

@@ -4,10 +4,13 @@
 // a Playwright process with its workers, and for the reference a server: on
 // 2 cores, one at a time). Waiting runs start in the order they were asked
 // for; a run's position is counted among its implementation's waiting runs
-// (1: next to start for it).
+// (1: next to start for it). Positions live here only, in memory: the run
+// service adds them to a waiting run's record when it is read.
 export interface QueuedRun {
   runId: string;
   implementation: string;
+  /** The token's name that asked for it, for the per-token bound on waiting runs. */
+  requestedBy?: string;
 }
 
 export class RunQueue {
@@ -64,6 +67,14 @@ export class RunQueue {
       positions.set(run.runId, position);
     }
     return positions;
+  }
+
+  /** How many runs wait, over all or those one token asked for. */
+  waitingCount(requestedBy?: string): number {
+    if (requestedBy === undefined) return this.waiting.length;
+    let count = 0;
+    for (const run of this.waiting) if (run.requestedBy === requestedBy) count++;
+    return count;
   }
 
   /** The runs waiting, in order. */

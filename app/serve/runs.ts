@@ -6,6 +6,14 @@
 // as long as it waits or runs; a run the server was running or holding when
 // it stopped is finished INCOMPLETE at the next start, its partial bundle
 // kept.
+//
+// The queue is bounded: a token may keep maxQueuedRunsPerToken runs waiting,
+// the server maxQueuedRuns; one more is refused (429 queue-full, Retry-After)
+// before anything is stored. A run's record is written once per change of its
+// status (queued, running, finished or cancelled), never because the queue
+// moved: a waiting run's position is the queue's (in memory), added to the
+// record whenever it is read, and each move is notified to whoever follows
+// the run live (events.ts notify), not stored.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +27,7 @@ import { compareWithBaseline, type BaselineDiff } from '../../reports/baseline.t
 import { bundleArchive } from './archive.ts';
 import type { RunEvent, RunOptionsInput, RunRecord } from './contract.ts';
 import { notFound, ServeError } from './errors.ts';
+import { logValue } from './log.ts';
 import type { NumberedRunEvent, RunEvents } from './events.ts';
 import type { ProfilePolicy } from './profile-policy.ts';
 import { runProfileWithinPolicy, type RunSecrets } from './profile-text.ts';
@@ -35,6 +44,8 @@ export interface StartRunInput {
   options?: RunOptionsInput;
   /** For this run only, kept in memory: never stored, never shown. */
   secrets?: RunSecrets;
+  /** The name of the token that asks (the API's bearer token, the console session's): recorded, and counted against its bound on waiting runs. */
+  requestedBy?: string;
 }
 
 export interface RunArchive {
@@ -53,6 +64,10 @@ export interface RunServiceDeps {
   policy: ProfilePolicy;
   /** The server's log, one line per call. */
   log: (line: string) => void;
+  /** Runs that may wait at once, over all tokens; default DEFAULT_MAX_QUEUED_RUNS. */
+  maxQueuedRuns?: number;
+  /** Runs that may wait at once for one token; default DEFAULT_MAX_QUEUED_RUNS_PER_TOKEN. */
+  maxQueuedRunsPerToken?: number;
 }
 
 interface Waiting {
@@ -77,16 +92,29 @@ export const NOTES = {
 /** A nonce travels in a request header (ptas-nonce): visible ASCII, at most 200 characters (bin/bundle-args.ts nonceArgument). */
 const NONCE = /^[\x21-\x7e]{1,200}$/;
 
+/** The default bounds on waiting runs (ptas serve --max-queued-runs, --max-queued-runs-per-token). */
+export const DEFAULT_MAX_QUEUED_RUNS = 100;
+export const DEFAULT_MAX_QUEUED_RUNS_PER_TOKEN = 20;
+/** When a refused run may be asked for again: a run takes minutes, so about when one may have started. */
+const QUEUE_FULL_RETRY_AFTER_S = 60;
+
 /** How long a cancel waits for the run to stop before it answers with the run still stopping. */
-const CANCEL_WAIT_MS = 15_000;
+export const CANCEL_WAIT_MS = 15_000;
 const now = () => new Date().toISOString();
 
 export class RunService {
   private readonly waiting = new Map<string, Waiting>();
   private readonly active = new Map<string, Active>();
+  /** Each waiting run's position as last notified, so only moves are notified. */
+  private readonly notifiedPositions = new Map<string, number>();
+  private readonly maxQueuedRuns: number;
+  private readonly maxQueuedRunsPerToken: number;
   private closed = false;
 
-  constructor(private readonly deps: RunServiceDeps) {}
+  constructor(private readonly deps: RunServiceDeps) {
+    this.maxQueuedRuns = wholeAtLeastOne(deps.maxQueuedRuns ?? DEFAULT_MAX_QUEUED_RUNS, 'maxQueuedRuns');
+    this.maxQueuedRunsPerToken = wholeAtLeastOne(deps.maxQueuedRunsPerToken ?? DEFAULT_MAX_QUEUED_RUNS_PER_TOKEN, 'maxQueuedRunsPerToken');
+  }
 
   /** At start-up: a run the last server left queued or running is finished INCOMPLETE, whatever bundle it wrote kept. */
   recover(): RunRecord[] {
@@ -108,7 +136,7 @@ export class RunService {
       this.save(record);
       this.publish(record.id, { type: 'status', run: record });
       this.publish(record.id, { type: 'end', run: record });
-      this.deps.log(`run ${record.id} (${record.implementation}) was ${run.status} when the server stopped: finished ${record.verdict}`);
+      this.deps.log(`run ${record.id} of ${logValue(record.implementation)} was ${run.status} when the server stopped: finished ${record.verdict}`);
       recovered.push(record);
     }
     return recovered;
@@ -131,18 +159,50 @@ export class RunService {
         keyPath: '/options/nonce',
       });
     }
+    this.assertRoomInQueue(input.requestedBy);
     const waiting = await this.profileFor(input);
     if (this.closed) throw new ServeError('conflict', 'the server is stopping: no new run starts');
+    // Again: others may have been queued while this run's targets resolved.
+    this.assertRoomInQueue(input.requestedBy);
     const id = randomBytes(16).toString('base64url');
     if (options.waivers !== undefined) this.writeWaivers(id, options.waivers);
-    const record: RunRecord = { id, implementation: input.implementation, options, status: 'queued', createdAt: now() };
+    const record: RunRecord = { id, implementation: input.implementation, options, status: 'queued', createdAt: now(), ...(input.requestedBy !== undefined ? { requestedBy: input.requestedBy } : {}) };
     this.save(record);
     this.waiting.set(id, waiting);
-    this.deps.queue.enqueue({ runId: id, implementation: input.implementation });
+    this.deps.queue.enqueue({ runId: id, implementation: input.implementation, ...(input.requestedBy !== undefined ? { requestedBy: input.requestedBy } : {}) });
     this.deps.events.publish(id, { type: 'status', run: record });
-    this.deps.log(`run ${id} of ${input.implementation} asked for${options.grep ? ` (grep ${options.grep})` : ''}`);
+    this.deps.log(`run ${id} of ${logValue(input.implementation)} asked for${options.grep !== undefined ? ` (grep ${logValue(options.grep)})` : ''}`);
     this.pump();
     return this.get(id)!;
+  }
+
+  /**
+   * Refuses a run that would wait beyond the token's bound or the server's.
+   * Only waiting runs count: the running ones are bounded by
+   * maxConcurrentRuns, the finished ones cost nothing but disk. A run asked
+   * for without a token's name (a caller of the services in-process) meets
+   * the server's bound only.
+   */
+  private assertRoomInQueue(requestedBy: string | undefined): void {
+    const queue = this.deps.queue;
+    const waitingForToken = requestedBy === undefined ? 0 : queue.waitingCount(requestedBy);
+    if (requestedBy !== undefined && waitingForToken >= this.maxQueuedRunsPerToken) {
+      throw new ServeError(
+        'queue-full',
+        `token ${JSON.stringify(requestedBy)} has ${waitingForToken} runs waiting, the most one token may keep waiting (ptas serve --max-queued-runs-per-token ${this.maxQueuedRunsPerToken}): ask again once one has started, or cancel one`,
+        { scope: 'token', limit: this.maxQueuedRunsPerToken, waiting: waitingForToken },
+        QUEUE_FULL_RETRY_AFTER_S,
+      );
+    }
+    const waitingInAll = queue.waitingCount();
+    if (waitingInAll >= this.maxQueuedRuns) {
+      throw new ServeError(
+        'queue-full',
+        `${waitingInAll} runs are waiting, the most this server keeps waiting (ptas serve --max-queued-runs ${this.maxQueuedRuns}): ask again once one has started`,
+        { scope: 'server', limit: this.maxQueuedRuns, waiting: waitingInAll },
+        QUEUE_FULL_RETRY_AFTER_S,
+      );
+    }
   }
 
   private async profileFor(input: StartRunInput): Promise<Waiting> {
@@ -174,16 +234,29 @@ export class RunService {
     }
   }
 
+  /** The run as read: its stored record, and its queue position while it waits. */
   get(runId: string): RunRecord | undefined {
-    return this.deps.store.get(runId);
+    const record = this.deps.store.get(runId);
+    return record && this.withPosition(record, record.status === 'queued' ? this.deps.queue.positions() : undefined);
   }
 
   list(filter: { implementation?: string } = {}): RunRecord[] {
-    return this.deps.store.list(filter);
+    const records = this.deps.store.list(filter);
+    const positions = records.some((r) => r.status === 'queued') ? this.deps.queue.positions() : undefined;
+    return records.map((record) => this.withPosition(record, positions));
   }
 
+  /** A queued record with the queue's position for it (a run queued before a restart, never started, has none). */
+  private withPosition(record: RunRecord, positions: Map<string, number> | undefined): RunRecord {
+    if (record.status !== 'queued') return record;
+    const { queuePosition: _stored, ...rest } = record;
+    const position = positions?.get(record.id);
+    return position === undefined ? rest : { ...rest, queuePosition: position };
+  }
+
+  /** The record as stored (no position): what a change of status is written over. */
   private require(runId: string): RunRecord {
-    const record = this.get(runId);
+    const record = this.deps.store.get(runId);
     if (!record) throw notFound(`run ${runId}`);
     return record;
   }
@@ -196,27 +269,30 @@ export class RunService {
     this.deps.events.publish(runId, event);
   }
 
-  /** Starts what may start, and tells each waiting run its new position. */
+  /**
+   * Starts what may start, and notifies whoever follows a waiting run of its
+   * new position: nothing is written (a position is read from the queue), and
+   * a run nobody follows costs a map lookup.
+   */
   private pump(): void {
     if (this.closed) return;
     for (const run of this.deps.queue.startable()) this.launch(run.runId);
-    for (const [runId, position] of this.deps.queue.positions()) {
-      const record = this.get(runId);
-      if (!record || record.queuePosition === position) continue;
-      const moved: RunRecord = { ...record, queuePosition: position };
-      this.save(moved);
-      this.publish(runId, { type: 'status', run: moved });
+    const positions = this.deps.queue.positions();
+    for (const runId of this.notifiedPositions.keys()) if (!positions.has(runId)) this.notifiedPositions.delete(runId);
+    for (const [runId, position] of positions) {
+      if (this.notifiedPositions.get(runId) === position) continue;
+      this.notifiedPositions.set(runId, position);
+      this.deps.events.notify(runId, () => ({ type: 'status', run: { ...this.require(runId), queuePosition: position }, positionOnly: true }));
     }
   }
 
   private launch(runId: string): void {
     const waiting = this.waiting.get(runId)!;
     this.waiting.delete(runId);
-    const { queuePosition: _position, ...queued } = this.require(runId);
-    const record: RunRecord = { ...queued, status: 'running', startedAt: now() };
+    const record: RunRecord = { ...this.require(runId), status: 'running', startedAt: now() };
     this.save(record);
     this.publish(runId, { type: 'status', run: record });
-    this.deps.log(`run ${runId} of ${record.implementation} started`);
+    this.deps.log(`run ${runId} of ${logValue(record.implementation)} started`);
     const controller = new AbortController();
     const waiversFile = record.options.waivers !== undefined ? this.deps.layout.waiversFile(runId) : undefined;
     const active: Active = { controller, done: Promise.resolve() };
@@ -259,7 +335,7 @@ export class RunService {
     this.save(record);
     this.publish(runId, { type: 'status', run: record });
     this.publish(runId, { type: 'end', run: record });
-    this.deps.log(`run ${runId} of ${record.implementation} ${record.status}: ${record.verdict}${note ? ` (${note})` : ''}`);
+    this.deps.log(`run ${runId} of ${logValue(record.implementation)} ${record.status}: ${record.verdict}${note ? ` (note ${logValue(note)})` : ''}`);
     this.active.delete(runId);
     this.deps.queue.finished(runId);
     this.pump();
@@ -271,12 +347,11 @@ export class RunService {
     if (record.status === 'finished' || record.status === 'cancelled') throw new ServeError('conflict', `run ${runId} has ended (${record.status}): there is nothing to cancel`);
     if (record.status === 'queued' && this.deps.queue.remove(runId)) {
       this.waiting.delete(runId);
-      const { queuePosition: _position, ...rest } = record;
-      const cancelled: RunRecord = { ...rest, status: 'cancelled', finishedAt: now(), note: NOTES.cancelledWhileQueued };
+      const cancelled: RunRecord = { ...record, status: 'cancelled', finishedAt: now(), note: NOTES.cancelledWhileQueued };
       this.save(cancelled);
       this.publish(runId, { type: 'status', run: cancelled });
       this.publish(runId, { type: 'end', run: cancelled });
-      this.deps.log(`run ${runId} of ${record.implementation} cancelled before it started`);
+      this.deps.log(`run ${runId} of ${logValue(record.implementation)} cancelled before it started`);
       this.pump();
       return cancelled;
     }
@@ -286,12 +361,25 @@ export class RunService {
       active.controller.abort();
       await Promise.race([active.done, new Promise((resolve) => setTimeout(resolve, CANCEL_WAIT_MS).unref())]);
     }
-    return this.require(runId);
+    return this.get(runId)!;
   }
 
+  /** The run's events; a stored status of a run that still waits is read with its position now. */
   events(runId: string, options: { after?: number; signal?: AbortSignal } = {}): AsyncGenerator<NumberedRunEvent> {
     this.require(runId);
-    return this.deps.events.subscribe(runId, options);
+    return this.withPositions(runId, this.deps.events.subscribe(runId, options));
+  }
+
+  private async *withPositions(runId: string, events: AsyncGenerator<NumberedRunEvent>): AsyncGenerator<NumberedRunEvent> {
+    try {
+      for await (const numbered of events) {
+        const { event } = numbered;
+        if (event.type !== 'status' || event.positionOnly || event.run.status !== 'queued') yield numbered;
+        else yield { ...numbered, event: { ...event, run: this.withPosition(event.run, this.deps.queue.positions()) } };
+      }
+    } finally {
+      await events.return(undefined);
+    }
   }
 
   /** The run's bundle folder, once ptasRun has written it (a cancelled run's partial one too). */
@@ -341,8 +429,7 @@ export class RunService {
     for (const { runId } of this.deps.queue.waitingRuns()) {
       this.deps.queue.remove(runId);
       this.waiting.delete(runId);
-      const { queuePosition: _position, ...rest } = this.require(runId);
-      const record: RunRecord = { ...rest, status: 'finished', finishedAt: now(), verdict: 'INCOMPLETE', note: NOTES.serverStoppedQueued };
+      const record: RunRecord = { ...this.require(runId), status: 'finished', finishedAt: now(), verdict: 'INCOMPLETE', note: NOTES.serverStoppedQueued };
       this.save(record);
       this.publish(runId, { type: 'status', run: record });
       this.publish(runId, { type: 'end', run: record });
@@ -354,4 +441,9 @@ export class RunService {
     });
     await Promise.race([Promise.all(stopping), new Promise((resolve) => setTimeout(resolve, CANCEL_WAIT_MS).unref())]);
   }
+}
+
+function wholeAtLeastOne(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1; got ${value}`);
+  return value;
 }

@@ -9,9 +9,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { ConfigError } from '../../src/config/errors.ts';
 import { apiAuthentication } from './api/auth.ts';
 import { installErrorHandlers } from './api/errors.ts';
+import { installJsonBodyParser } from './api/json-body.ts';
 import { implementationRoutes } from './api/implementations.ts';
 import { runRoutes } from './api/runs.ts';
 import { shareRoutes } from './api/share.ts';
+import { stderrLog } from './log.ts';
+import { serverTimeouts } from './timeouts.ts';
 import type { RunRecord } from './contract.ts';
 import { createServices, type ServeServices, type ServicesOptions } from './services.ts';
 
@@ -24,6 +27,10 @@ export interface ServerOptions extends ServicesOptions {
   port?: number;
   /** PEM files: serve HTTPS. Required for a host other than loopback. */
   tls?: { certFile: string; keyFile: string };
+  /** How long a client may take to send a whole request, head and body (ms); default 60 s (timeouts.ts). */
+  requestTimeoutMs?: number;
+  /** How long a connection may pass without a byte either way (ms); default 60 s, at least 20 s (timeouts.ts). */
+  connectionTimeoutMs?: number;
   /** The console's pages, login and the rest, registered before the server listens; `log` is the server's log. */
   registerExtra?: (app: FastifyInstance, services: ServeServices, log: (line: string) => void) => Promise<void>;
 }
@@ -66,8 +73,9 @@ export async function createServer(options: ServerOptions): Promise<ServeServer>
       `--host ${host} would expose the API and its tokens beyond this machine without TLS: give --tls-cert FILE --tls-key FILE, or keep the default --host ${DEFAULT_HOST} (behind a TLS-terminating proxy on this machine)`,
     );
   }
-  const https = options.tls ? { cert: readPem(options.tls.certFile, '--tls-cert'), key: readPem(options.tls.keyFile, '--tls-key') } : undefined;
-  const log = options.log ?? ((line: string) => process.stderr.write(`ptas serve: ${line}\n`));
+  const timeouts = serverTimeouts(options);
+  const https = options.tls ? { cert: readPem(options.tls.certFile, '--tls-cert'), key: readPem(options.tls.keyFile, '--tls-key'), ...timeouts.nodeOptions } : undefined;
+  const log = options.log ?? stderrLog;
   const { services, firstRunToken, recovered } = createServices({ ...options, log });
 
   const app = Fastify({
@@ -75,12 +83,16 @@ export async function createServer(options: ServerOptions): Promise<ServeServer>
     bodyLimit: BODY_LIMIT,
     // Server-sent event streams and downloads end with the server.
     forceCloseConnections: true,
-    ...(https ? { https } : {}),
+    // A slow client cannot hold a connection: the whole request within requestTimeout, no connection silent beyond connectionTimeout.
+    requestTimeout: timeouts.requestTimeout,
+    connectionTimeout: timeouts.connectionTimeout,
+    ...(https ? { https } : { http: timeouts.nodeOptions }),
     // Unknown keys in a body are refused, not silently dropped; every problem is named.
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: false } },
   }) as unknown as FastifyInstance;
 
   installErrorHandlers(app, log);
+  installJsonBodyParser(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');

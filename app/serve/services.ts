@@ -16,6 +16,7 @@ import { renderStarterProfile } from '../init/starter-profile.ts';
 import type { ImplementationRecord, ImplementationSummary, RunRecord } from './contract.ts';
 import { doctorForProfile, type DoctorResult } from './doctor.ts';
 import { ServeError, type ErrorBody } from './errors.ts';
+import { stderrLog } from './log.ts';
 import { RunEvents, type NumberedRunEvent } from './events.ts';
 import { ImplementationService, type ImplementationInput } from './implementations.ts';
 import { profilePolicy, type ProfilePolicy } from './profile-policy.ts';
@@ -54,7 +55,7 @@ export interface ServeServices {
   };
 
   runs: {
-    /** Queues a run (202 in the API); refused (422) when its profile cannot be resolved or names a target the policy refuses. */
+    /** Queues a run (202 in the API); refused (422) when its profile cannot be resolved or names a target the policy refuses, 429 when the token or the server has as many runs waiting as it may. */
     start(input: StartRunInput): Promise<RunRecord>;
     get(runId: string): RunRecord | undefined;
     /** Newest first. */
@@ -111,6 +112,10 @@ export interface ServicesOptions {
   dataDir: string;
   /** Runs at once over all implementations (one per implementation in any case); default 1. */
   maxConcurrentRuns?: number;
+  /** Runs that may wait at once over all tokens; default 100 (runs.ts DEFAULT_MAX_QUEUED_RUNS). */
+  maxQueuedRuns?: number;
+  /** Runs that may wait at once for one token; default 20. */
+  maxQueuedRunsPerToken?: number;
   /** The server's environment, read for the names secretEnv allows; default process.env. */
   env?: NodeJS.ProcessEnv;
   /** --secret-env: the variables (names, or prefixes ending in *) stored profiles may read as secrets; default none. */
@@ -140,7 +145,7 @@ const STARTER_CLIENT_ID = 'your-client-id';
 export function createServices(options: ServicesOptions): CreatedServices {
   const layout = new StoreLayout(options.dataDir);
   layout.ensure();
-  const log = options.log ?? ((line: string) => process.stderr.write(`ptas serve: ${line}\n`));
+  const log = options.log ?? stderrLog;
   const policy = profilePolicy({
     env: options.env ?? process.env,
     ...(options.secretEnv ? { secretEnv: options.secretEnv } : {}),
@@ -151,7 +156,17 @@ export function createServices(options: ServicesOptions): CreatedServices {
   const implementationStore = new ImplementationStore(layout);
   const runStore = new RunStore(layout, () => implementationStore.list());
   const events = new RunEvents(runStore);
-  const runs = new RunService({ layout, store: runStore, implementations: implementationStore, events, queue: new RunQueue(options.maxConcurrentRuns ?? 1), policy, log });
+  const runs = new RunService({
+    layout,
+    store: runStore,
+    implementations: implementationStore,
+    events,
+    queue: new RunQueue(options.maxConcurrentRuns ?? 1),
+    policy,
+    log,
+    ...(options.maxQueuedRuns !== undefined ? { maxQueuedRuns: options.maxQueuedRuns } : {}),
+    ...(options.maxQueuedRunsPerToken !== undefined ? { maxQueuedRunsPerToken: options.maxQueuedRunsPerToken } : {}),
+  });
   const implementations = new ImplementationService(implementationStore, (filter) => runStore.list(filter), policy);
   const tokens = new TokenStore(layout.tokensFile);
   const shares = new ShareStore(layout.sharesFile);

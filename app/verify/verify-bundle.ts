@@ -1,5 +1,6 @@
 // `ptas verify DIR`: whether a certification bundle is what its manifest says
-// and what a certifier asked for. In order: the manifest, the files (hashes,
+// and what a certifier asked for. In order: the folder's entries (regular
+// files and folders only, nothing followed), the manifest, the files (hashes,
 // nothing missing or added), the signature, the nonce, the agreement of
 // results.json, junit.xml and index.html, and the required checks. Every
 // step is reported; the first that fails names the discrepancy.
@@ -11,6 +12,7 @@ import { fromRoot } from '../../src/paths.ts';
 import type { RunResults } from '../../src/results/model.ts';
 import { requiredCheckIds } from '../certify/required-checks.ts';
 import { verifyHtmlAgrees, verifyJunitAgrees, verifyRequiredChecks, verifyResultsAgree } from './agreement.ts';
+import { verifyEntries } from './bundle-entries.ts';
 import { verifyFiles } from './bundle-files.ts';
 import { verifyNonce, verifySignature } from './signature-and-nonce.ts';
 import type { VerifyStep } from './steps.ts';
@@ -33,6 +35,9 @@ function readJson<T>(file: string): T {
 export async function verifyBundle(dir: string, options: VerifyOptions = {}): Promise<VerifyReport> {
   const steps: VerifyStep[] = [];
   const done = (): VerifyReport => ({ steps, problem: steps.find((s) => !s.ok) });
+  // Before anything is read: a link or a FIFO would be followed or block.
+  steps.push(verifyEntries(dir));
+  if (!steps[0]!.ok) return done();
   const manifestFile = path.join(dir, MANIFEST_FILE);
   if (!existsSync(manifestFile)) {
     steps.push({ name: 'manifest', ok: false, detail: `${MANIFEST_FILE}: missing (write bundles with ptas run, which adds it)` });

@@ -1,7 +1,7 @@
 // manifest.json: what a certifier needs to trust a run's folder without having
 // been there. It names the suite (version, commit), the catalogue (spec
 // version and the hash of schemas/requirements.json), the profile with its
-// secrets replaced by salted hashes, the target's fingerprint, the run's
+// secrets replaced by scrypt fingerprints, the target's fingerprint, the run's
 // times, verdict and nonce, the environment, the checks the catalogue
 // requires, the waiver file's hash, and every artifact with its SHA-256. A
 // detached Ed25519 signature over the manifest's bytes (manifest.json.sig)
@@ -33,9 +33,12 @@ export interface Manifest {
   suite: { name: string; version: string; gitCommit: string | null };
   catalogue: { specVersion: string; sha256: string };
   profile: {
-    /** Random per manifest: the same secret hashes differently in every bundle. */
+    /** Random per manifest (hex): the same secret has another fingerprint in every bundle. */
     salt: string;
-    /** The keys whose values were replaced by "salted-sha256:<hex>" of salt + value. */
+    /**
+     * The keys whose values were replaced by their fingerprint,
+     * "scrypt:N=32768,r=8,p=1:<salt>:<hex>" (src/certify/profile-secrets.ts).
+     */
     hashedSecrets: string[];
     content: unknown;
   };

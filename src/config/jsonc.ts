@@ -33,8 +33,16 @@ const LITERALS: ReadonlyArray<[string, unknown]> = [
   ['null', null],
 ];
 
+/**
+ * How deep arrays and objects may nest. The parser recurses once per level, so
+ * a text nested thousands deep would overflow the stack (a crash, not an
+ * error naming the problem); no profile or waiver file comes near this.
+ */
+export const MAX_JSONC_DEPTH = 64;
+
 class Parser {
   private i = 0;
+  private depth = 0;
 
   constructor(private readonly text: string) {
     // A byte-order mark is not JSON whitespace, but editors write one.
@@ -99,6 +107,7 @@ class Parser {
 
   /** `{` or `[` … `}` or `]`: members separated by commas, a trailing comma allowed. */
   private members(close: '}' | ']', member: () => void): void {
+    if (++this.depth > MAX_JSONC_DEPTH) this.fail(`nested deeper than ${MAX_JSONC_DEPTH} levels (arrays and objects inside each other): no profile or waiver file needs more`);
     this.i++;
     for (;;) {
       this.skipBlanks();
@@ -109,6 +118,7 @@ class Parser {
       else if (this.text[this.i] !== close) this.fail(`expected ',' or '${close}', found ${this.found()}`);
     }
     this.i++;
+    this.depth--;
   }
 
   private object(): Record<string, unknown> {

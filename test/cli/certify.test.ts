@@ -50,10 +50,10 @@ test('ptas run --sign-key --nonce writes a signed bundle, and ptas verify holds 
   assert.equal(manifest.run.nonce, NONCE);
   assert.equal(manifest.catalogue.specVersion.startsWith('service-spec.md'), true);
   assert.ok(manifest.requiredChecks.includes('auth.refresh-token-single-use'));
-  // The secret is in the profile only as a salted hash.
+  // The secret is in the profile only as its scrypt fingerprint (test/hardening/secret-fingerprint.test.ts).
   const secret = JSON.parse(readFileSync(path.join(bundle, 'results.json'), 'utf8')) as RunResults;
   assert.ok(secret.checks.length > 80);
-  assert.match(String((manifest.profile.content as { credentials: { clientSecret: string } }).credentials.clientSecret), /^salted-sha256:[0-9a-f]{64}$/);
+  assert.match(String((manifest.profile.content as { credentials: { clientSecret: string } }).credentials.clientSecret), /^scrypt:N=32768,r=8,p=1:[0-9a-f]{32}:[0-9a-f]{64}$/);
   assert.ok(manifest.profile.hashedSecrets.includes('credentials.clientSecret'));
 
   const verified = await runPtas(['verify', bundle, '--pubkey', vendor.publicKey, '--nonce', NONCE]);

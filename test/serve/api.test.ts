@@ -245,7 +245,7 @@ test('a share link shows the report without login, with its CSP as a header and 
   assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
   assert.equal(page.headers.get('x-content-type-options'), 'nosniff');
   const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)![1]!;
-  assert.equal(page.headers.get('content-security-policy'), `${meta}; frame-ancestors 'none'`);
+  assert.equal(page.headers.get('content-security-policy'), `${meta}; frame-ancestors 'none'; sandbox allow-scripts allow-downloads`);
   assert.match(meta, /default-src 'none'/);
   assert.match(html, /CONFORMANT/);
   const bundle = await fetch(`${lab.url}${shared.json.url}/bundle`);

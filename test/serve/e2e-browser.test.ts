@@ -195,11 +195,11 @@ test('a new user: ptas serve, sign in, an implementation from the starter agains
     const steps = verified.stdout.split('\n').filter((line) => /^[✔✖] /.test(line));
     assert.deepEqual(
       steps.map((line) => line.slice(0, 2) + line.slice(2).split(/\s{2,}/)[0]),
-      ['✔ manifest', '✔ files', '✔ signature', '✔ nonce', '✔ results.json', '✔ junit.xml', '✔ index.html', '✖ required checks'],
+      ['✔ entries', '✔ manifest', '✔ files', '✔ signature', '✔ nonce', '✔ results.json', '✔ junit.xml', '✔ index.html', '✖ required checks'],
       verified.stdout,
     );
-    assert.match(steps[4]!, new RegExp(`CONFORMANT, ${rows} checks`));
-    assert.match(steps[7]!, /required check \S+ has no verdict \(not run: --grep/);
+    assert.match(steps[5]!, new RegExp(`CONFORMANT, ${rows} checks`));
+    assert.match(steps[8]!, /required check \S+ has no verdict \(not run: --grep/);
     assert.match(verified.stderr, /does not hold: results\.json: required check \S+ has no verdict/);
     assert.equal(verified.code, 1, verified.stdout + verified.stderr);
 

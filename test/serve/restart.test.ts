@@ -43,7 +43,7 @@ test('a server killed mid-run loses nothing: every run listed after the restart,
   const second = await startServeProcess(data, { [key]: value });
   try {
     assert.equal(second.token, undefined, 'no new first-run token: the first one is live');
-    assert.match(second.stdout(), new RegExp(`run ${inFlight.id} of reference: the server stopped during the run`));
+    assert.match(second.stdout(), new RegExp(`run ${inFlight.id} of "reference": the server stopped during the run`));
     const again = caller(second.url, token);
     const runs = (await again('GET', '/api/runs')).json as RunRecord[];
     assert.deepEqual(runs.map((r) => r.id).sort(), [done.id, inFlight.id, waiting.id].sort(), 'every run is listed');

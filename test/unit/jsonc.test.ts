@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { JsoncSyntaxError, parseJsonc } from '../../src/config/jsonc.ts';
+import { JsoncSyntaxError, MAX_JSONC_DEPTH, parseJsonc } from '../../src/config/jsonc.ts';
 import { readProfileFile } from '../../src/config/load.ts';
 import { ConfigError } from '../../src/config/errors.ts';
 import { referenceProfile } from '../../reference/profile.ts';
@@ -100,4 +100,11 @@ test('readProfileFile reads comments and names line and column of a syntax error
     () => readProfileFile(bad),
     (error: unknown) => error instanceof ConfigError && /bad\.jsonc is not valid JSON.*line 3, column 3/.test(error.message),
   );
+});
+
+test('nesting beyond MAX_JSONC_DEPTH is a syntax error at the bracket that goes too deep, not a stack overflow', () => {
+  const within = `${'['.repeat(MAX_JSONC_DEPTH)}${']'.repeat(MAX_JSONC_DEPTH)}`;
+  assert.equal(JSON.stringify(parseJsonc(within)), within);
+  const error = syntaxError(`{"a":\n ${'['.repeat(100_000)}`);
+  assert.match(error.message, new RegExp(`^line 2, column ${MAX_JSONC_DEPTH + 1}: nested deeper than ${MAX_JSONC_DEPTH} levels`));
 });

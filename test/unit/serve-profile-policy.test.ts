@@ -20,7 +20,7 @@ import type { Profile } from '../../src/config/profile.ts';
 
 const kindOf = (error: unknown) => (error instanceof ServeError ? error.kind : String(error));
 
-test('a secret goes where its key or header says so, or in the value of a {header, value} pair; the manifest hashes exactly those places', () => {
+test('a secret goes where its key or header says so, or in the value of a {header, value} pair; the manifest hashes exactly those places', async () => {
   const profile = {
     name: 'Acme',
     credentials: { clientId: 'partner', clientSecret: 'env:A' },
@@ -30,7 +30,7 @@ test('a secret goes where its key or header says so, or in the value of a {heade
   };
   const secret = stringPlaces(profile).filter((p) => p.secret).map((p) => p.keyPath);
   assert.deepEqual(secret, ['credentials.clientSecret', 'auth.jwksAccess.value', 'trading.createOffer.headers.x-api-key', 'webhooks.signature.secret'], 'secretEncoding says how a secret is written: no secret');
-  assert.deepEqual(profileWithHashedSecrets(profile, [], 'salt').hashedSecrets, secret);
+  assert.deepEqual((await profileWithHashedSecrets(profile, [], 'salt')).hashedSecrets, secret);
   assert.deepEqual(
     envReferences(profile).map((r) => [r.name, r.pointer, r.secret]),
     [

@@ -29,6 +29,7 @@ export function installErrorHandlers(app: FastifyInstance, log: (line: string) =
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof ServeError) {
       if (error.kind === 'unauthorized') reply.header('www-authenticate', 'Bearer realm="ptas"');
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.code(error.status).send(error.body());
     }
     if (error.validation) {

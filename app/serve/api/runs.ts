@@ -11,8 +11,8 @@ interface RunParams {
   id: string;
 }
 
-/** Server-sent events keep quiet connections open through proxies with a comment line this often. */
-const KEEP_ALIVE_MS = 15_000;
+/** Server-sent events keep quiet connections open through proxies (and within the server's connection time-out, timeouts.ts) with a comment line this often. */
+export const KEEP_ALIVE_MS = 15_000;
 
 export function sendArchive(reply: FastifyReply, archive: { stream: NodeJS.ReadableStream; filename: string }): FastifyReply {
   return reply
@@ -23,7 +23,8 @@ export function sendArchive(reply: FastifyReply, archive: { stream: NodeJS.Reada
 
 export async function runRoutes(app: FastifyInstance, services: ServeServices): Promise<void> {
   app.post<{ Body: { implementation: string; options?: RunOptionsInput; secrets?: RunSecrets } }>('/api/runs', { schema: { body: startRunBody } }, async (request, reply) => {
-    const run = await services.runs.start(request.body);
+    // The run names the token that asked (its name, never the token): recorded, and held to the token's bound on waiting runs.
+    const run = await services.runs.start({ ...request.body, ...(request.ptasToken !== undefined ? { requestedBy: request.ptasToken } : {}) });
     return reply.code(202).header('location', `/api/runs/${run.id}`).send(run);
   });
 
@@ -56,7 +57,9 @@ export async function runRoutes(app: FastifyInstance, services: ServeServices): 
     const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
     try {
       for await (const { seq, event } of services.runs.events(id, { after: Number.isFinite(after) && after > 0 ? after : 0, signal: stop.signal })) {
-        raw.write(`id: ${seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+        // A position-only update has no id: it is not stored, so Last-Event-ID counts the stored events only.
+        const numbered = event.type === 'status' && event.positionOnly ? '' : `id: ${seq}\n`;
+        raw.write(`${numbered}event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
       }
     } finally {
       clearInterval(keepAlive);

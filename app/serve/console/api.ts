@@ -128,7 +128,7 @@ function registerImplementations(app: FastifyInstance, { services }: ConsoleCont
     const secrets = Object.fromEntries(Object.entries(input.secrets ?? {}).filter(([, v]) => v !== ''));
     try {
       const clientSecret = input.clientSecret || undefined;
-      return reply.code(201).send(await services.runs.start(id, options, Object.keys(secrets).length ? secrets : undefined, clientSecret));
+      return reply.code(201).send(await services.runs.start(id, options, Object.keys(secrets).length ? secrets : undefined, clientSecret, requireSession(request).token.label));
     } catch (error) {
       return refused(reply, error);
     }

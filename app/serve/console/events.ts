@@ -64,6 +64,8 @@ export function registerEvents(app: FastifyInstance, { services }: ConsoleContex
 
     unsubscribe = await services.runs.subscribe(id, (event) => {
       if (ended) return;
+      // A position-only update is not stored: sent without an id and not counted, as the API sends it.
+      if (event.type === 'status' && event.positionOnly) return void raw.write(`event: status\ndata: ${JSON.stringify(event)}\n\n`);
       // Numbered from 1, as the API's stream numbers them (app/serve/api/runs.ts): one Last-Event-ID means the same in both.
       const at = ++position;
       if (at > skipThrough) raw.write(sseFrame(at, event));

@@ -52,10 +52,12 @@ export interface ServeServices {
      * values of its env:NAME references for this run only (they take
      * precedence over the server's environment); never stored, never in the
      * record. `clientSecret`: the client secret of a profile that leaves it
-     * out, for this run only, under the same rules. Throws an Error whose
-     * message is shown when it cannot start.
+     * out, for this run only, under the same rules. `requestedBy`: the
+     * session's token name, recorded with the run and held to that token's
+     * bound on waiting runs. Throws an Error whose message is shown when it
+     * cannot start.
      */
-    start(implementationId: string, options: RunOptionsInput, secrets?: Record<string, string>, clientSecret?: string): Promise<RunRecord>;
+    start(implementationId: string, options: RunOptionsInput, secrets?: Record<string, string>, clientSecret?: string, requestedBy?: string): Promise<RunRecord>;
     get(runId: string): Promise<RunRecord | undefined>;
     /** The implementation's runs, newest first. */
     list(implementationId: string): Promise<RunRecord[]>;
