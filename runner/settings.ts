@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Ajv, type JSONSchemaType } from 'ajv';
 import { ConfigError } from '../src/config/errors.ts';
+import { markerKeyOf, useMarkerKey } from '../src/http/redact.ts';
 import type { ShardPart } from '../src/results/model.ts';
 import type { RunTarget } from './run-targets.ts';
 
@@ -33,6 +34,8 @@ export interface RunSettings {
 /** What the Playwright process reads: the settings, and where the run's hand-off files live (all inside its scratch directory). */
 export interface RunHandOff extends RunSettings {
   paths: RunPaths;
+  /** The key of the run's secret markers (src/http/redact.ts), so the child's markers are the orchestrator's. */
+  markerKey: string;
 }
 
 export interface RunPaths {
@@ -108,6 +111,7 @@ export function resolveRunSettings(input: RunSettingsInput): RunSettings {
 export function handOffIn(settings: RunSettings, scratch: string): RunHandOff {
   return {
     ...settings,
+    markerKey: markerKeyOf(),
     paths: {
       results: path.join(scratch, 'checks.json'),
       specs: path.join(scratch, 'specs'),
@@ -129,7 +133,7 @@ export function writeRunSettings(settings: RunHandOff, file: string): Record<str
 // The profile inside each target was validated when it was loaded (src/config/); here the settings' own shape is.
 const SCHEMA: JSONSchemaType<RunHandOff> = {
   type: 'object',
-  required: ['targets', 'workers', 'checkTimeoutMs', 'progress', 'paths'],
+  required: ['targets', 'workers', 'checkTimeoutMs', 'progress', 'paths', 'markerKey'],
   additionalProperties: false,
   properties: {
     targets: {
@@ -153,6 +157,7 @@ const SCHEMA: JSONSchemaType<RunHandOff> = {
       properties: { index: { type: 'integer', minimum: 1 }, total: { type: 'integer', minimum: 1 } },
     },
     events: { type: 'boolean', nullable: true },
+    markerKey: { type: 'string', minLength: 1 },
     paths: {
       type: 'object',
       required: ['results', 'specs', 'playwrightOutput', 'locks'],
@@ -186,5 +191,8 @@ export function readRunSettings(env: NodeJS.ProcessEnv = process.env): RunHandOf
   if (read) return read;
   const file = env[RUN_SETTINGS_ENV];
   if (!file) throw new Error(`${RUN_SETTINGS_ENV} names no run settings: run the checks through \`ptas run\`, not \`playwright test\``);
-  return (read = parseRunSettings(readFileSync(file, 'utf8'), file));
+  read = parseRunSettings(readFileSync(file, 'utf8'), file);
+  // Before this process redacts anything: its markers are the run's.
+  useMarkerKey(read.markerKey);
+  return read;
 }

@@ -1,8 +1,13 @@
 // Secrets never reach an artifact: every string that leaves a check is passed
 // through a Redactor. A secret becomes a marker such as
-// «client_secret#3f9a1c2b» (a sha-256 prefix), so two exchanges that carry the
-// same token can still be matched by a reader without exposing the token.
-import { createHash } from 'node:crypto';
+// «client_secret#3f9a1c2b», so two exchanges that carry the same token can
+// still be matched by a reader without exposing the token. The marker's
+// digits are an HMAC-SHA-256 under the run's own random key, never written
+// anywhere a reader gets: a plain hash's prefix gave a six-digit client
+// secret away in under a second of guessing. Every process of one run uses
+// the run's key (the Playwright processes get it with the run's settings,
+// runner/settings.ts), so a token's marker is the same in every exchange.
+import { createHmac, randomBytes } from 'node:crypto';
 
 /** JSON keys whose values are always secret, whatever they look like. */
 const SECRET_KEYS = /^(client_secret|access_token|refresh_token|id_token|token|password|secret|private_key)$/i;
@@ -14,8 +19,20 @@ const JWT_SHAPE = /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
 /** How deep redactJson walks; deeper subtrees are kept as redacted text. */
 const MAX_DEPTH = 64;
 
+let markerKey = randomBytes(32);
+
+/** This process's key for markers, to hand to the other processes of its run. */
+export function markerKeyOf(): string {
+  return markerKey.toString('base64url');
+}
+
+/** Takes the run's key (a process of a run started by another: the Playwright runner and its workers). */
+export function useMarkerKey(key: string): void {
+  markerKey = Buffer.from(key, 'base64url');
+}
+
 export function fingerprint(value: string): string {
-  return createHash('sha256').update(value).digest('hex').slice(0, 8);
+  return createHmac('sha256', markerKey).update(value).digest('hex').slice(0, 8);
 }
 
 export function secretMarker(label: string, value: string): string {

@@ -72,13 +72,13 @@ test('a profile text nested 10,000 deep is 422 invalid-profile naming the limit 
   assert.equal((await lab.call('PUT', '/api/implementations/deep-profile', { body: { name: 'Deep', profileText: profileOfDepth(LIMIT + 1) } })).status, 422);
 });
 
-test('the console: a body nested deep is 400 naming the limit, and so is a profile text it is given to save', async () => {
+test('the console: a body nested deep is 400 naming the limit, and a profile text it is given to save is 422 as the API says', async () => {
   const session = await consoleSignIn(lab.url, lab.token);
   const body = await session.call('POST', '/console/api/implementations', { raw: `{"name": "Deep", "profileText": "{}", "extra": ${arrays(DEEP)}}` });
   assert.equal(body.status, 400, body.text);
   assert.match(body.text, new RegExp(`nested deeper than ${LIMIT} levels`));
   const profile = await session.call('POST', '/console/api/implementations', { body: { name: 'Deep', profileText: profileOfDepth(DEEP) } });
-  assert.equal(profile.status, 400, profile.text);
+  assert.equal(profile.status, 422, profile.text);
   assert.match(profile.json.error, new RegExp(`nested deeper than ${LIMIT} levels`));
   const within = await session.call('POST', '/console/api/implementations', { body: { name: 'Within', profileText: profileOfDepth(LIMIT) } });
   assert.equal(within.status, 201, within.text);

@@ -32,7 +32,8 @@ import { startServeProcess, type ServeProcess } from '../serve/support.ts';
 
 const IMPLEMENTATION = 'replay-target';
 /** A profile whose runs end at once (INCOMPLETE: no client id), so a replayed "start" costs nothing. */
-const PROFILE = '{ "baseUrl": "http://127.0.0.1:9" }\n';
+/** Its secret from the server's environment, as its operator allows (--secret-env): Check, which takes no secret, gets as far as the target. */
+const PROFILE = '{ "baseUrl": "http://127.0.0.1:9", "credentials": { "clientId": "replay", "clientSecret": "env:REPLAY_CLIENT_SECRET" } }\n';
 const STORAGE_KEY = 'ptas-console-session';
 
 let data: string;
@@ -79,7 +80,7 @@ before(async () => {
   });
   await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
   elsewhereUrl = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
-  [serve, browser] = await Promise.all([startServeProcess(data), launchChromium()]);
+  [serve, browser] = await Promise.all([startServeProcess(data, { REPLAY_CLIENT_SECRET: 'replay-secret-value' }, ['--secret-env', 'REPLAY_CLIENT_SECRET']), launchChromium()]);
   base = serve.url;
   assert.ok(serve.token, `ptas serve printed no first-run token:\n${serve.stdout()}`);
   token = serve.token;

@@ -59,7 +59,7 @@ const ask = (call: Call) => call('POST', '/api/runs', { body: { implementation: 
 
 before(async () => {
   target = await stalledTarget();
-  lab = await startConsoleTestServer({ maxConcurrentRuns: 1, maxQueuedRuns: TOTAL, maxQueuedRunsPerToken: PER_TOKEN, env: { ...process.env, PTAS_STALLED_SECRET: 'stalled-secret-value' } });
+  lab = await startConsoleTestServer({ maxConcurrentRuns: 1, maxQueuedRuns: TOTAL, maxQueuedRunsPerToken: PER_TOKEN, env: { ...process.env, PTAS_STALLED_SECRET: 'stalled-secret-value' }, secretEnv: ['PTAS_STALLED_SECRET'] });
   const profileText = JSON.stringify({ baseUrl: target.url, credentials: { clientId: 'stalled-client', clientSecret: 'env:PTAS_STALLED_SECRET' }, http: { timeoutMs: 600_000 } });
   const stored = await lab.call('PUT', '/api/implementations/stalled', { body: { name: 'Stalled', profileText } });
   assert.equal(stored.status, 201, stored.text);
@@ -163,7 +163,8 @@ test('the console starts runs as the token its session signed in with: recorded,
     waiting.push(started.json as RunRecord);
   }
   const refused = await session.call('POST', '/console/api/implementations/stalled/runs', { body: {} });
-  assert.equal(refused.status, 400, refused.text);
+  assert.equal(refused.status, 429, refused.text);
+  assert.equal(refused.headers.get('retry-after'), '60', 'the console says when to ask again, as the API does');
   assert.match(refused.json.error, /runs (are )?waiting, the most/);
 });
 

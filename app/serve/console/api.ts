@@ -59,9 +59,10 @@ const startRunBody = {
 } as const;
 
 const notFound = (reply: FastifyReply, what: string) => reply.code(404).send({ error: `no such ${what}` });
-/** A service's refusal with its own status (422 for a profile the server refuses, as the API answers it); 400 otherwise. */
+/** A service's refusal with its own status (422 for a profile the server refuses, 429 with Retry-After for a full queue, as the API answers them); 400 otherwise. */
 function refused(reply: FastifyReply, error: unknown): FastifyReply {
-  const status = (error as { statusCode?: unknown } | undefined)?.statusCode;
+  const { statusCode: status, retryAfterSeconds } = (error ?? {}) as { statusCode?: unknown; retryAfterSeconds?: unknown };
+  if (typeof retryAfterSeconds === 'number') reply.header('retry-after', String(retryAfterSeconds));
   return reply.code(typeof status === 'number' && status >= 400 && status < 500 ? status : 400).send({ error: error instanceof Error ? error.message : String(error) });
 }
 
