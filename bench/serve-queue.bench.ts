@@ -14,11 +14,10 @@
 // within 3× the tail's.
 // `npm run bench -- serve-queue`
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer as createHttpServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createServer } from '../app/serve/server.ts';
+import { startStalledTarget } from '../test/support/servers.ts';
 import { endWithBudgets, median, quantile } from './support/figures.ts';
 
 const WAITING = 1_000;
@@ -28,28 +27,8 @@ const BUDGET_RATIO = 3;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 
-/** Answers the preflight (GET /), holds every other request open until closed. */
-async function stalledTarget(): Promise<{ url: string; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server: Server = createHttpServer((request, response) => {
-    if (request.method === 'GET' && request.url === '/') response.end('stalled target');
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
 
-const target = await stalledTarget();
+const target = await startStalledTarget();
 const data = mkdtempSync(path.join(os.tmpdir(), 'ptas-bench-serve-queue-'));
 const lab = await createServer({
   dataDir: data,
@@ -58,6 +37,7 @@ const lab = await createServer({
   maxQueuedRuns: WAITING + 2 * ROUNDS,
   maxQueuedRunsPerToken: WAITING + 2 * ROUNDS,
   env: { ...process.env, PTAS_BENCH_SECRET: 'bench-secret-value' },
+  secretEnv: ['PTAS_BENCH_SECRET'],
   log: () => {},
 });
 const token = lab.firstRunToken?.token ?? lab.services.tokens.create('bench');

@@ -29,6 +29,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { launchChromium } from '../report/support/browser.ts';
 import { startServeProcess, type ServeProcess } from '../serve/support.ts';
+import { stopProcess } from '../support/processes.ts';
 
 const IMPLEMENTATION = 'replay-target';
 /** A profile whose runs end at once (INCOMPLETE: no client id), so a replayed "start" costs nothing. */
@@ -51,14 +52,6 @@ let runId: string;
 /** The cookie as the other port received it. */
 let stolen: string;
 
-async function stop(child: ServeProcess['child'] | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
 
 /** The API for CI, with the token `ptas serve` printed (the lab's own view, to check what the replay did or did not do). */
 async function api(method: string, route: string, body?: unknown): Promise<{ status: number; json: any }> {
@@ -91,7 +84,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close().catch(() => {});
-  await stop(serve?.child);
+  await stopProcess(serve?.child);
   elsewhere?.closeAllConnections();
   await new Promise((resolve) => elsewhere?.close(resolve));
   if (data) rmSync(data, { recursive: true, force: true });

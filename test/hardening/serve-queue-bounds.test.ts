@@ -19,37 +19,16 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import type { RunRecord } from '../../app/serve/contract.ts';
 import { caller, consoleSignIn, startConsoleTestServer, waitForRun, type Call, type TestServer } from '../serve/support.ts';
+import { startStalledTarget, type TestServer as Target } from '../support/servers.ts';
 
 const PER_TOKEN = 20;
 const TOTAL = 30;
 
-/** A target that answers the preflight (GET /) and holds every other request open until it is closed. */
-async function stalledTarget(): Promise<{ url: string; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((request, response) => {
-    if (request.method === 'GET' && request.url === '/') response.end('stalled target');
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
 
-let target: Awaited<ReturnType<typeof stalledTarget>>;
+let target: Target;
 let lab: TestServer;
 let running: RunRecord;
 let second: { name: string; call: Call };
@@ -58,7 +37,7 @@ const waiting: RunRecord[] = [];
 const ask = (call: Call) => call('POST', '/api/runs', { body: { implementation: 'stalled', options: { load: false } } });
 
 before(async () => {
-  target = await stalledTarget();
+  target = await startStalledTarget();
   lab = await startConsoleTestServer({ maxConcurrentRuns: 1, maxQueuedRuns: TOTAL, maxQueuedRunsPerToken: PER_TOKEN, env: { ...process.env, PTAS_STALLED_SECRET: 'stalled-secret-value' }, secretEnv: ['PTAS_STALLED_SECRET'] });
   const profileText = JSON.stringify({ baseUrl: target.url, credentials: { clientId: 'stalled-client', clientSecret: 'env:PTAS_STALLED_SECRET' }, http: { timeoutMs: 600_000 } });
   const stored = await lab.call('PUT', '/api/implementations/stalled', { body: { name: 'Stalled', profileText } });

@@ -27,6 +27,7 @@ import { launchChromium } from '../report/support/browser.ts';
 import { runPtas } from '../support/cli.ts';
 import { cspViolations, pasteIntoEditor, secretOf, signIn, watchedPage } from './support/console-page.ts';
 import { startServeProcess, type ServeProcess } from './support.ts';
+import { stopProcess } from '../support/processes.ts';
 
 interface ReferenceProcess {
   child: ChildProcess;
@@ -63,14 +64,6 @@ function startReferenceProcess(clientSecret: string): Promise<ReferenceProcess> 
   });
 }
 
-async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
 
 /** The variable of the serve process's environment the stored profile names (env:E2E_REFERENCE_SECRET), which its operator allows (--secret-env). */
 const SECRET_VARIABLE = 'E2E_REFERENCE_SECRET';
@@ -219,7 +212,7 @@ test('a new user: ptas serve, sign in, an implementation from the starter agains
     assert.deepEqual(await cspViolations(page), []);
 
     // The token was printed once, and nowhere since, up to the server's stop; the reference's secret nowhere at all.
-    await stop(serve.child);
+    await stopProcess(serve.child);
     const answered = await Promise.all(answers);
     assert.ok(answered.length >= 15, `the browser's answers: ${answered.length}`);
     assert.equal(serve.stdout().split(token).length - 1, 1, 'printed once');
@@ -237,7 +230,7 @@ test('a new user: ptas serve, sign in, an implementation from the starter agains
     t.diagnostic(`${Math.round(performance.now() - started)} ms from the first start to the server's stop, every assertion made`);
   } finally {
     await browser?.close().catch(() => {});
-    await Promise.all([stop(serve?.child), stop(reference?.child)]);
+    await Promise.all([stopProcess(serve?.child), stopProcess(reference?.child)]);
     for (const dir of [data, downloads]) rmSync(dir, { recursive: true, force: true });
   }
 });

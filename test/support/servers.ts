@@ -22,3 +22,10 @@ export async function startServer(handler: RequestListener): Promise<TestServer>
       }),
   };
 }
+
+/** A target that answers the preflight (GET /) and holds every other request open until it is closed: a run against it stays running. */
+export function startStalledTarget(): Promise<TestServer> {
+  return startServer((request, response) => {
+    if (request.method === 'GET' && request.url === '/') response.end('stalled target');
+  });
+}
