@@ -2,6 +2,7 @@
 // status, register a webhook address, trigger an event) as the profile
 // describes it: templates with {placeholders}, values extracted by JSON Pointer.
 import type { HttpClient, HttpResponse } from './http/client.ts';
+import type { Bearer } from './http/outgoing.ts';
 import type { OperationTemplate } from './config/sections/operation.ts';
 // The load engines fill their request templates the same way; one implementation serves both.
 import { fillJson, fillString, jsonPointer, placeholdersIn, type Variables } from './template.ts';
@@ -34,7 +35,7 @@ export async function callOperation(
   http: HttpClient,
   template: OperationTemplate,
   values: Placeholders,
-  options: { bearer?: string; label: string; headers?: Record<string, string> },
+  options: { bearer?: Bearer; label: string; headers?: Record<string, string> },
 ): Promise<OperationResult> {
   // Generated values ({uuid}, {unique}, {now}, …) are fresh per call; the caller's values win.
   values = { ...freshValues(), ...values };

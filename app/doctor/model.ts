@@ -6,6 +6,7 @@
 import type { HttpClient } from '../../src/http/client.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import type { ExchangeLog } from './exchanges.ts';
+import type { Bearer } from '../../src/http/outgoing.ts';
 
 export type RowOutcome = 'OK' | 'PROBLEM' | 'SKIPPED';
 
@@ -56,8 +57,8 @@ export interface DoctorContext {
   exchanges: ExchangeLog;
   /** Prints the row at once (progress) and keeps it for the summary. */
   report(row: DoctorRow): void;
-  /** Set by the token step; the steps that need it skip without it. */
-  bearer?: string;
+  /** Set by the token step (the suite's own token, renewed as it runs out); the steps that need it skip without it. */
+  bearer?: Bearer;
   /** The user offers are made for: trading.createUser's, else trading.userId. */
   tradingUserId?: string;
 }

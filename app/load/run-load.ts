@@ -5,15 +5,15 @@
 // segment and their results are merged (distributed.ts).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { issuePair } from '../../src/auth/tokens.ts';
 import { ConfigError } from '../../src/config/errors.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
-import { createTransport, HttpClient } from '../../src/http/client.ts';
-import { secretRedactor, socketTarget, type Connection } from '../../src/http/connection.ts';
-import { Redactor } from '../../src/http/redact.ts';
+import { secretRedactor, socketTarget } from '../../src/http/connection.ts';
+import type { BearerSource } from '../../src/http/outgoing.ts';
+import type { Variables } from '../../src/template.ts';
 import { assertReachable } from '../run/preflight.ts';
 import { resolveTarget, type Target } from '../run/target.ts';
 import { runEngine } from '../../load/engine/engine.ts';
+import { loadTokenSource } from '../../load/token-source.ts';
 import { printLine, progressPrinter } from '../../load/engine/progress.ts';
 import { judgeBodySize, type BodySizeJudgement } from '../../load/probes/body-size/analysis.ts';
 import { runBodySizeProbe } from '../../load/probes/body-size/run.ts';
@@ -96,16 +96,6 @@ export async function ptasLoad(options: LoadCommandOptions): Promise<LoadCommand
   }
 }
 
-async function accessTokenFor(profile: ResolvedProfile, connection: Connection): Promise<string> {
-  const transport = createTransport(connection);
-  try {
-    const http = HttpClient.to(connection, { transport, redactor: new Redactor() });
-    return (await issuePair(http, profile, 'access token for the load run')).accessToken;
-  } finally {
-    await transport.dispatcher.close();
-  }
-}
-
 async function onEmbedded(
   entry: ScenarioEntry,
   scenario: LoadScenario | BodySizeScenario,
@@ -113,7 +103,6 @@ async function onEmbedded(
   params: ScenarioParams,
   options: LoadCommandOptions,
 ): Promise<{ verdict: Verdict; data: Record<string, unknown> }> {
-  const { capRps, expectedRps } = params;
   const out = options.output;
   const sendTo = socketTarget(connection);
   const variables = { ...profileVariables(entry.operation, profile) };
@@ -124,13 +113,32 @@ async function onEmbedded(
     const record = bodySizeRecord({ checkId: TOKEN_BODY_SIZE_LIMIT.id, steps: run.steps, judgement: run.judgement, requests: run.requests, requestBudget: run.requestBudget, redact: (t) => t });
     return { verdict: run.judgement, data: { judgement: run.judgement, load: { engine: 'embedded', startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), probes: [record], profiles: [] } } };
   }
-  if (scenario.needs.accessToken) Object.assign(variables, { accessToken: await accessTokenFor(profile, connection) });
+  // The suite's own token, renewed as the run goes (a run may outlast its lifetime).
+  const tokens = scenario.needs.accessToken ? await loadTokenSource(profile, connection) : undefined;
+  try {
+    return await onEngine(entry, scenario, { profile, params, options, variables, ...(tokens ? { accessToken: tokens.source } : {}), sendTo });
+  } finally {
+    await tokens?.close();
+  }
+}
+
+/** A rate staircase or a load profile on the embedded engine. */
+async function onEngine(
+  entry: ScenarioEntry,
+  scenario: LoadScenario,
+  input: { profile: ResolvedProfile; params: ScenarioParams; options: LoadCommandOptions; variables: Variables; accessToken?: BearerSource; sendTo: ReturnType<typeof socketTarget> },
+): Promise<{ verdict: Verdict; data: Record<string, unknown> }> {
+  const { profile, params, options, variables, sendTo } = input;
+  const { capRps, expectedRps } = params;
+  const out = options.output;
+  const token = input.accessToken ? { accessToken: input.accessToken } : {};
   const progress = progressPrinter(out, `ptas load: ${scenario.name}`);
   if (scenario.kind === 'rate-breakpoint') {
     const { run, analysis } = await runRateLimitProbe({
       ...sendTo,
       scenario,
       variables,
+      ...token,
       criteria: rateLimitCriteria(entry, profile, options.overrides, params),
       maxInFlight: options.maxInFlight,
       signal: options.signal,
@@ -145,7 +153,7 @@ async function onEmbedded(
     const record = rateLimitRecord({ checkId: checkIdOf(entry.operation), operation: entry.operation as 'token' | 'accept', run, analysis, capRps, expectedRps, redact: (t) => t });
     return { verdict: analysis, data: { result: run, analysis, load: loadSection(run, [record], []) } };
   }
-  const run = await runEngine({ ...sendTo, scenario, variables, maxInFlight: options.maxInFlight, signal: options.signal, onProgress: progress.onProgress });
+  const run = await runEngine({ ...sendTo, scenario, variables, ...token, maxInFlight: options.maxInFlight, signal: options.signal, onProgress: progress.onProgress });
   progress.done();
   const judged = thresholdVerdict(run);
   showJudged(out, run, judged);

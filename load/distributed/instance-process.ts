@@ -7,27 +7,16 @@
 //   PTAS_CLIENT_SECRET=… node --import tsx load/distributed/instance-process.ts SPEC.json
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { issuePair } from '../../src/auth/tokens.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
-import { createTransport, HttpClient } from '../../src/http/client.ts';
-import { connectionOf, socketTarget, type Connection } from '../../src/http/connection.ts';
-import { Redactor } from '../../src/http/redact.ts';
+import { connectionOf, socketTarget } from '../../src/http/connection.ts';
 import { runEngine, type AnswerSample } from '../engine/engine.ts';
 import { profileVariables } from '../scenarios/params.ts';
+import { loadTokenSource } from '../token-source.ts';
 import { arrivalSegment } from './arrivals.ts';
 import type { InstanceRun } from './compatible.ts';
 import type { InstanceMessage, InstanceSpec } from './instance-spec.ts';
 
 const say = (message: InstanceMessage) => process.stdout.write(`${JSON.stringify(message)}\n`);
-
-async function accessToken(profile: ResolvedProfile, connection: Connection): Promise<string> {
-  const transport = createTransport(connection);
-  try {
-    return (await issuePair(HttpClient.to(connection, { transport, redactor: new Redactor() }), profile, 'access token for the load run')).accessToken;
-  } finally {
-    await transport.dispatcher.close();
-  }
-}
 
 /** The launcher's start time (ms since the epoch); rejects when it hangs up first. */
 function startTime(): Promise<number> {
@@ -46,7 +35,8 @@ async function main(specFile: string): Promise<void> {
   const profile: ResolvedProfile = { ...spec.profile, credentials: { ...spec.profile.credentials, clientSecret: process.env.PTAS_CLIENT_SECRET ?? '' } };
   const connection = connectionOf(profile);
   const variables = { ...profileVariables(spec.scenario.operation, profile) };
-  if (spec.scenario.needs.accessToken) Object.assign(variables, { accessToken: await accessToken(profile, connection) });
+  // The suite's own token, renewed as the run goes (a run may outlast its lifetime); closed with the process.
+  const tokens = spec.scenario.needs.accessToken ? await loadTokenSource(profile, connection) : undefined;
   // The run's in-flight bound, shared as the arrivals are: this instance keeps its part of it.
   const share = arrivalSegment(spec.info.segment, spec.info.sequence).share;
   const raw: AnswerSample[] = [];
@@ -58,6 +48,7 @@ async function main(specFile: string): Promise<void> {
     ...socketTarget(connection),
     scenario: spec.scenario,
     variables,
+    ...(tokens ? { accessToken: tokens.source } : {}),
     rateLimitExpected: spec.info.kind === 'rate-breakpoint',
     maxInFlight: spec.maxInFlight === undefined ? undefined : Math.max(1, Math.ceil(spec.maxInFlight * share)),
     segment: { segment: spec.info.segment, sequence: spec.info.sequence },
@@ -67,6 +58,7 @@ async function main(specFile: string): Promise<void> {
   });
   // Judged on the merged run only: one instance's share says nothing about the whole.
   const result: InstanceRun = { ...run, thresholds: [], instance: spec.info };
+  await tokens?.close();
   writeFileSync(spec.resultPath, JSON.stringify(result));
   if (spec.rawSamplesPath) writeFileSync(spec.rawSamplesPath, raw.map((s) => JSON.stringify(s)).join('\n') + '\n');
   say({ event: 'done' });

@@ -11,6 +11,7 @@
 // run-recording.ts (what each answer adds to the result), ticker.ts
 // (progress snapshots), summary.ts (the normalized result).
 import { HTTP_DEFAULTS } from '../../src/config/profile.ts';
+import type { Variables } from '../../src/template.ts';
 import type { NormalizedRun } from '../result/normalized.ts';
 import { iterationRunner } from './iteration.ts';
 import type { EngineOptions } from './options.ts';
@@ -25,7 +26,34 @@ import { arrivalSegment } from '../distributed/arrivals.ts';
 
 export type { AnswerSample, EngineOptions, PhaseDecision, ProgressSnapshot } from './options.ts';
 
+/** How often the run asks its token source whether the token was renewed (the source renews at half the token's lifetime). */
+const TOKEN_CHECK_MS = 250;
+
+/**
+ * The run's variables, with the access token the source holds now: looked at
+ * every TOKEN_CHECK_MS, and a new variables object (the requests are then
+ * prepared again) only when the token changed.
+ */
+async function renewedVariables(options: EngineOptions): Promise<{ current: () => Variables; stop(): void }> {
+  const source = options.accessToken;
+  let variables = source ? { ...options.variables, accessToken: await source.current() } : options.variables;
+  if (!source) return { current: () => variables, stop: () => undefined };
+  const timer = setInterval(() => {
+    source.current().then(
+      (token) => {
+        if (token !== variables.accessToken) variables = { ...variables, accessToken: token };
+      },
+      // A renewal that failed leaves the token as it was: the answers say what that costs.
+      () => undefined,
+    );
+  }, TOKEN_CHECK_MS);
+  timer.unref();
+  return { current: () => variables, stop: () => clearInterval(timer) };
+}
+
 export async function runEngine(options: EngineOptions): Promise<NormalizedRun> {
+  // Before the run's clock starts: the first token may take a request to get.
+  const variables = await renewedVariables(options);
   const segment = options.segment ? arrivalSegment(options.segment.segment, options.segment.sequence) : undefined;
   const phases = buildPhases(options.scenario.scenarios, 0, segment);
   const maxInFlight = options.maxInFlight ?? Math.max(1, ...phases.map((p) => p.maxVUs));
@@ -50,7 +78,7 @@ export async function runEngine(options: EngineOptions): Promise<NormalizedRun> 
     transport,
     t0,
     iteration: options.scenario.iteration,
-    variables: options.variables,
+    variables: variables.current,
     record: (phase, answer, startMs, endMs, values, template) => recording.record(phase, answer, startMs, endMs, values, template),
   });
   const scheduler = new Scheduler(phases, now, { maxInFlight, maxLagMs: options.maxLagMs ?? 50 }, recording.series, iterate, segment);
@@ -68,6 +96,7 @@ export async function runEngine(options: EngineOptions): Promise<NormalizedRun> 
   try {
     await scheduler.run(options.onPhaseEnd);
   } finally {
+    variables.stop();
     if (progressTimer) clearInterval(progressTimer);
     clearInterval(closeTimer);
     options.signal?.removeEventListener('abort', abort);

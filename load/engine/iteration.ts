@@ -3,8 +3,8 @@
 // next, setup requests (token fetches) unmeasured, every other answer
 // handed to the recorder. Requests are prepared for the wire once per
 // distinct set of values: every request that only uses the run's variables
-// is prepared before the first arrival; one that uses extracted values, per
-// iteration.
+// is prepared before the first arrival, and again when those change (a
+// renewed access token); one that uses extracted values, per iteration.
 //
 // The first request's latency counts from the arrival's due time, not from
 // when the engine got round to sending it (scheduler.ts): a stalled
@@ -28,29 +28,43 @@ export interface IterationContext {
   /** The run clock's origin on performance.now(), which answers are timed on. */
   t0: number;
   iteration: RequestTemplate[];
-  variables: Variables;
+  /** The run's variables now: the same object until one changes (the engine renews the access token in it). */
+  variables: () => Variables;
   record: RecordAnswer;
 }
 
+/** The run's variables and the requests prepared with them, made again only when the variables are another object. */
+interface Prepared {
+  values: Variables;
+  sends: Send[];
+}
+
 export function iterationRunner(ctx: IterationContext): RunIteration {
-  const prepared = ctx.iteration.map((t) => ctx.transport.prepare(fillRequest(t, ctx.variables), Boolean(t.extract)));
+  let prepared: Prepared | undefined;
+  const current = (): Prepared => {
+    const values = ctx.variables();
+    if (prepared?.values !== values) prepared = { values, sends: ctx.iteration.map((t) => ctx.transport.prepare(fillRequest(t, values), Boolean(t.extract))) };
+    return prepared;
+  };
+  current();
   // The common case — one measured request — skips the async loop: the hot path stays short.
-  if (ctx.iteration.length === 1 && !ctx.iteration[0]!.setup) return singleRequest(ctx, prepared[0]!);
+  if (ctx.iteration.length === 1 && !ctx.iteration[0]!.setup) return singleRequest(ctx, current);
   return (phase, fromMs, done) => {
-    iterate(ctx, prepared, phase, ctx.t0 + fromMs).then(
+    iterate(ctx, current(), phase, ctx.t0 + fromMs).then(
       () => done(phase),
       () => done(phase),
     );
   };
 }
 
-function singleRequest(ctx: IterationContext, send: Send): RunIteration {
+function singleRequest(ctx: IterationContext, current: () => Prepared): RunIteration {
   const template = ctx.iteration[0]!;
   return (phase, fromMs, done) => {
     const start = ctx.t0 + fromMs;
-    send((answer) => {
+    const { values, sends } = current();
+    sends[0]!((answer) => {
       try {
-        ctx.record(phase, answer, start, performance.now(), ctx.variables, template);
+        ctx.record(phase, answer, start, performance.now(), values, template);
       } catch {
         // As on the multi-request path: an iteration ends, whatever recording it did.
       } finally {
@@ -63,13 +77,13 @@ function singleRequest(ctx: IterationContext, send: Send): RunIteration {
 const sendAsync = (send: Send) => new Promise<Answer>((resolve) => send(resolve));
 
 /** firstStartMs: what the first request's latency counts from, on performance.now(). */
-async function iterate(ctx: IterationContext, prepared: Send[], phase: Phase, firstStartMs: number): Promise<void> {
-  let values = ctx.variables;
+async function iterate(ctx: IterationContext, prepared: Prepared, phase: Phase, firstStartMs: number): Promise<void> {
+  let values = prepared.values;
   let start = firstStartMs;
   for (let i = 0; i < ctx.iteration.length; i++) {
     const template = ctx.iteration[i]!;
     // Values extracted on the way make a new request; otherwise the one prepared up front is sent.
-    const send = values === ctx.variables ? prepared[i]! : ctx.transport.prepare(fillRequest(template, values), Boolean(template.extract));
+    const send = values === prepared.values ? prepared.sends[i]! : ctx.transport.prepare(fillRequest(template, values), Boolean(template.extract));
     if (i > 0) start = performance.now();
     const answer = await sendAsync(send);
     const end = performance.now();

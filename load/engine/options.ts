@@ -5,6 +5,7 @@ import type { Variables } from '../../src/template.ts';
 import type { ArrivalExecutor, LoadScenario } from '../scenarios/types.ts';
 import type { PhaseResult } from '../result/normalized.ts';
 import type { Outcome } from '../scenarios/metrics.ts';
+import type { BearerSource } from '../../src/http/outgoing.ts';
 
 /** One measured answer as it completed (onAnswer): for a caller that needs the raw samples, never kept by the engine. */
 export interface AnswerSample {
@@ -39,6 +40,13 @@ export interface EngineOptions extends Pick<SocketTarget, 'baseUrl'>, Partial<Om
   scenario: Pick<LoadScenario, 'name' | 'iteration' | 'scenarios' | 'thresholds'>;
   /** Values for the templates' {placeholders}: clientId, clientSecret, accessToken, userId, offerId. */
   variables: Variables;
+  /**
+   * The suite's own access token (src/auth/tokens.ts), when the requests
+   * carry {accessToken}: the engine reads it again as the run goes and
+   * prepares its requests with the renewed one, so a run outlives a token
+   * lifetime shorter than itself. Without it, variables.accessToken as given.
+   */
+  accessToken?: BearerSource;
   /** 429 is what a breakpoint looks for, not a failure. */
   rateLimitExpected?: boolean;
   /** Bound on requests in flight across all phases (default: the largest maxVUs). */

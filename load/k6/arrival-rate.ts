@@ -15,7 +15,7 @@ import { scenarioByName } from '../scenarios/index.ts';
 import { TREND_STATS } from '../scenarios/metrics.ts';
 import type { LoadScenario } from '../scenarios/types.ts';
 import { paramsFor, readConfig, variablesFor } from './lib/config.ts';
-import { markInstanceStart, obtainAccessToken, runIteration } from './lib/iteration.ts';
+import { markInstanceStart, obtainAccessToken, runIteration, type HeldToken } from './lib/iteration.ts';
 
 const config = readConfig();
 const entry = scenarioByName(config.scenarioName);
@@ -35,21 +35,35 @@ if (rateLimitExpected) http.setResponseCallback(http.expectedStatuses({ min: 200
 
 interface SetupData {
   startedAt: string;
-  accessToken?: string;
+  accessToken?: HeldToken;
 }
 
-export function setup(): SetupData {
+const newToken = (): HeldToken => {
   const credentials = config.profile.credentials;
-  const accessToken = scenario.needs.accessToken ? obtainAccessToken(config.baseUrl, credentials?.clientId, credentials?.clientSecret, config.timeout, config.runHeaders) : undefined;
+  return obtainAccessToken(config.baseUrl, credentials?.clientId, credentials?.clientSecret, config.timeout, config.runHeaders);
+};
+
+export function setup(): SetupData {
+  const accessToken = scenario.needs.accessToken ? newToken() : undefined;
   markInstanceStart();
   return { startedAt: new Date().toISOString(), accessToken };
+}
+
+/** This VU's token: setup()'s until it is due for renewal, then one of its own (a run may outlast a token's lifetime). */
+let held: HeldToken | undefined;
+
+function accessToken(data: SetupData): string | undefined {
+  if (!data.accessToken) return undefined;
+  held ??= data.accessToken;
+  if (Date.now() >= held.renewAtMs) held = newToken();
+  return held.token;
 }
 
 export default function (data: SetupData): void {
   runIteration({
     baseUrl: config.baseUrl,
     iteration: scenario.iteration,
-    variables: { ...variablesFor(config, entry!.operation), accessToken: data.accessToken },
+    variables: { ...variablesFor(config, entry!.operation), accessToken: accessToken(data) },
     timeout: config.timeout,
     rateLimitExpected,
     runHeaders: config.runHeaders,

@@ -16,6 +16,7 @@ import type { TradingProfile } from '../../src/config/sections/trading.ts';
 import type { HttpClient } from '../../src/http/client.ts';
 import { callOperation } from '../../src/operations.ts';
 import { pollUntilTerminal } from '../../src/polling.ts';
+import type { Bearer } from '../../src/http/outgoing.ts';
 
 /** How long the control offer is polled when the profile declares no poll deadline. */
 const DEFAULT_CONTROL_DEADLINE_MS = 10_000;
@@ -52,7 +53,7 @@ export interface ControlInput {
   trading: TradingProfile;
   offerStatus: OperationTemplate;
   recipe: ResolvedRecipe;
-  bearer: string;
+  bearer: Bearer;
   userId: string;
 }
 

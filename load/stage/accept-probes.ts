@@ -3,7 +3,8 @@
 // was answered 429, which must not have executed (spec 8, 4.4 rule 3) — told
 // by a trade id, or by the status a control offer reaches when it is
 // accepted (accept-execution.ts).
-import { issuePair } from '../../src/auth/tokens.ts';
+import { AccessTokenCache } from '../../src/auth/tokens.ts';
+import type { Bearer } from '../../src/http/outgoing.ts';
 import type { CheckResult } from '../../src/check/model.ts';
 import { userIdHeaderOf } from '../../src/config/profile.ts';
 import { offerRecipes, type ResolvedRecipe } from '../../src/config/sections/offer-recipes.ts';
@@ -71,8 +72,10 @@ function notExecutedOutcome(captured: CapturedIteration[] | undefined, reads: Re
 }
 
 /** The staircase's access token, and its user: one of its own (trading.createUser), else trading.userId. */
-async function staircaseUser(http: HttpClient, profile: StageContext['profile'], trading: TradingProfile): Promise<{ bearer: string; userId?: string }> {
-  const bearer = (await issuePair(http, profile, 'access token for the accept staircase')).accessToken;
+/** The staircase's token (the suite's own: renewed as it runs out, the staircase may outlast it) and user. */
+async function staircaseUser(http: HttpClient, profile: StageContext['profile'], trading: TradingProfile): Promise<{ bearer: AccessTokenCache; userId?: string }> {
+  const bearer = new AccessTokenCache(http, profile);
+  await bearer.current();
   if (!trading.createUser) return { bearer, userId: trading.userId };
   // A user of its own: the staircase supersedes offers quickly and must not touch anyone else's.
   const created = await callOperation(http, trading.createUser, {}, { bearer, label: 'a user for the accept staircase (trading.createUser)' });
@@ -86,7 +89,7 @@ function readBackWaitMs(recipe: ResolvedRecipe, control: Control | undefined): n
 }
 
 /** Reads back the offers whose accept was answered 429; a read that fails is kept with its error. */
-async function readBackRefused(http: HttpClient, offerStatus: OperationTemplate, captured: CapturedIteration[], who: { bearer: string; userId: string }): Promise<ReadBack[]> {
+async function readBackRefused(http: HttpClient, offerStatus: OperationTemplate, captured: CapturedIteration[], who: { bearer: Bearer; userId: string }): Promise<ReadBack[]> {
   const reads: ReadBack[] = [];
   for (const c of captured) {
     const offerId = String(c.variables.offerId);
@@ -130,7 +133,8 @@ export async function acceptChecks(ctx: StageContext, setUpDone: () => void = ()
     operation: 'accept',
     ...probeTarget(ctx),
     scenario: acceptRateBreakpoint({ ...settings, trading: { userId, createOffer: fromProfileOperation('create-offer', recipe.template, true), userIdHeader: userIdHeaderOf(ctx.profile) } }, settings.maxInFlight),
-    variables: { accessToken: bearer, userId, ...standardRecipeValues(ctx.profile) },
+    variables: { userId, ...standardRecipeValues(ctx.profile) },
+    accessToken: bearer,
     settings,
     capture: { status: 429, variables: ['offerId', 'status'], limit: READ_BACK },
     afterClimb: async (climb: NormalizedRun) => {

@@ -16,12 +16,15 @@ import { checkResult, stepTimeline, type ProbeOutcome } from './results.ts';
 import { errorSampleEvidence } from './error-evidence.ts';
 import type { SocketTarget } from '../../src/http/connection.ts';
 import type { RateProbeSettings } from './settings.ts';
+import type { BearerSource } from '../../src/http/outgoing.ts';
 
 export interface RateProbeInput extends SocketTarget {
   meta: CheckMeta;
   operation: 'token' | 'accept';
   scenario: LoadScenario;
   variables: Variables;
+  /** The suite's own access token, renewed as the probe runs (EngineOptions.accessToken). */
+  accessToken?: BearerSource;
   settings: RateProbeSettings;
   redactor: Redactor;
   output: NodeJS.WritableStream;
@@ -68,6 +71,7 @@ export async function runRateProbe(input: RateProbeInput): Promise<RateProbeOutp
     baseUrl: input.baseUrl,
     scenario: input.scenario,
     variables: input.variables,
+    ...(input.accessToken ? { accessToken: input.accessToken } : {}),
     criteria: criteriaOf(settings, input.operation),
     maxInFlight: settings.maxInFlight,
     timeoutMs: input.timeoutMs,

@@ -8,6 +8,7 @@ import { TRANSIENT_PERIOD } from './transient-period.ts';
 import { SLOW_DELIVERY_TIMEOUT_MS, SLOW_FIRST_DELIVERY_MS, SLOW_RETRY_DELAYS_MS } from './slow-webhooks.ts';
 import { LONG_PROCESSING_MS, LONG_PROCESSING_VALIDITY_SECONDS } from './long-processing.ts';
 import { withLongProcessingDeclared, withSlowWebhooksDeclared } from './profile-adjustments.ts';
+import { SHORT_TOKEN_LIFETIME_SECONDS } from './short-token-lifetime.ts';
 
 export type { Condition, ConditionArea } from './types.ts';
 
@@ -54,6 +55,12 @@ export const CONDITIONS: readonly Condition[] = [
     name: 'second-resolution',
     description: 'Every timestamp written (registered_at, created_at, valid_until, the trade time) is in whole seconds, without a fraction; an offer expires once the current whole second is past its whole-second expiry, so it may stay acceptable up to about 1 s longer than its validity.',
     touches: ['users', 'crypto-transfers', 'trading'],
+  },
+  {
+    name: 'short-token-lifetime',
+    description: `Access tokens live ${SHORT_TOKEN_LIFETIME_SECONDS} s (expires_in ${SHORT_TOKEN_LIFETIME_SECONDS}); after that every operation answers them 401, as a deployment with a strict policy does. The suite renews its own token.`,
+    touches: 'all',
+    observedByLoad: true,
   },
   {
     name: 'long-processing',

@@ -18,6 +18,8 @@ export interface Condition {
   description: string;
   /** The areas whose answers it changes; 'all' for what sits in front of every operation. */
   touches: ConditionArea[] | 'all';
+  /** The load stage would see it (a token that runs out mid-staircase): the self-test runs the load stage under it alone. */
+  observedByLoad?: boolean;
   /**
    * The profile a certification team would write for the reference under this
    * condition, when it differs from the reference's own (a longer wait the

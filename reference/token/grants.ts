@@ -8,6 +8,7 @@ import { appendFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { ReferenceContext } from '../context.ts';
 import { sendError, sendJson } from '../http-util.ts';
+import { accessTokenLifetimeSeconds } from '../conditions/short-token-lifetime.ts';
 
 /** How long the refresh-race fault leaves a used refresh token valid after checking it. */
 const REFRESH_RACE_WINDOW_MS = 300;
@@ -150,7 +151,7 @@ export class TokenGrants {
     const unrecognised = grant === 'refresh_token' && this.fault('refreshed-access-token-rejected');
     // deterministic-tokens: no jti, so the same claims within one second sign to the same token.
     const withoutJti = ctx.conditions.has('deterministic-tokens');
-    return ctx.keys.sign('access', clientId, ctx.options.accessTokenTtlSeconds, undefined, {
+    return ctx.keys.sign('access', clientId, accessTokenLifetimeSeconds(ctx.options.accessTokenTtlSeconds, ctx.conditions), undefined, {
       withoutJti,
       ...(unrecognised ? { issuer: `${ctx.keys.issuer}/unrecognised` } : {}),
     });
@@ -174,7 +175,7 @@ export class TokenGrants {
   }
 
   private expiresIn(): number | string {
-    const seconds = this.ctx.options.accessTokenTtlSeconds;
+    const seconds = accessTokenLifetimeSeconds(this.ctx.options.accessTokenTtlSeconds, this.ctx.conditions);
     if (this.fault('expires-in-as-string')) return String(seconds);
     return seconds * (this.variant('expires-in-milliseconds') ? 1000 : 1) * (this.fault('expires-in-mismatch') ? 3 : 1);
   }

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { HttpClient } from '../http/client.ts';
+import type { Bearer } from '../http/outgoing.ts';
 import type { JwksAccess, ResolvedProfile } from '../config/profile.ts';
 import { PtasError } from '../errors.ts';
 
@@ -23,7 +24,8 @@ function onTarget(url: string, baseUrl: string): boolean {
 /** How to fetch a key set on the target: the profile's auth.jwksAccess, and the partner's bearer token when that needs it. */
 export interface JwksFetch {
   access?: JwksAccess;
-  bearer?: () => Promise<string>;
+  /** The suite's own token (or a token) for a key set behind the bearer: sent as the request goes (src/http/outgoing.ts). */
+  bearer?: Bearer;
 }
 
 /**
@@ -40,14 +42,14 @@ export async function loadJwks(source: JwksSource, http: HttpClient, fetch: Jwks
   const sameOrigin = onTarget(source.url, http.baseUrl);
   let res;
   if (access === 'bearer' && sameOrigin && bearer) {
-    res = await http.get(source.url, { bearer: await bearer(), label: 'fetch the JSON Web Key Set with the bearer token (auth.jwksAccess)' });
+    res = await http.get(source.url, { bearer, label: 'fetch the JSON Web Key Set with the bearer token (auth.jwksAccess)' });
   } else if (typeof access === 'object' && sameOrigin) {
     http.redactor.addSecret(access.value, 'jwks_access');
     res = await http.get(source.url, { headers: { [access.header]: access.value }, label: `fetch the JSON Web Key Set with ${access.header} (auth.jwksAccess)` });
   } else {
     res = await http.get(source.url, { label: 'fetch the JSON Web Key Set' });
     if (res.status === 401 && access === undefined && bearer && sameOrigin) {
-      res = await http.get(source.url, { bearer: await bearer(), label: 'fetch the JSON Web Key Set with the bearer token' });
+      res = await http.get(source.url, { bearer, label: 'fetch the JSON Web Key Set with the bearer token' });
     }
   }
   const keys = (res.json as { keys?: unknown } | undefined)?.keys;

@@ -3,6 +3,7 @@
 // checks about tokens themselves issue fresh pairs through their own
 // recording client so the exchanges become their evidence.
 import type { HttpClient, HttpResponse } from '../http/client.ts';
+import type { BearerSource } from '../http/outgoing.ts';
 import type { ResolvedProfile } from '../config/profile.ts';
 import { PtasError } from '../errors.ts';
 
@@ -94,28 +95,61 @@ export async function renewTokens(http: HttpClient, profile: ResolvedProfile, re
   return renewedFrom(await postToken(http, refreshBody(profile, refreshToken), label), 'a renewed access token');
 }
 
-/** The worker's shared access token, renewed before it expires. */
-export class AccessTokenCache {
-  private current?: { token: string; renewAt: number };
+/**
+ * The suite's own access token (a worker's, a load instance's, the doctor's):
+ * one pair from client_credentials, renewed before half its lifetime has run
+ * out (expires_in, in the unit auth.expiresInUnit declares: seconds, as OAuth
+ * has it), and at once when the target answers 401 to it. A BearerSource: a
+ * request given it reads the token as it is sent, so no wait (a poll, an
+ * expiry) leaves a check holding a token that ran out. Renewal takes a new
+ * pair from client_credentials, not the refresh grant: the refresh grant is
+ * under test (4.1 rule 2), and a fault there must fail its own checks, not
+ * stop every other one.
+ */
+export class AccessTokenCache implements BearerSource {
+  private current_?: { token: string; renewAt: number };
   private pending?: Promise<string>;
 
   constructor(
     private readonly http: HttpClient,
     private readonly profile: ResolvedProfile,
+    private readonly now: () => number = Date.now,
   ) {}
 
+  /** The token to send now. */
   async get(): Promise<string> {
-    if (this.current && Date.now() < this.current.renewAt) return this.current.token;
+    if (this.current_ && this.now() < this.current_.renewAt) return this.current_.token;
+    return this.renew();
+  }
+
+  current(): Promise<string> {
+    return this.get();
+  }
+
+  /** A token other than the one the target refused: a new one, unless another request has renewed it already. */
+  async renewed(rejected: string): Promise<string> {
+    if (this.current_ && this.current_.token !== rejected && this.now() < this.current_.renewAt) return this.current_.token;
+    if (this.current_?.token === rejected) this.current_ = undefined;
+    return this.renew();
+  }
+
+  private renew(): Promise<string> {
     this.pending ??= this.fetch().finally(() => (this.pending = undefined));
     return this.pending;
   }
 
-  private async fetch(): Promise<string> {
-    const pair = await issuePair(this.http, this.profile, 'worker access token');
+  /** Starts from a token obtained elsewhere (the doctor's token step), with the expires_in it came with. */
+  hold(token: string, expiresIn: number): this {
     const unitMs = this.profile.auth?.expiresInUnit === 'milliseconds' ? 1 : 1000;
-    const lifetimeMs = Number.isFinite(pair.expiresIn) && pair.expiresIn > 0 ? pair.expiresIn * unitMs : 60_000;
-    // Renew at half-life so a check never starts with a token about to expire.
-    this.current = { token: pair.accessToken, renewAt: Date.now() + lifetimeMs / 2 };
+    const lifetimeMs = Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn * unitMs : 60_000;
+    // Renew at half-life, so a request never starts with a token about to expire.
+    this.current_ = { token, renewAt: this.now() + lifetimeMs / 2 };
+    return this;
+  }
+
+  private async fetch(): Promise<string> {
+    const pair = await issuePair(this.http, this.profile, "the suite's own access token");
+    this.hold(pair.accessToken, pair.expiresIn);
     return pair.accessToken;
   }
 }

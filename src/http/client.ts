@@ -12,7 +12,7 @@ import type { Connection } from './connection.ts';
 import { buildEvidence } from './evidence.ts';
 import { clipForEvidence, type ExchangeRecorder, type RecordedExchange } from './exchange.ts';
 import { readJsonBody } from './json-body.ts';
-import { buildOutgoing, type HttpRequest, type OutgoingRequest } from './outgoing.ts';
+import { buildOutgoing, isBearerSource, type HttpRequest, type OutgoingRequest, type SentRequest } from './outgoing.ts';
 import { Redactor } from './redact.ts';
 import { sendCapped, type ReceivedResponse } from './send.ts';
 import { PtasError } from '../errors.ts';
@@ -159,21 +159,38 @@ export class HttpClient {
    * reset only for an idempotent method) within the budget of
    * src/http/transient.ts, unless `req.once`; each attempt is its own
    * evidence. Still transient at the end: TransientAnswerError (the check is
-   * ERROR "not observed"), or the transport failure.
+   * ERROR "not observed"), or the transport failure. A bearer the suite holds
+   * for itself (a BearerSource) is read for each attempt, and renewed once
+   * when the target answers 401 to it: the request is sent again with the new
+   * token and the 401 stays in the evidence, marked as the suite's own.
    */
   async request(req: HttpRequest): Promise<HttpResponse> {
     let waitedMs = 0;
     const seen: string[] = [];
+    const source = isBearerSource(req.bearer) ? req.bearer : undefined;
+    let renewedAfter401 = false;
     for (let attempt = 1; ; attempt++) {
       const label = attempt === 1 ? req.label : `${req.label ?? `${req.method} ${req.path}`} (attempt ${attempt}, after ${seen.at(-1)})`;
+      const bearer = source ? await source.current() : (req.bearer as string | undefined);
       let res: HttpResponse;
       try {
-        res = await this.exchange({ ...req, label });
+        res = await this.exchange({ ...req, bearer, label });
       } catch (error) {
         const again = !req.once && error instanceof TransportError && RETRIED_TRANSPORT_FAILURES.has(error.kind) && IDEMPOTENT_METHODS.has(req.method.toUpperCase());
         if (!again || attempt >= TRANSIENT_RETRY.attempts || waitedMs >= TRANSIENT_RETRY.budgetMs) throw error;
         seen.push(`no answer (${error.kind})`);
         waitedMs += await this.pause(transientWaitMs(undefined, attempt), req, seen.at(-1)!);
+        continue;
+      }
+      // Not for a request sent exactly once (a race, a rate probe): asking again would change what is measured; its token was read as it was sent.
+      if (source && bearer !== undefined && res.status === 401 && !renewedAfter401 && !req.once) {
+        renewedAfter401 = true;
+        seen.push("401 to the suite's own access token");
+        this.options.recorder?.event?.(
+          "renewed the suite's own access token",
+          `${req.label ?? `${req.method} ${req.path}`}: answered 401 to the access token the suite held for itself (its lifetime may have run out); a new one from the token endpoint, and the request sent again`,
+        );
+        await source.renewed(bearer);
         continue;
       }
       if (req.once || !isTransientStatus(res.status)) return res;
@@ -192,7 +209,7 @@ export class HttpClient {
     return ms;
   }
 
-  private async exchange(req: HttpRequest): Promise<HttpResponse> {
+  private async exchange(req: SentRequest): Promise<HttpResponse> {
     const { transport, redactor } = this.options;
     const outgoing = buildOutgoing(this.options.baseUrl, req, redactor, this.options.runHeaders);
     const id = ++exchangeCounter;

@@ -16,8 +16,12 @@ export interface HttpRequest {
   json?: unknown;
   /** A raw body sent as is (malformed JSON, form bodies, exact byte sizes). */
   body?: string | Buffer;
-  /** Sent as Authorization: Bearer <token>. */
-  bearer?: string;
+  /**
+   * Sent as Authorization: Bearer <token>. A token the suite holds for
+   * itself (the worker's, the doctor's) is a BearerSource: read afresh for
+   * each attempt, and renewed once when the target refuses it with 401.
+   */
+  bearer?: Bearer;
   timeoutMs?: number;
   /** What this exchange is for, shown in evidence. */
   label?: string;
@@ -31,6 +35,30 @@ export interface HttpRequest {
   input?: 'invented';
 }
 
+/**
+ * The suite's own access token, which outlives no lifetime the target sets: a
+ * check that waits (a poll, an expiry) must not send a token it took before
+ * the wait. The HTTP client asks for the token as it sends, and once more
+ * after a 401 to it: a 401 caused by the suite's own expired token is the
+ * suite's to mend, never a finding (src/http/client.ts).
+ */
+export interface BearerSource {
+  /** The token to send now (renewed before it runs out). */
+  current(): Promise<string>;
+  /** A token other than `rejected`, which the target answered 401: renewed, unless another request renewed it already. */
+  renewed(rejected: string): Promise<string>;
+}
+
+/** What a request's bearer is: a token, or the suite's own (a source it is read from as the request is sent). */
+export type Bearer = string | BearerSource;
+
+export function isBearerSource(bearer: HttpRequest['bearer']): bearer is BearerSource {
+  return typeof bearer === 'object' && bearer !== null;
+}
+
+/** A request as the wire sees it: its bearer a token, not a source. */
+export type SentRequest = Omit<HttpRequest, 'bearer'> & { bearer?: string };
+
 export interface OutgoingRequest {
   method: string;
   url: URL;
@@ -43,7 +71,7 @@ export interface OutgoingRequest {
  * first. The run's headers (the certifier's nonce) come after the request's
  * own, so no check can leave them out.
  */
-export function buildOutgoing(baseUrl: string, req: HttpRequest, redactor: Redactor, runHeaders: Record<string, string> = {}): OutgoingRequest {
+export function buildOutgoing(baseUrl: string, req: SentRequest, redactor: Redactor, runHeaders: Record<string, string> = {}): OutgoingRequest {
   const url = buildUrl(baseUrl, req.path, req.query);
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;

@@ -122,7 +122,7 @@ defineCheck(
     const source = jwksSource(profile);
     if (!source) return check.skip('no JSON Web Key Set is configured', 'auth.jwksUrl (or auth.jwksFile)');
     const declaredBy = source.kind === 'file' ? 'auth.jwksFile' : 'auth.jwksUrl';
-    const jwks = await loadJwks(source, http, { access: profile.auth?.jwksAccess, bearer: () => tokens.get() });
+    const jwks = await loadJwks(source, http, { access: profile.auth?.jwksAccess, bearer: tokens });
     const pair = await issuePair(http, profile);
     const keys = jwks.keys.map((k) => k.kid ?? '(no kid)');
     // The spec shows neither the JWKS operation nor which key signs what: the profile's configured set declares it verifies access tokens.

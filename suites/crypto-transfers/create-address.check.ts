@@ -14,7 +14,7 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);
-    const { res } = await createAddress(check, http, await tokens.get(), fixture);
+    const { res } = await createAddress(check, http, tokens, fixture);
     check.expectSchema(res, 'withdrawal-address-response.schema.json', 'created withdrawal address');
   },
 );
@@ -27,7 +27,7 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);
-    const bearer = await tokens.get();
+    const bearer = tokens;
     const { res: created } = await createAddress(check, http, bearer, fixture);
     check.expectJsonContentType(created, 'the 200 answer to creating a withdrawal address');
     if (created.json === undefined) check.fail(`the 200 answer to creating a withdrawal address is not JSON: ${created.jsonError}`);
@@ -62,7 +62,7 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);
-    const { res, sent } = await createAddress(check, http, await tokens.get(), fixture);
+    const { res, sent } = await createAddress(check, http, tokens, fixture);
     const address = addressOf(res);
     const compared = REQUEST_FIELDS.filter((field) => sent[field] !== undefined).map((field) => ({ field, outcome: compareField(field, sent, address) }));
     const shown = (field: string) => `${field} sent ${JSON.stringify(sent[field])}, returned ${JSON.stringify(address[field] ?? null)}`;
@@ -90,7 +90,7 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);
-    const { res } = await createAddress(check, http, await tokens.get(), fixture);
+    const { res } = await createAddress(check, http, tokens, fixture);
     const createdAt = addressOf(res).created_at;
     if (typeof createdAt !== 'string') return check.fail(`created_at is ${JSON.stringify(createdAt ?? null)}, not an ISO 8601 string`);
     const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})$/i.exec(createdAt);
@@ -112,7 +112,7 @@ defineCheck(
       return check.skip(`the profile's body has host_type ${JSON.stringify(fixture.template.host_type)}; KNOWN_VASP needs a VASP's host_id`, 'cryptoTransfers.withdrawalAddress.host_type');
     }
     // A refusal of the profile's KNOWN_VASP body is a profile-declared FAIL (createAddress): it may be KNOWN_VASP or another field.
-    const { res } = await createAddress(check, http, await tokens.get(), fixture, {
+    const { res } = await createAddress(check, http, tokens, fixture, {
       label: 'create a KNOWN_VASP withdrawal address',
       whatItHolds: 'its host_type is KNOWN_VASP, which 4.3 names as one value: a refusal of KNOWN_VASP itself would contradict the spec',
     });

@@ -27,7 +27,7 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);
-    const bearer = await tokens.get();
+    const bearer = tokens;
     const cases: Array<[string, string | undefined]> = [
       ['no svc-user-id header', undefined],
       ['an empty svc-user-id header', ''],
@@ -48,7 +48,7 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);
-    const bearer = await tokens.get();
+    const bearer = tokens;
     const unknown = crypto.randomUUID();
     const res = await postWithdrawalAddress(http, { bearer, userId: unknown, json: freshBody(fixture), label: 'create for an unknown user' });
     // 404 "record not found" fits, 403 "forbidden" as well: 7 ties neither to an unknown user.
@@ -108,7 +108,7 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);
-    const bearer = await tokens.get();
+    const bearer = tokens;
     const serverErrors: string[] = [];
     const contradictions: Array<Contradiction & { exchange: number }> = [];
     const lenient: string[] = [];
@@ -147,7 +147,7 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);
-    const bearer = await tokens.get();
+    const bearer = tokens;
     const off: string[] = [];
     const notRefused: string[] = [];
     for (const [what, build] of PARAMETER_ERROR_BODIES) {
@@ -169,7 +169,7 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);
-    const bearer = await tokens.get();
+    const bearer = tokens;
     const required: string[] = [];
     const optional: string[] = [];
     const crashed: string[] = [];

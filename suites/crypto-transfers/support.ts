@@ -14,6 +14,7 @@ import type { ResolvedProfile } from '../../src/config/profile.ts';
 import type { WithdrawalAddressRequest } from '../../src/config/sections/crypto-transfers.ts';
 import { variesPerRequest, withFreshValues } from '../../src/placeholders.ts';
 import { describeSchemaErrors, validateAgainst } from '../../src/schemas/registry.ts';
+import type { Bearer } from '../../src/http/outgoing.ts';
 
 export const WITHDRAWAL_ADDRESS_PATH = '/v1/crypto-transfers/addresses/withdrawals';
 export const PROFILE_BODY_KEY = 'cryptoTransfers.withdrawalAddress';
@@ -54,7 +55,7 @@ export function freshBody(fixture: WithdrawalFixture): WithdrawalAddressRequest 
 }
 
 export interface PostOptions {
-  bearer?: string;
+  bearer?: Bearer;
   /** Sent in the target's user-id header (svc-user-id unless the profile names another); undefined sends none. */
   userId?: string;
   json?: unknown;
@@ -93,7 +94,7 @@ export interface Created {
 export async function createAddress(
   check: CheckContext,
   http: HttpClient,
-  bearer: string,
+  bearer: Bearer,
   fixture: WithdrawalFixture,
   options: { label?: string; whatItHolds?: string } = {},
 ): Promise<Created> {

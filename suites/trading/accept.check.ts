@@ -39,7 +39,7 @@ defineCheck(
     const section = tradingSection(profile, check);
     const recipes = section.recipes.answering200;
     if (!recipes.length) return check.skip('no offer recipe declared to finish processing within the predefined time', RECIPE_KEYS.answering200);
-    const bearer = await tokens.get();
+    const bearer = tokens;
     const userId = await checkUser({ check, http, profile }, bearer);
     const predefined = section.processingTimeMs === undefined ? '' : `; predefined time ${section.processingTimeMs} ms`;
     for (const recipe of recipes) {
@@ -68,7 +68,7 @@ defineCheck(
     const section = tradingSection(profile, check);
     const recipes = section.recipes.answering202;
     if (!recipes.length) return check.skip('no offer recipe declared to outlast the predefined time', RECIPE_KEYS.answering202);
-    const bearer = await tokens.get();
+    const bearer = tokens;
     const userId = await checkUser({ check, http, profile }, bearer);
     for (const recipe of recipes) {
       const offer = await createOffer(http, recipe, bearer, userId);
@@ -116,7 +116,7 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     const section = tradingSection(profile, check);
-    const bearer = await tokens.get();
+    const bearer = tokens;
     const userId = await checkUser({ check, http, profile }, bearer);
     // The standard offer and a slow one, so both a 200 and a 202 answer are seen where the profile says how.
     const recipes = [section.recipes.standard, ...section.recipes.answering202.slice(0, 1)];

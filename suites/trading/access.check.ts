@@ -17,7 +17,7 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     const section = tradingSection(profile, check);
-    const bearer = await tokens.get();
+    const bearer = tokens;
     const { ownerId, otherId } = await ownerAndOtherUser({ check, http, profile }, bearer);
     const offer = await createOffer(http, section.recipes.standard, bearer, ownerId);
     const res = await accept(http, offer.offerId, { bearer, userId: otherId, label: 'accept as another user' });
@@ -39,7 +39,7 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     // No offer is needed, and none changes: only a user to send as svc-user-id.
-    const bearer = await tokens.get();
+    const bearer = tokens;
     const userId = await checkUser({ check, http, profile }, bearer, { changesOffers: false });
     const unknown = crypto.randomUUID();
     const res = await accept(http, unknown, { bearer, userId, label: 'accept an unknown offer id' });

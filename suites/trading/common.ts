@@ -25,7 +25,5 @@ export interface CreatedOffer {
   response: HttpResponse;
 }
 
-/** An access token, or where one comes from: a check that waits minutes asks again, so its token never runs out mid-wait. */
-export type Bearer = string | (() => Promise<string>);
-
-export const bearerNow = (bearer: Bearer): Promise<string> => (typeof bearer === 'string' ? Promise.resolve(bearer) : bearer());
+/** An access token, or the suite's own (src/http/outgoing.ts BearerSource): read as each request is sent, so a check that waits minutes never sends one that ran out. */
+export type { Bearer } from '../../src/http/outgoing.ts';

@@ -44,15 +44,15 @@ async function acceptExpiredOffer(check: CheckContext, fixtures: Pick<CheckFixtu
   const recipe = section.recipes.expiring;
   const validity = recipe?.expiresAfterSeconds;
   if (!recipe || validity === undefined) return check.skip('no offer recipe with a short validity period to let an offer expire', RECIPE_KEYS.expiring);
-  const bearer = await tokens.get();
+  const bearer = tokens;
   const userId = await checkUser({ check, http, profile }, bearer);
   const offer = await createOffer(http, recipe, bearer, userId);
-  const clock = await offerClock(http, section, () => tokens.get(), offer);
+  const clock = await offerClock(http, section, tokens, offer);
   const waitMs = expiryWaitMs(validity, marginOf(section), clock.granularityMs);
   check.event('offer created', `offer ${shortId(offer.offerId)} valid for ${validity} s (${describeRecipe(recipe)}); clock ${describeClock(clock)}; accepting ${waitMs} ms after its create answer`);
   await sleep(Math.max(0, answeredAt(offer.response) + waitMs - Date.now()));
   // A fresh token: a wait of minutes may outlast the one the check started with, and a 401 is no expiry.
-  const res = await accept(http, offer.offerId, { bearer: await tokens.get(), userId, label: `accept ${waitMs} ms after creation` });
+  const res = await accept(http, offer.offerId, { bearer: tokens, userId, label: `accept ${waitMs} ms after creation` });
   const what = `accept of offer ${shortId(offer.offerId)} at ${clockOf(res)}, ${waitMs} ms after its create answer (validity ${validity} s, clock ${describeClock(clock)})`;
   return { res, what, recipe, validity };
 }

@@ -30,6 +30,7 @@ import {
   type CreatedOffer,
 } from './support.ts';
 import { describeClock, laterStepInMs } from './clock.ts';
+import type { Bearer } from '../../src/http/outgoing.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -44,7 +45,7 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     const section = tradingSection(profile, check);
-    const bearer = await tokens.get();
+    const bearer = tokens;
     const userId = await checkUser({ check, http, profile }, bearer);
     const older = await createOffer(http, section.recipes.standard, bearer, userId, 'create the older offer');
     // Two offers within one step of a whole-second clock can carry the same creation time: the newer one is made
@@ -72,7 +73,7 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     const section = tradingSection(profile, check);
-    const bearer = await tokens.get();
+    const bearer = tokens;
     const { ownerId, otherId } = await ownerAndOtherUser({ check, http, profile }, bearer);
     const own = await createOffer(http, section.recipes.standard, bearer, ownerId, "create the user's offer");
     const others = await createOffer(http, section.recipes.standard, bearer, otherId, 'create an offer for another user afterwards');
@@ -92,7 +93,7 @@ defineCheck(
  * answer carries none (a 202) — the one the offer status shows now
  * (undefined when the profile cannot show it).
  */
-async function tradeOf(http: HttpClient, section: TradingProfile, bearer: string, offer: CreatedOffer, res: HttpResponse, which: string): Promise<string | undefined> {
+async function tradeOf(http: HttpClient, section: TradingProfile, bearer: Bearer, offer: CreatedOffer, res: HttpResponse, which: string): Promise<string | undefined> {
   const answered = tradeIdIn(res);
   if (answered || !showsTradeId(section)) return answered;
   return tradeIdInStatus(http, section, bearer, offer, `offer status after the ${which} accept`);
@@ -111,18 +112,18 @@ defineCheck(
     const first = await accept(http, offer.offerId, { bearer, userId, label: 'first accept' });
     check.expectStatus(first, ACCEPTED, `first accept of offer ${shortId(offer.offerId)}`, { on: ACCEPTS_NEWEST });
     // A second accept must meet a finished offer too, not only one still in progress.
-    if (first.status === 202) await settleIfPossible(check, http, section, () => tokens.get(), offer);
+    if (first.status === 202) await settleIfPossible(check, http, section, tokens, offer);
     // The trade of the first execution, read before the second accept could replace it.
-    const firstTrade = await tradeOf(http, section, await tokens.get(), offer, first, 'first');
-    const second = await accept(http, offer.offerId, { bearer: await tokens.get(), userId, label: 'second accept of the same offer' });
+    const firstTrade = await tradeOf(http, section, tokens, offer, first, 'first');
+    const second = await accept(http, offer.offerId, { bearer: tokens, userId, label: 'second accept of the same offer' });
     const what = `second accept of offer ${shortId(offer.offerId)} at ${clockOf(second)}`;
     // A server error is judged by what it did, as an answer is: did a second trade appear? (7 lists 500, its condition not shown.)
     const broke = isServerError(second.status) && !isTransientStatus(second.status);
     if (!isSuccess(second.status) && !broke) return check.expectRefused(second, { operation: 'acceptOffer', what });
 
     // Answered (or broken), not refused: safe as long as nothing executed again.
-    if (second.status === 202 && showsTradeId(section)) await settleIfPossible(check, http, section, () => tokens.get(), offer);
-    const secondTrade = await tradeOf(http, section, await tokens.get(), offer, second, 'second');
+    if (second.status === 202 && showsTradeId(section)) await settleIfPossible(check, http, section, tokens, offer);
+    const secondTrade = await tradeOf(http, section, tokens, offer, second, 'second');
     if (firstTrade && secondTrade && firstTrade !== secondTrade) {
       check.fail(`${what} answered ${second.status} and executed the offer again: trade ${shortId(secondTrade)}, after trade ${shortId(firstTrade)} of the first accept`, {
         expected: `a refusal, or the same trade ${firstTrade} again`,

@@ -28,7 +28,7 @@ defineCheck(
     if (!section.pollDeadlineMs) return check.skip('no deadline for polling the offer status after a 202', 'trading.pollDeadlineMs');
     const recipe = section.recipes.answering202[0];
     if (!recipe) return check.skip('no offer recipe declared to outlast the predefined time, so no 202 to follow up', RECIPE_KEYS.answering202);
-    const bearer = await tokens.get();
+    const bearer = tokens;
     const userId = await checkUser({ check, http, profile }, bearer);
     const offer = await createOffer(http, recipe, bearer, userId);
     const res = await accept(http, offer.offerId, { bearer, userId, label: `accept an offer that processes slowly (${describeRecipe(recipe)})` });
@@ -38,7 +38,7 @@ defineCheck(
     check.event('202 received', `accept of offer ${shortId(offer.offerId)} answered after ${Math.round(res.durationMs)} ms`);
 
     // A poll of minutes asks for a token each time, so the one the check started with cannot run out mid-wait.
-    const outcome = await pollOffer(check, http, section, () => tokens.get(), offer);
+    const outcome = await pollOffer(check, http, section, tokens, offer);
     if (outcome.stopped) failUndeclaredAnswer(check, offerStatus.expectStatus ?? [], offer, outcome);
     if (!outcome.reached) {
       const last = outcome.last?.summary ?? 'no status read';

@@ -23,7 +23,7 @@ defineCheck(
   async ({ check, http, profile, tokens }) => {
     const section = tradingSection(profile, check);
     const n = section.concurrency ?? 8;
-    const bearer = await tokens.get();
+    const bearer = tokens;
     const userId = await checkUser({ check, http, profile }, bearer);
     for (let round = 1; round <= ROUNDS; round++) {
       const offer = await createOffer(http, section.recipes.standard, bearer, userId);
@@ -35,7 +35,7 @@ defineCheck(
       check.event(`round ${round}: ${n} simultaneous accepts answered`, race.statuses.join(', '));
       const answered = results.filter((r) => isSuccess(r.status));
       if (answered.length) {
-        await judgeExecutions(check, http, section, () => tokens.get(), answered, race);
+        await judgeExecutions(check, http, section, tokens, answered, race);
         return warnBrokenLosers(check, results, race);
       }
       if (!results.every((r) => isTransientStatus(r.status))) return judgeNoneAccepted(check, results, race);

@@ -13,7 +13,7 @@ import type { OperationTemplate } from '../../src/config/sections/operation.ts';
 import type { TradingProfile } from '../../src/config/sections/trading.ts';
 import { callOperation, type OperationResult } from '../../src/operations.ts';
 import { pollUntilTerminal, type PollObservation, type PollOutcome } from '../../src/polling.ts';
-import { bearerNow, SetupError, shortId, type Bearer, type CreatedOffer } from './common.ts';
+import { SetupError, shortId, type Bearer, type CreatedOffer } from './common.ts';
 import { clockOrAssumed, clockShownIn, type ShownClock } from './clock.ts';
 
 export interface StatusObservation extends PollObservation {
@@ -69,7 +69,7 @@ function observationOf(read: OperationResult, settings: StatusSettings): StatusO
 /** Reads the offer status once; no answer, or only transient ones, is a non-terminal observation, so polling goes on. */
 export async function readStatus(http: HttpClient, settings: StatusSettings, bearer: Bearer, offer: CreatedOffer, label: string): Promise<StatusObservation> {
   try {
-    const token = await bearerNow(bearer);
+    const token = bearer;
     const read = await callOperation(http, settings.offerStatus, { offerId: offer.offerId, userId: offer.userId }, { bearer: token, label });
     return observationOf(read, settings);
   } catch (error) {
@@ -153,7 +153,7 @@ export async function offerClock(http: HttpClient, section: TradingProfile, bear
   const shown = clockShownIn(offer.response.json);
   if (shown || !section.offerStatus) return clockOrAssumed(shown);
   try {
-    const read = await callOperation(http, section.offerStatus, { offerId: offer.offerId, userId: offer.userId }, { bearer: await bearerNow(bearer), label: 'offer status, for the clock its timestamps show' });
+    const read = await callOperation(http, section.offerStatus, { offerId: offer.offerId, userId: offer.userId }, { bearer: bearer, label: 'offer status, for the clock its timestamps show' });
     return clockOrAssumed(read.ok ? clockShownIn(read.response.json) : undefined);
   } catch (error) {
     if (error instanceof TransportError || error instanceof TransientAnswerError) return clockOrAssumed(undefined);

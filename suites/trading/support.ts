@@ -14,9 +14,9 @@ import type { OperationTemplate } from '../../src/config/sections/operation.ts';
 import type { TradingProfile } from '../../src/config/sections/trading.ts';
 import { offerRecipes, type OfferRecipes, type ResolvedRecipe } from '../../src/config/sections/offer-recipes.ts';
 import { callOperation, type Placeholders } from '../../src/operations.ts';
-import { SetupError, shortId, type CreatedOffer } from './common.ts';
+import { SetupError, shortId, type Bearer, type CreatedOffer } from './common.ts';
 
-export { ACCEPTED, bearerNow, isAccepted, SetupError, shortId, type Bearer, type CreatedOffer } from './common.ts';
+export { ACCEPTED, isAccepted, SetupError, shortId, type Bearer, type CreatedOffer } from './common.ts';
 export * from './status.ts';
 
 export const acceptPath = (offerId: string) => `/v1/offers/${encodeURIComponent(offerId)}/accept`;
@@ -48,7 +48,7 @@ export function describeRecipe(recipe: ResolvedRecipe): string {
 /** What a check needs to find its users. */
 type UserFixtures = Pick<CheckFixtures, 'http' | 'profile'> & { check: CheckContext };
 
-async function createCheckUser(http: HttpClient, createUser: OperationTemplate, bearer: string): Promise<string> {
+async function createCheckUser(http: HttpClient, createUser: OperationTemplate, bearer: Bearer): Promise<string> {
   const created = await callOperation(http, createUser, {}, { bearer, label: 'create a user for this check (trading.createUser)' });
   const userId = created.extracted.userId;
   if (!created.ok || typeof userId !== 'string' || !userId) {
@@ -78,7 +78,7 @@ async function takeTurnOn({ check, profile }: UserFixtures, userIds: string[]): 
  * supersede each other's offers; else the shared trading.userId, held for the
  * rest of the check when the check changes its offers.
  */
-export async function checkUser(fixtures: UserFixtures, bearer: string, options: { changesOffers: boolean } = { changesOffers: true }): Promise<string> {
+export async function checkUser(fixtures: UserFixtures, bearer: Bearer, options: { changesOffers: boolean } = { changesOffers: true }): Promise<string> {
   const { check, profile } = fixtures;
   const section = profile.trading ?? {};
   if (section.createUser) return createCheckUser(fixtures.http, section.createUser, bearer);
@@ -95,7 +95,7 @@ export async function checkUser(fixtures: UserFixtures, bearer: string, options:
  * trading.createUser, else trading.userId and trading.otherUserId, both held
  * for the rest of the check.
  */
-export async function ownerAndOtherUser(fixtures: UserFixtures, bearer: string): Promise<{ ownerId: string; otherId: string }> {
+export async function ownerAndOtherUser(fixtures: UserFixtures, bearer: Bearer): Promise<{ ownerId: string; otherId: string }> {
   const { check, profile } = fixtures;
   const section = profile.trading ?? {};
   if (section.createUser) {
@@ -110,7 +110,7 @@ export async function ownerAndOtherUser(fixtures: UserFixtures, bearer: string):
 }
 
 /** Creates an offer for userId the way the recipe says (trading.createOffer with the recipe's changes). */
-export async function createOffer(http: HttpClient, recipe: ResolvedRecipe, bearer: string, userId: string, label = `create a trade offer (${describeRecipe(recipe)})`): Promise<CreatedOffer> {
+export async function createOffer(http: HttpClient, recipe: ResolvedRecipe, bearer: Bearer, userId: string, label = `create a trade offer (${describeRecipe(recipe)})`): Promise<CreatedOffer> {
   const placeholders: Placeholders = { ...(recipe.values as Placeholders), userId };
   const created = await callOperation(http, recipe.template, placeholders, { bearer, label });
   const offerId = created.extracted.offerId;
@@ -127,14 +127,14 @@ export async function createOffer(http: HttpClient, recipe: ResolvedRecipe, bear
  */
 export async function freshOffer({ check, http, profile, tokens }: Pick<CheckFixtures, 'check' | 'http' | 'profile' | 'tokens'>) {
   const section = tradingSection(profile, check);
-  const bearer = await tokens.get();
+  const bearer = tokens;
   const userId = await checkUser({ check, http, profile }, bearer);
   const offer = await createOffer(http, section.recipes.standard, bearer, userId);
   return { section, bearer, userId, offer };
 }
 
 export interface AcceptOptions {
-  bearer?: string;
+  bearer?: Bearer;
   /** Sent in the target's user-id header (svc-user-id unless the profile names another); undefined sends none. */
   userId?: string;
   externalTransactionId?: string;

@@ -4,6 +4,7 @@ import { defineCheck, isServerError, isSuccess, TransportError, type CheckContex
 import { TransientAnswerError } from '../../src/http/transient.ts';
 import type { JourneyQuery } from '../../src/config/sections/users.ts';
 import { RESPONSE_200, STATUS_CODES, USER_DETAILS_SCHEMA, existingUserId, refusalBasis, userPath } from './support.ts';
+import type { Bearer } from '../../src/http/outgoing.ts';
 
 defineCheck(
   {
@@ -14,7 +15,7 @@ defineCheck(
   async ({ check, http, tokens }) => {
     // Random version-4 UUIDs: the chance of naming a real user is nil.
     for (const id of [crypto.randomUUID(), crypto.randomUUID()]) {
-      const res = await http.get(userPath(id), { bearer: await tokens.get(), label: 'user details of a random UUID' });
+      const res = await http.get(userPath(id), { bearer: tokens, label: 'user details of a random UUID' });
       check.expectStatus(res, 404, `GET user details of unknown user ${id}`);
     }
   },
@@ -49,7 +50,7 @@ defineCheck(
   },
   async ({ check, http, tokens }) => {
     for (const { what, id, input } of malformedIds()) {
-      const res = await http.get(userPath(id), { bearer: await tokens.get(), label: `user details of ${what}`, ...(input ? { input } : {}) });
+      const res = await http.get(userPath(id), { bearer: tokens, label: `user details of ${what}`, ...(input ? { input } : {}) });
       // A 2xx rests on 2.2's id ("string, UUID shape"), a 5xx on 7's row for the operation.
       check.expectRefused(res, { operation: 'userDetails', what: `a user id that is ${what}`, on: refusalBasis(res), ...(input ? { input } : {}) });
     }
@@ -131,7 +132,7 @@ function judgeAccepted(check: CheckContext, request: HostileRequest, res: HttpRe
 }
 
 /** The answer, or undefined when none came (recorded: a dropped connection is a WARN, a still-transient answer not observed). */
-async function send(check: CheckContext, http: HttpClient, bearer: string, path: string, request: HostileRequest): Promise<HttpResponse | undefined> {
+async function send(check: CheckContext, http: HttpClient, bearer: Bearer, path: string, request: HostileRequest): Promise<HttpResponse | undefined> {
   const { what, query, headers, input } = request;
   try {
     return await http.get(path, { bearer, query, headers, label: `user details with ${what}`, ...(input ? { input } : {}) });
@@ -159,7 +160,7 @@ defineCheck(
     const serverErrors: string[] = [];
     let firstServerError: number | undefined;
     for (const request of [...misuse(), ...inventedProbes()]) {
-      const res = await send(check, http, await tokens.get(), path, request);
+      const res = await send(check, http, tokens, path, request);
       if (!res) continue;
       if (isServerError(res.status) && request.input) {
         // 7 lists no 500 for user details, but an intermediary may answer a made-up probe itself: a WARN (src/check/outcome.ts, rule 4).

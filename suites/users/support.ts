@@ -146,7 +146,7 @@ export interface UserRequest {
 }
 
 export async function getUser({ http, tokens, userId, query, headers, label, input }: UserRequest): Promise<HttpResponse> {
-  return http.get(userPath(userId), { bearer: await tokens.get(), query, headers, label, ...(input ? { input } : {}) });
+  return http.get(userPath(userId), { bearer: tokens, query, headers, label, ...(input ? { input } : {}) });
 }
 
 /**

@@ -71,7 +71,7 @@ export class WebhookSession {
    */
   async cause(event: UserUpdateEvent): Promise<{ result: OperationResult; caused: CausedEvent }> {
     const { http, tokens, check } = this.fixtures;
-    const bearer = await tokens.get();
+    const bearer = tokens;
     const notedAtMs = await this.session.beginCause();
     // Deliveries of this event come after the hub noted the cause, on the receiver's clock.
     const caused: CausedEvent = { event, atMs: notedAtMs, atEpochMs: Date.now() };
@@ -206,7 +206,7 @@ export class WebhookSession {
   /** Sets `url` up as the client's receiving address (webhooks.register); whether the operation said it did. */
   async trySetUpAddress(url: string, label = 'set the suite receiver as the user-update address'): Promise<OperationResult> {
     const { http, tokens } = this.fixtures;
-    return callOperation(http, this.settings.register!, { receiverUrl: url, userId: this.userId }, { bearer: await tokens.get(), label });
+    return callOperation(http, this.settings.register!, { receiverUrl: url, userId: this.userId }, { bearer: tokens, label });
   }
 
   /** Sets `url` up as the client's receiving address; a refusal means the check could not run. */
@@ -249,7 +249,7 @@ export class WebhookSession {
 /** The profile's signature strategy, its keys loaded: a key set that cannot be had is a set-up error, not the delivery's fault. */
 export async function loadSignatureStrategy(fixtures: CheckFixtures, settings: WebhookSettings): Promise<SignatureStrategy | undefined> {
   if (!settings.signature) return undefined;
-  const jwksFetch = { access: fixtures.profile.auth?.jwksAccess, bearer: () => fixtures.tokens.get() };
+  const jwksFetch = { access: fixtures.profile.auth?.jwksAccess, bearer: fixtures.tokens };
   return signatureStrategy(settings.signature, fixtures.http, settings.dateSkewSeconds, jwksFetch);
 }
 

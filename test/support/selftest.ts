@@ -14,7 +14,7 @@ import { Writable } from 'node:stream';
 import { FAULTS, type Fault } from '../../reference/faults/index.ts';
 import { loadFaults } from '../../reference/faults/load.ts';
 import { compatibleVariants, variantByName, VARIANTS, type Variant } from '../../reference/variants/index.ts';
-import { CONDITIONS, type Condition } from '../../reference/conditions/index.ts';
+import { conditionByName, CONDITIONS, type Condition } from '../../reference/conditions/index.ts';
 import { referenceProfile } from '../../reference/profile.ts';
 import { minimalProfile } from './minimal-profile.ts';
 import { spawnReferences } from '../../app/run/reference-process.ts';
@@ -172,8 +172,14 @@ function variantPlans(variants: readonly Variant[]): ServerPlan[] {
   return plans;
 }
 
+/** A plan the load stage observes: a variant only load sees, or a condition alone that load sees (a token running out mid-staircase). */
+function observedByLoad(plan: ServerPlan): boolean {
+  if (plan.variants.some((name) => variantByName(name)?.observedByLoad)) return true;
+  return plan.conditions?.length === 1 && Boolean(conditionByName(plan.conditions[0]!)?.observedByLoad);
+}
+
 /**
- * The load stage of each plan whose variants it observes, one after another on
+ * The load stage of each plan whose variants or condition it observes, one after another on
  * a reference process of their own: the load probes measure rates, and must
  * share an event loop neither with the servers the checks run against nor
  * with each other (two stages at once turned two PASSes into WARNs).
@@ -181,7 +187,7 @@ function variantPlans(variants: readonly Variant[]): ServerPlan[] {
 async function loadStageChecks(plans: ServerPlan[]): Promise<Map<string, CheckResult[]>> {
   const results = new Map<string, CheckResult[]>();
   if (!plans.length) return results;
-  const farm = await spawnReferences(plans.map((p) => ({ faults: p.faults, variants: p.variants })));
+  const farm = await spawnReferences(plans.map((p) => ({ faults: p.faults, variants: p.variants, conditions: p.conditions ?? [] })));
   try {
     for (const [i, plan] of plans.entries()) {
       const server = farm.servers[i]!;
@@ -242,7 +248,7 @@ export async function runSelfTest(
       runConformance({ targets, progress: true, output: progress, workers: options.workers ?? SELFTEST_WORKERS, niceness: CHECKS_NICENESS })
         .finally(() => checksStarted())
         .finally(() => (checksDone = performance.now())),
-      firstCheck.then(() => loadStageChecks(plans.filter((plan) => plan.variants.some((name) => variantByName(name)?.observedByLoad)))).finally(() => (loadDone = performance.now())),
+      firstCheck.then(() => loadStageChecks(plans.filter(observedByLoad))).finally(() => (loadDone = performance.now())),
     ]);
     const loadStagesMs = loadDone - started;
     const byTarget = (name: string) => output.checks.filter((c) => c.target === name);

@@ -23,7 +23,7 @@ async function guardedKeySet(wanted: { header: string; value: string }) {
   return { server, http, seen };
 }
 
-const bearer = async () => 'partner-token';
+const bearer = 'partner-token';
 
 test('"bearer" sends the access token at once; unset tries anonymously, then with the token on a 401', async () => {
   const { server, http, seen } = await guardedKeySet({ header: 'authorization', value: 'Bearer partner-token' });

@@ -20,6 +20,7 @@ import { TransientAnswers } from '../../reference/conditions/transient-answers.t
 import { TRANSIENT_PERIOD } from '../../reference/conditions/transient-period.ts';
 import { LONG_PROCESSING_MS, longProcessingDefaults, withLongProcessing } from '../../reference/conditions/long-processing.ts';
 import { referenceClock } from '../../reference/conditions/second-resolution.ts';
+import { SHORT_TOKEN_LIFETIME_SECONDS } from '../../reference/conditions/short-token-lifetime.ts';
 import { deliverySchedule } from '../../reference/webhooks/schedule.ts';
 import { FaultSet } from '../../reference/faults/index.ts';
 import { VariantSet } from '../../reference/variants/index.ts';
@@ -29,7 +30,7 @@ import { withFreshValues } from '../../src/placeholders.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const JWKS = '/.well-known/jwks.json';
-const NAMES = ['latency', 'connection-close', 'proxy-html', 'transient-503', 'transient-429', 'slow-webhooks', 'deterministic-tokens', 'second-resolution', 'long-processing'];
+const NAMES = ['latency', 'connection-close', 'proxy-html', 'transient-503', 'transient-429', 'slow-webhooks', 'deterministic-tokens', 'second-resolution', 'short-token-lifetime', 'long-processing'];
 const NO_FRACTION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:\d{2})$/;
 
 interface Answer {
@@ -92,7 +93,7 @@ function rawExchange(url: string, path: string): Promise<{ head: string; closedB
   });
 }
 
-test('the catalogue holds the nine conditions, each with what it does and what it touches; unknown names are refused', () => {
+test('the catalogue holds the ten conditions, each with what it does and what it touches; unknown names are refused', () => {
   assert.deepEqual(CONDITIONS.map((c) => c.name), NAMES);
   for (const c of CONDITIONS) assert.ok(c.description.length > 20 && (c.touches === 'all' || c.touches.length > 0), c.name);
   assert.throws(() => new ConditionSet(['latency', 'nope']), /unknown condition: nope \(see --list-conditions\)/);
@@ -287,6 +288,19 @@ test('second-resolution: every timestamp is whole seconds; validity is judged by
   assert.equal(seconds.refusal(a, 'u', rules, new Date(12_000)), 'expired');
   assert.equal(millis.refusal(b, 'u', rules, new Date(11_000)), 'expired', 'the millisecond clock, as before');
   assert.equal(referenceClock(true).iso(new Date(1_234)), '1970-01-01T00:00:01Z');
+});
+
+test('short-token-lifetime: expires_in says 3 s, and after it every operation answers the token 401', async () => {
+  await withReference(['short-token-lifetime'], async ({ call, grant }) => {
+    const granted = await grant();
+    assert.equal(granted.json.expires_in, SHORT_TOKEN_LIFETIME_SECONDS);
+    const userPath = `/v2/users/${seedUsers(1)[0]!.id}`;
+    const headers = { authorization: `Bearer ${granted.json.access_token}` };
+    assert.equal((await call('GET', userPath, { headers })).status, 200);
+    await sleep(SHORT_TOKEN_LIFETIME_SECONDS * 1000 + 1100);
+    assert.equal((await call('GET', userPath, { headers })).status, 401, 'the token ran out');
+    assert.equal((await call('GET', userPath, { headers: { authorization: `Bearer ${(await grant()).json.access_token}` } })).status, 200, 'a new one opens it again');
+  });
 });
 
 test('long-processing: an offer answering 202 takes 90 s, offers are valid 120 s unless created with a validity; the profile declares both', async () => {

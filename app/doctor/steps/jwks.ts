@@ -38,7 +38,7 @@ async function keySetStep(ctx: DoctorContext, set: KeySet): Promise<void> {
     return sent.map((e) => ctx.exchanges.requestLine(e.id)).join(', then ') || undefined;
   };
   try {
-    const jwks = await loadJwks(set.source, ctx.http, { access: ctx.profile.auth?.jwksAccess, bearer: bearer ? async () => bearer : undefined });
+    const jwks = await loadJwks(set.source, ctx.http, { access: ctx.profile.auth?.jwksAccess, bearer });
     const kinds = [...new Set(jwks.keys.map((k) => [k.kty, k.crv ?? k.alg].filter(Boolean).join(' ')))].join(', ');
     // Unset, a 401 is retried with the bearer token: that works, but the profile should say so.
     const neededBearer = ctx.profile.auth?.jwksAccess === undefined && ctx.exchanges.exchanges.slice(before).some((e) => e.response?.status === 401);

@@ -24,7 +24,7 @@ export async function signatureStep(ctx: DoctorContext, w: WebhooksProfile, deli
   const before = ctx.exchanges.count;
   let strategy;
   try {
-    strategy = await signatureStrategy(w.signature, ctx.http, skew, { access: ctx.profile.auth?.jwksAccess, bearer: bearer ? async () => bearer : undefined });
+    strategy = await signatureStrategy(w.signature, ctx.http, skew, { access: ctx.profile.auth?.jwksAccess, bearer });
   } catch (error) {
     const fetched = ctx.exchanges.exchanges.slice(before).at(-1);
     const request = fetched ? ctx.exchanges.requestLine(fetched.id) : undefined;

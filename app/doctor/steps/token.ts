@@ -1,6 +1,7 @@
 // Step 1: an access token by client credentials (spec 4.1 rule 1). Every
-// later step needs it; without one they are skipped, not failed.
-import { clientCredentialsBody, postToken, TOKEN_PATH } from '../../../src/auth/tokens.ts';
+// later step needs it (renewed as the suite renews its own: src/auth/tokens.ts);
+// without one they are skipped, not failed.
+import { AccessTokenCache, clientCredentialsBody, postToken, TOKEN_PATH } from '../../../src/auth/tokens.ts';
 import { bodySnippet } from '../diagnose.ts';
 import { okRow, problemRow, type DoctorContext } from '../model.ts';
 
@@ -13,7 +14,8 @@ export async function tokenStep(ctx: DoctorContext): Promise<void> {
   const request = ctx.exchanges.requestLine(res);
   const body = res.json as { access_token?: unknown; refresh_token?: unknown; expires_in?: unknown } | undefined;
   if (res.status === 200 && typeof body?.access_token === 'string' && body.access_token) {
-    ctx.bearer = body.access_token;
+    // Renewed before it runs out, and after a 401 to it, for the steps that follow (a slow webhook can outlast a short lifetime).
+    ctx.bearer = new AccessTokenCache(ctx.http, ctx.profile).hold(body.access_token, Number(body.expires_in));
     const refresh = typeof body.refresh_token === 'string' ? ', refresh token' : ', no refresh token';
     const expires = body.expires_in === undefined ? '' : `, expires_in ${JSON.stringify(body.expires_in)}`;
     ctx.report(okRow(OPERATION, KEY, request, `200 access token${refresh}${expires}`));

@@ -63,14 +63,23 @@ export function markInstanceStart(): void {
   instanceStart.add(1);
 }
 
-/** k6's setup(): an access token once for the whole run, when the scenario needs one. */
-export function obtainAccessToken(baseUrl: string, clientId: string | undefined, clientSecret: string | undefined, timeout: string, runHeaders: Record<string, string> = {}): string {
+/** An access token and when to renew it (ms since the epoch): at half its lifetime, as the suite renews its own (src/auth/tokens.ts). */
+export interface HeldToken {
+  token: string;
+  renewAtMs: number;
+}
+
+/** A token from client_credentials: in setup() for the run, and again in a VU whose token is due for renewal. */
+export function obtainAccessToken(baseUrl: string, clientId: string | undefined, clientSecret: string | undefined, timeout: string, runHeaders: Record<string, string> = {}): HeldToken {
   const res = http.post(`${baseUrl}/v1/oauth/token`, JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }), {
     headers: { 'content-type': 'application/json', accept: 'application/json', ...runHeaders },
     timeout,
     tags: { name: 'setup-token' },
   });
-  const token = res.status === 200 && typeof res.body === 'string' ? (JSON.parse(res.body) as { access_token?: unknown }).access_token : undefined;
-  if (typeof token !== 'string') throw new Error(`setup: the token endpoint answered ${res.status} without an access_token`);
-  return token;
+  const body = res.status === 200 && typeof res.body === 'string' ? (JSON.parse(res.body) as { access_token?: unknown; expires_in?: unknown }) : undefined;
+  const token = body?.access_token;
+  if (typeof token !== 'string') throw new Error(`the token endpoint answered ${res.status} without an access_token`);
+  const expiresIn = Number(body?.expires_in);
+  const lifetimeMs = Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn * 1000 : 60_000;
+  return { token, renewAtMs: Date.now() + lifetimeMs / 2 };
 }
