@@ -11,6 +11,12 @@ export const EXIT = {
   INCOMPLETE: 5,
   /** No contradiction found except the known failures an unexpired waiver (--waivers) accepts: CONFORMANT WITH WAIVERS. */
   CONFORMANT_WITH_WAIVERS: 6,
+  /**
+   * `ptas load` only: a load profile crossed its thresholds (the code k6 ends
+   * with then). Thresholds are the user's performance targets, not the
+   * spec's: crossing one is no verdict on conformance.
+   */
+  THRESHOLDS_CROSSED: 99,
   /** The run was cut short (SIGINT): a partial report marked INCOMPLETE was written. */
   INTERRUPTED: 130,
 } as const;

@@ -26,7 +26,7 @@ export function judgeMerged(merged: MergedRun, out: NodeJS.WritableStream): { ve
   showJudged(out, run, judged);
   const staircase = criteria ? { capRps: criteria.capRps, expectedRps: criteria.expectedRps } : undefined;
   return {
-    verdict: { verdict: judged.verdict, reason: judged.reason },
+    verdict: { verdict: judged.verdict, reason: judged.reason, ...(judged.judgedBy ? { judgedBy: judged.judgedBy } : {}) },
     data: { ...judgedData(run, judged, instances[0]!.run.instance.operation, staircase), instances: run.mergedFrom },
   };
 }
@@ -41,5 +41,5 @@ export async function ptasLoadMerge(options: LoadMergeOptions): Promise<LoadComm
   const body = { scenario: merged.run.scenario, engine: merged.run.engine, target: info.target, startedAt: merged.run.startedAt, ...verdict, ...data };
   writeFileSync(file, JSON.stringify(body, null, 2) + '\n');
   options.output.write(`ptas load: merged result written to ${file}\n`);
-  return { ...verdict, file, exitCode: exitCodeOfVerdict(verdict.verdict) };
+  return { ...verdict, file, exitCode: exitCodeOfVerdict(verdict) };
 }

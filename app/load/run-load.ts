@@ -90,7 +90,7 @@ export async function ptasLoad(options: LoadCommandOptions): Promise<LoadCommand
     const redactor = secretRedactor(connection);
     writeFileSync(file, JSON.stringify(redactor.redactJson({ scenario: scenario.name, engine: options.engine, target: profile.baseUrl, startedAt: started, params, ...verdict, ...data }), null, 2) + '\n');
     out.write(`ptas load: result written to ${file}\n`);
-    return { ...verdict, file, exitCode: exitCodeOfVerdict(verdict.verdict) };
+    return { ...verdict, file, exitCode: exitCodeOfVerdict(verdict) };
   } finally {
     await target.stop();
   }

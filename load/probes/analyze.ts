@@ -13,6 +13,8 @@ export interface RunAnalysis {
   reason: string;
   /** The staircase's analysis (steps, estimate, findings), for a rate breakpoint. */
   rateLimit?: RateLimitAnalysis;
+  /** A load profile's: its thresholds decided (the user's targets, not a rule of the spec). */
+  judgedBy?: 'thresholds';
 }
 
 export function analyzeRun(run: NormalizedRun, kind: 'rate-breakpoint' | 'profile', criteria?: RateLimitCriteria): RunAnalysis {

@@ -2,16 +2,30 @@
 // file, k6 missing, and no load on a remote target without explicit caps.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { runLoadStage } from '../../load/stage.ts';
+import { EXIT } from '../../src/exit-codes.ts';
+import { startServer } from '../support/servers.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const ptas = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   spawnSync(process.execPath, [path.join(root, 'bin', 'ptas.js'), 'load', ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+
+/** As ptas, for a target served by this process (a blocking spawn would starve it). */
+function ptasAsync(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(root, 'bin', 'ptas.js'), 'load', ...args], { cwd: root, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
 
 test('ptas load runs the 413 boundary on the bundled reference and writes its result; a fault makes it exit 1', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ptas-load-cli-'));
@@ -64,4 +78,31 @@ test('the load stage runs no rate probe against a remote target without load.cap
   assert.equal(byId['load.rate-limit-headers']?.verdict, 'SKIP');
   assert.equal(byId['load.token-body-size-limit']?.verdict, 'SKIP');
   assert.deepEqual(result.load?.probes, []);
+});
+
+test("a load profile's crossed thresholds end with 99 (k6's code) and say so: the thresholds are the user's targets, not the spec's", async () => {
+  // A target whose user details always fail: the smoke profile's failed-share threshold is crossed.
+  const target = await startServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      if (request.url === '/v1/oauth/token') {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 'stub-token', refresh_token: 'stub-refresh', expires_in: 300, token_type: 'Bearer' }));
+      } else if (request.method === 'GET' && request.url === '/') {
+        response.end('stub');
+      } else {
+        response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"internal"}');
+      }
+    });
+  });
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ptas-load-thresholds-'));
+  try {
+    const crossed = await ptasAsync(['-s', 'user-details-smoke', '--base-url', target.url, '--duration', '3', '--rate', '20', '-o', path.join(dir, 'smoke.json')], { PTAS_CLIENT_ID: 'stub', PTAS_CLIENT_SECRET: 'stub-secret-value' });
+    assert.equal(crossed.status, EXIT.THRESHOLDS_CROSSED, crossed.stdout + crossed.stderr);
+    assert.match(crossed.stdout, /ptas load: FAIL thresholds crossed: .*failed/);
+    assert.doesNotMatch(crossed.stdout + crossed.stderr, /not conformant/i);
+    assert.equal(JSON.parse(readFileSync(path.join(dir, 'smoke.json'), 'utf8')).judgedBy, 'thresholds');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await target.close();
+  }
 });
