@@ -50,6 +50,16 @@ const REFUSED: AddressClass[] = [
 const LOOPBACK = addressClass([['127.0.0.0', 8], ['::1', 128]], 'a loopback address');
 const inClass = (cls: AddressClass, address: string): boolean => cls.list.check(address, family(address));
 
+/** An IPv4-mapped IPv6 address as the IPv4 address it is (::ffff:127.0.0.1 and ::ffff:7f00:1 are 127.0.0.1); any other as it is. */
+export function canonicalAddress(address: string): string {
+  const dotted = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (dotted) return dotted[1]!;
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (!hex) return address;
+  const [high, low] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+}
+
 interface AllowEntry {
   text: string;
   matchesName(host: string): boolean;
@@ -103,7 +113,7 @@ export class TargetPolicy {
   private readonly allow: AllowEntry[];
   private listening?: ListeningAddress;
 
-  /** `allow`: --allow-target's entries; empty, the default policy above. */
+  /** allowEntries: --allow-target's; none, the default policy above. resolve: a host name's addresses (tests: a fixed table). */
   constructor(
     readonly allowEntries: readonly string[] = [],
     private readonly resolve: (host: string) => Promise<string[]> = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address),
@@ -113,7 +123,7 @@ export class TargetPolicy {
 
   /** Where the server listens, once it does: that address is never a target, and loopback is a target only when it is on loopback. */
   listeningOn(address: ListeningAddress): void {
-    this.listening = { host: bare(address.host), port: address.port };
+    this.listening = { host: canonicalAddress(bare(address.host)), port: address.port };
   }
 
   private serverOnLoopback(): boolean {
@@ -159,7 +169,7 @@ export class TargetPolicy {
     }
     if (/[{}]/.test(authority)) throw refuse(`write the host of ${JSON.stringify(url)} out: a {placeholder} there would let a value the run learns choose the host`);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw refuse(`only http and https targets are called; got ${parsed.protocol}`);
-    const host = bare(parsed.hostname).toLowerCase();
+    const host = canonicalAddress(bare(parsed.hostname).toLowerCase());
     const port = Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
     let addresses: string[];
     try {
@@ -167,7 +177,7 @@ export class TargetPolicy {
     } catch (error) {
       throw new ServeError('unreachable', `${keyPath}: the host ${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { keyPath: pointer });
     }
-    for (const address of addresses) {
+    for (const address of addresses.map(canonicalAddress)) {
       const problem = this.addressProblem(host, address, port);
       if (problem) throw refuse(`the suite may not call ${parsed.origin}: ${problem}`);
     }

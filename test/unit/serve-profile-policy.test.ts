@@ -137,6 +137,7 @@ test('targets: link-local, metadata, unspecified and the server itself refused b
   assert.match((await refusal(onLoopback, 'http://[fd00:ec2::254]/'))!, /metadata/);
   assert.match((await refusal(onLoopback, 'http://127.0.0.1:7300/'))!, /where this server listens/);
   assert.match((await refusal(onLoopback, 'http://localhost:7300/api'))!, /where this server listens/);
+  assert.match((await refusal(onLoopback, 'http://[::ffff:127.0.0.1]:7300/'))!, /where this server listens/, 'an IPv4-mapped address is the IPv4 address');
   assert.equal(await refusal(onLoopback, 'http://127.0.0.1:8080/'), undefined, 'loopback: the server is on loopback');
   assert.equal(await refusal(onLoopback, 'https://sandbox.acme.example/'), undefined);
   assert.match((await refusal(onLoopback, 'https://nowhere.example/'))!, /^unreachable: .*ENOTFOUND/);
