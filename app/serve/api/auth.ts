@@ -10,8 +10,12 @@ import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fast
 import { ServeError } from '../errors.ts';
 import type { ServeServices } from '../services.ts';
 
-/** Says whether a request may use the API by some other means than a bearer token. */
-export type ApiAuthenticator = (request: FastifyRequest) => boolean | Promise<boolean>;
+/**
+ * Lets a request use the API by some other means than a bearer token: the
+ * name of the token it acts for (the one a console session signed in with),
+ * which bounds its waiting runs as a bearer would; undefined, not let in.
+ */
+export type ApiAuthenticator = (request: FastifyRequest) => string | undefined | Promise<string | undefined>;
 
 export interface ApiAuth {
   add(authenticator: ApiAuthenticator): void;
@@ -22,7 +26,7 @@ declare module 'fastify' {
     ptasApiAuth: ApiAuth;
   }
   interface FastifyRequest {
-    /** The API token's name, when the request came with a live one. */
+    /** The name of the token the request acts for: its live bearer token's, or the one a console session signed in with. */
     ptasToken?: string;
   }
 }
@@ -44,7 +48,12 @@ export function apiAuthentication(app: FastifyInstance, services: ServeServices)
       request.ptasToken = verified.name;
       return;
     }
-    for (const authenticator of others) if (await authenticator(request)) return;
+    for (const authenticator of others) {
+      const name = await authenticator(request);
+      if (name === undefined) continue;
+      request.ptasToken = name;
+      return;
+    }
     throw new ServeError(
       'unauthorized',
       token ? 'the bearer token is not a live token of this server (wrong or revoked)' : 'send Authorization: Bearer <token> (make one with ptas serve token create --name NAME)',

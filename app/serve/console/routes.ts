@@ -144,8 +144,9 @@ export async function registerConsole(app: FastifyInstance, services: ServeServi
   const apiAuth: ApiAuth | undefined = app.hasDecorator('ptasApiAuth') ? app.ptasApiAuth : undefined;
   apiAuth?.add(async (request) => {
     const session = await bearerSession(request, gate);
-    if (session) sessions.touch(session);
-    return session !== undefined;
+    if (!session) return undefined;
+    sessions.touch(session);
+    return session.token.label ?? session.token.id;
   });
   const redactor = new Redactor();
   await app.register(async (scope) => {
