@@ -102,7 +102,7 @@ export async function tokenRateCheck(ctx: StageContext): Promise<{ check: CheckR
     meta: TOKEN_RATE_LIMIT,
     operation: 'token',
     ...probeTarget(ctx),
-    scenario: tokenRateBreakpoint({ ...settings, stepSec: settings.stepSec }, settings.maxInFlight),
+    scenarioFor: (latencyMs) => tokenRateBreakpoint({ ...settings, stepSec: settings.stepSec, latencyMs }, settings.maxInFlight),
     variables: ctx.connection.credentials,
     settings,
     afterClimb: () =>

@@ -9,6 +9,7 @@ import { SLOW_DELIVERY_TIMEOUT_MS, SLOW_FIRST_DELIVERY_MS, SLOW_RETRY_DELAYS_MS 
 import { LONG_PROCESSING_MS, LONG_PROCESSING_VALIDITY_SECONDS } from './long-processing.ts';
 import { withLongProcessingDeclared, withSlowWebhooksDeclared } from './profile-adjustments.ts';
 import { SHORT_TOKEN_LIFETIME_SECONDS } from './short-token-lifetime.ts';
+import { SLOW_ACCEPT_MS, SLOW_TOKEN_MS } from './slow-processing.ts';
 
 export type { Condition, ConditionArea } from './types.ts';
 
@@ -60,6 +61,12 @@ export const CONDITIONS: readonly Condition[] = [
     name: 'short-token-lifetime',
     description: `Access tokens live ${SHORT_TOKEN_LIFETIME_SECONDS} s (expires_in ${SHORT_TOKEN_LIFETIME_SECONDS}); after that every operation answers them 401, as a deployment with a strict policy does. The suite renews its own token.`,
     touches: 'all',
+    observedByLoad: true,
+  },
+  {
+    name: 'slow-processing',
+    description: `An accept-offer the rate limiter lets through answers ${seconds(SLOW_ACCEPT_MS)} later, a token request ${seconds(SLOW_TOKEN_MS)} later (the operation done, its answer held); a 429 leaves at once. The limit probes must count by arrival and keep enough requests in flight.`,
+    touches: ['auth', 'trading'],
     observedByLoad: true,
   },
   {

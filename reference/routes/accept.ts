@@ -14,6 +14,7 @@ import type { AcceptRules, Offer, OfferBook } from '../trading/offer-book.ts';
 import { OfferProcessing } from '../trading/processing.ts';
 import { readUserHeader, userIdHeaderName } from '../trading/svc-user-id.ts';
 import type { AcceptedTrade } from '../trading/trade.ts';
+import { holdAdmittedAnswer } from '../conditions/slow-processing.ts';
 
 export const ACCEPT_ROUTE = '/v1/offers/:offerId/accept';
 
@@ -71,6 +72,8 @@ class AcceptRoute {
     if (!(await authenticateUnless('accept-bearer-not-required', this.ctx, req, res))) return;
     const rateLimited = !this.bucket.take() && !this.fault('no-accept-rate-limit');
     if (rateLimited && !this.fault('rate-limited-accept-executes')) return this.sendRateLimited(res);
+    // slow-processing: what the limiter let through answers late (conditions/slow-processing.ts).
+    if (!rateLimited) holdAdmittedAnswer(this.ctx.conditions, 'accept', res);
     if (this.refusesBody(req, res)) return;
 
     // From here to book.begin() nothing awaits (but the accept-race fault): check-and-set is atomic.

@@ -90,7 +90,7 @@ test('a fixed-window limiter is read from refill to refill, not from the refused
   const bucket = { resolutionMs: 10, admitted: Array.from({ length: 300 }, (_, i) => (i < 100 ? 2 : 1)), limited: Array.from({ length: 300 }, (_, i) => (i < 100 ? 0 : 3)) };
   assert.equal(refillEstimate(bucket), undefined);
   const a = analyzeRateLimit(
-    run([phase('s1', 100, 0.5, { '2xx': 50 }), phase('s2', 450, 1, { '2xx': 250, '429': 200 }), phase('s3', 450, 1.5, { '2xx': 300, '429': 375 })], { completionTimeline: timeline }),
+    run([phase('s1', 100, 0.5, { '2xx': 50 }), phase('s2', 450, 1, { '2xx': 250, '429': 200 }), phase('s3', 450, 1.5, { '2xx': 300, '429': 375 })], { arrivalTimeline: timeline }),
     { capRps: 800, expectedRps: 200 },
   );
   assert.equal(a.verdict, 'PASS');

@@ -30,7 +30,7 @@ import { withFreshValues } from '../../src/placeholders.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const JWKS = '/.well-known/jwks.json';
-const NAMES = ['latency', 'connection-close', 'proxy-html', 'transient-503', 'transient-429', 'slow-webhooks', 'deterministic-tokens', 'second-resolution', 'short-token-lifetime', 'long-processing'];
+const NAMES = ['latency', 'connection-close', 'proxy-html', 'transient-503', 'transient-429', 'slow-webhooks', 'deterministic-tokens', 'second-resolution', 'short-token-lifetime', 'slow-processing', 'long-processing'];
 const NO_FRACTION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:\d{2})$/;
 
 interface Answer {
@@ -93,7 +93,7 @@ function rawExchange(url: string, path: string): Promise<{ head: string; closedB
   });
 }
 
-test('the catalogue holds the ten conditions, each with what it does and what it touches; unknown names are refused', () => {
+test('the catalogue holds the eleven conditions, each with what it does and what it touches; unknown names are refused', () => {
   assert.deepEqual(CONDITIONS.map((c) => c.name), NAMES);
   for (const c of CONDITIONS) assert.ok(c.description.length > 20 && (c.touches === 'all' || c.touches.length > 0), c.name);
   assert.throws(() => new ConditionSet(['latency', 'nope']), /unknown condition: nope \(see --list-conditions\)/);

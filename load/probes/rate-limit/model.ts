@@ -49,8 +49,8 @@ export interface RateLimitAnalysis {
    * rate of requests that come faster than it, depending on their spacing.
    */
   limitRangeRps?: [number, number];
-  /** How the estimate was read: from when answers completed (embedded engine) or from the plateau steps' counts. */
-  estimateMethod?: 'completion-timeline' | 'plateau-steps';
+  /** How the estimate was read: from when the admitted and refused requests were sent (an arrival timeline), or from the plateau steps' counts. */
+  estimateMethod?: 'arrival-timeline' | 'plateau-steps';
   recovered?: boolean;
   findings: AnalysisFinding[];
 }

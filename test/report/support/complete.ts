@@ -134,7 +134,7 @@ export const completeResults: DeepRequired<RunResults> = {
         verdict: 'PASS',
         reason: 'onset 120 req/s',
         estimatedBurst: 50,
-        estimateMethod: 'completion-timeline',
+        estimateMethod: 'arrival-timeline',
         backoffSec: 1,
         generatorNote: 'the engine dropped 3 arrivals at 400 req/s',
       },
