@@ -47,7 +47,8 @@ export const webhooksFaults: Fault[] = [
     name: 'webhook-address-change-ignored',
     requirement: 'WEBHOOK-ADDRESS-CHANGE',
     description: 'The dispatcher keeps using the first receiving address a client set up; setting up another one is answered 200 and ignored.',
-    minimalProfile: ['webhooks.register', 'webhooks.trigger', 'webhooks.userId'],
+    // A miss FAILs once the profile says how soon an address takes effect; without that it is only REVIEW.
+    minimalProfile: ['webhooks.register', 'webhooks.trigger', 'webhooks.userId', 'webhooks.addressPropagationMs'],
   },
   { name: 'webhook-no-retry', requirement: 'WEBHOOK-RETRY-POLICY', description: 'A delivery that is not acknowledged (500, timeout) is never retried.' },
   { name: 'webhook-timeout-treated-as-delivered', requirement: 'WEBHOOK-RETRY-POLICY', description: 'A delivery whose answer times out counts as delivered and is not retried.' },

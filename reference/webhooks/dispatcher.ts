@@ -17,6 +17,8 @@ import type { WebhookSigner } from './signer.ts';
 export { retryDelaysMs } from './schedule.ts';
 
 const ACKNOWLEDGEMENTS = new Set([200, 201, 202, 204]);
+/** webhook-address-propagation-delayed: how long a newly set up address takes to take effect. */
+export const ADDRESS_PROPAGATION_MS = 1_500;
 /** An answer body is only looked at for its presence; more than this is not read. */
 const ANSWER_READ_LIMIT = 64 * 1024;
 
@@ -25,6 +27,8 @@ type AttemptOutcome = { kind: 'answered'; status: number; bodyBytes: number } | 
 export class WebhookDispatcher {
   /** client_id → the receiving address that client set up. */
   private readonly addresses = new Map<string, string>();
+  /** webhook-address-propagation-delayed: client_id → the address set up last, and when it takes effect. */
+  private readonly propagating = new Map<string, { url: string; atMs: number }>();
   private readonly agent = new Agent({ keepAliveTimeout: 2_000 });
   private readonly schedule: DeliverySchedule;
 
@@ -38,10 +42,20 @@ export class WebhookDispatcher {
   register(clientId: string, url: string): void {
     // webhook-address-change-ignored: the first address a client set up is the one it keeps (the operation still answers 200).
     if (this.ctx.faults.has('webhook-address-change-ignored') && this.addresses.has(clientId)) return;
+    // webhook-address-propagation-delayed: a client's first address at once, a later one after ADDRESS_PROPAGATION_MS.
+    if (this.ctx.variants.has('webhook-address-propagation-delayed') && this.addresses.has(clientId)) {
+      this.propagating.set(clientId, { url, atMs: Date.now() + ADDRESS_PROPAGATION_MS });
+      return;
+    }
     this.addresses.set(clientId, url);
   }
 
   addressOf(clientId: string): string | undefined {
+    const next = this.propagating.get(clientId);
+    if (next && Date.now() >= next.atMs) {
+      this.addresses.set(clientId, next.url);
+      this.propagating.delete(clientId);
+    }
     return this.addresses.get(clientId);
   }
 
