@@ -70,6 +70,8 @@ export class TradingAnswers {
       const amounts = ['fiat_amount', 'tax_amount', 'total_amount', 'asset_amount', 'asset_price', 'spread', 'fees_after_cost', 'fee_percentage', 'net_asset_price'] as const;
       return { ...trade, ...Object.fromEntries(amounts.map((k) => [k, Number(trade[k])])) };
     }
+    // The fault stands for a serializer that writes str(datetime): the date, a space, the time.
+    if (this.fault('trade-time-space-separated')) return { ...trade, time: trade.time.replace('T', ' ') };
     if (this.fault('trade-warning-keys-missing')) {
       return { ...trade, warning: trade.warning.map(({ message, message_key, helpdesk_article_id }) => ({ message, message_key, helpdesk_article_id })) };
     }
