@@ -87,10 +87,18 @@ function kindOf(error: ErrorObject): SchemaError['kind'] {
   return 'violation';
 }
 
-/** ajv's message; for an ISO 8601 timestamp, what the spec asks and why the value is not it ("must match format" says neither). */
+/**
+ * ajv's message; for an ISO 8601 timestamp, what the spec asks and why the
+ * value is not it ("must match format" says neither), or that it is null
+ * where the spec documents a timestamp (a WARN, kindOf).
+ */
 function messageOf(error: ErrorObject): string {
-  const rule = error.keyword === 'format' ? ISO8601_FORMATS[String(error.params.format)] : undefined;
-  if (rule && typeof error.data === 'string') return `${JSON.stringify(error.data)} is not an ISO 8601 timestamp ${rule}: ${iso8601Problem(error.data, rule)}`;
+  const parent = error.parentSchema as Record<string, unknown> | undefined;
+  const rule = ISO8601_FORMATS[String(error.keyword === 'format' ? error.params.format : parent?.format)];
+  if (rule && error.keyword === 'format' && typeof error.data === 'string') {
+    return `${JSON.stringify(error.data)} is not an ISO 8601 timestamp ${rule}: ${iso8601Problem(error.data, rule)}`;
+  }
+  if (rule && error.keyword === 'type' && error.data === null) return `is null where the spec documents an ISO 8601 timestamp ${rule}`;
   return error.message ?? error.keyword;
 }
 
