@@ -21,9 +21,12 @@
 //   3339 5.6: "ISO 8601 defines date and time separated by "T"", a space being
 //   RFC 3339's own allowance "for the sake of readability"). Lower-case "t"
 //   and "z" pass: RFC 3339 5.6 says ISO 8601 allows them;
-// - basic and extended mixed in one timestamp (2026-11-27T10:00:00+0100): ISO
-//   8601:2004 4.3.2-4.3.3 write a date and time completely in basic or
-//   completely in extended format;
+// - basic and extended mixed in the date and time of day (2026-11-27T100000):
+//   ISO 8601:2004 4.3.2-4.3.3 write a date and time completely in basic or
+//   completely in extended format. The UTC offset alone in the other format
+//   (2026-11-27T10:00:00+0100, as Java's "Z" pattern and strftime's %z write
+//   it) is read, not refused: it names the instant without doubt, and a FAIL
+//   on a separator the spec never shows would not be defensible;
 // - dates and times that do not exist (month 13, 31 April, 25:00, a second 60
 //   that is no leap second, an offset of 24 hours or more) and expanded years
 //   (+002026), which need a prior agreement the spec does not show.
@@ -119,13 +122,13 @@ export function readIso8601(text: string): Iso8601Reading {
   if (!dateMatch) return { problem: `the date ${JSON.stringify(dateText)} is not an ISO 8601 calendar, ordinal or week date (2026-11-27, 2026-331, 2026-W48-5, or without "-")` };
   const time = TIME_AND_OFFSET.exec(text.slice(designator + 1));
   if (!time) return { problem: 'the time of day or the UTC offset is not written as ISO 8601 does (hh:mm:ss, hhmmss, optional fraction, then Z, ±hh:mm, ±hhmm or ±hh)' };
-  const [, hh, sep1, mm, sep2, ss, fraction = '', zulu, sign, oh, sep3, om] = time;
+  const [, hh, sep1, mm, sep2, ss, fraction = '', zulu, sign, oh, , om] = time;
 
-  // Each part that shows a format (":" or "-" there or not) must show the date's.
+  // Each part of the time of day that shows a format (":" there or not) must show the date's; the offset may show either (above).
   const format = extendedDate ? 'extended' : 'basic';
-  const shown = [mm === undefined ? undefined : sep1, ss === undefined ? undefined : sep2, om === undefined ? undefined : sep3];
+  const shown = [mm === undefined ? undefined : sep1, ss === undefined ? undefined : sep2];
   if (shown.some((sep) => sep !== undefined && (sep === ':') !== (format === 'extended'))) {
-    return { problem: 'it mixes basic and extended format, where ISO 8601 writes a date and time completely in one (2026-11-27T10:00:00+01:00 or 20261127T100000+0100)' };
+    return { problem: 'it mixes basic and extended format in the date and time of day, where ISO 8601 writes them completely in one (2026-11-27T10:00:00 or 20261127T100000)' };
   }
 
   const day = dayOf(dateMatch);
