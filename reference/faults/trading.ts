@@ -5,6 +5,11 @@ export const tradingFaults: Fault[] = [
   { name: 'accept-always-202', requirement: 'OFFER-200-WITHIN-PREDEFINED-TIME', description: 'Accept answers 202 even when processing finished within the predefined time.' },
   { name: 'accept-waits-for-processing', requirement: 'OFFER-202-WHEN-SLOW', description: 'Accept holds the response until processing finishes, however long it takes, and never answers 202.' },
   { name: 'trade-amounts-as-numbers', requirement: 'OFFER-ACCEPTED-TRADE-SCHEMA', description: 'The accepted trade carries its amounts as JSON numbers instead of decimal strings.' },
+  {
+    name: 'trade-time-space-separated',
+    requirement: 'OFFER-ACCEPTED-TRADE-SCHEMA',
+    description: 'The accepted trade\'s time separates date and time with a space, as Python\'s str(datetime) writes it (2026-11-27 10:00:00.123+00:00), where ISO 8601 writes "T" (RFC 3339\'s date-time allows the space; the spec names ISO 8601).',
+  },
   { name: 'trade-warning-keys-missing', requirement: 'OFFER-ACCEPTED-TRADE-SCHEMA', description: 'Warning items of the accepted trade lack link_message and link_message_key.' },
   { name: 'accept-content-type-text', requirement: 'OFFER-JSON-BODY', description: 'Accept responses (200 and 202) are labelled Content-Type: text/plain.' },
   { name: 'offer-stuck-in-progress', requirement: 'OFFER-202-STATUS-TERMINAL', description: 'An offer answered 202 never finishes processing: its status stays in_progress.' },

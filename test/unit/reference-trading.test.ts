@@ -9,6 +9,7 @@ import { seedUsers } from '../../reference/fixtures/users.ts';
 import { referenceProfile } from '../../reference/profile.ts';
 import type { ReferenceOptions } from '../../reference/options.ts';
 import { describeSchemaErrors, validateAgainst } from '../../src/schemas/registry.ts';
+import { parseIso8601 } from '../../src/schemas/iso8601.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -323,6 +324,25 @@ describe('legitimate variants of accept (reference/variants/trading.ts)', () => 
     } finally {
       await plain.ref.close();
       await varied.ref.close();
+    }
+  });
+
+  test('timestamps-iso8601-basic: the trade time at +01:00 and the offer\'s timestamps in basic format, the same instants, valid against 2.4', async () => {
+    const r = await tradingReference({ ...roomy, variants: ['timestamps-iso8601-basic'] });
+    try {
+      const user = await r.newUser();
+      const before = Date.now();
+      const offer = await r.createOffer(user, { processingMs: 0 });
+      const res = await r.accept(offer, user);
+      assertTrade(res.json);
+      assert.match(res.json.data.time, /^\d{8}T\d{6}\.\d{3}\+0100$/);
+      assert.ok(Math.abs(parseIso8601(res.json.data.time)! - before) < 5_000, res.json.data.time);
+      const view = (await r.call('GET', `/reference/v1/offers/${offer}`)).json.data;
+      assert.equal(view.trade.time, res.json.data.time);
+      for (const key of ['created_at', 'valid_until']) assert.match(view[key], /^\d{8}T\d{6}\.\d{3}Z$/, key);
+      assert.ok(parseIso8601(view.valid_until)! > parseIso8601(view.created_at)!);
+    } finally {
+      await r.ref.close();
     }
   });
 
