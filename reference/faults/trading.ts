@@ -27,6 +27,12 @@ export const tradingFaults: Fault[] = [
   },
   { name: 'older-offer-acceptable', requirement: 'OFFER-NEWEST-ONLY', description: 'An offer superseded by a newer offer of the same user can still be accepted.' },
   { name: 'expired-offer-acceptable', requirement: 'OFFER-VALIDITY-PERIOD', description: 'The validity period is not enforced: an expired offer can be accepted.' },
+  {
+    name: 'offer-expiry-fast-path-only',
+    requirement: 'OFFER-VALIDITY-PERIOD',
+    description: 'Validity is checked on the fast path only: an expired offer whose processing outlasts the predefined time is accepted (202) and executes.',
+    minimalProfile: ['trading.createUser', 'trading.createOffer', 'trading.offerRecipes.expiringSlow', 'trading.offerStatus', 'trading.terminalStatuses', 'trading.pollDeadlineMs'],
+  },
   { name: 'expired-offer-409', requirement: 'OFFER-EXPIRED-410', description: 'An expired offer is answered 409 instead of 410.' },
   { name: 'offer-accept-repeatable', requirement: 'OFFER-SINGLE-EXECUTION', description: 'An offer whose processing has finished can be accepted (and executed) again.' },
   { name: 'accept-race', requirement: 'OFFER-SINGLE-EXECUTION-ATOMIC', description: 'The acceptable-check and the move to in progress are separated by an await, so simultaneous accepts all execute.' },

@@ -84,7 +84,7 @@ class AcceptRoute {
     if (!target) return;
     const { offer, userId } = target;
     const asDeployed = this.variant('accept-refusals-as-deployed');
-    const refusal = this.book.refusal(offer, userId, this.rules);
+    const refusal = this.book.refusal(offer, userId, this.rulesFor(offer));
     if (refusal === 'already-accepted' && this.variant('accept-replay-idempotent')) return this.replay(res, offer);
     if (refusal) return this.answers.sendRefusal(res, refusal);
     if (asDeployed && externalTransactionId !== undefined && this.externalIds.usedForAnother(externalTransactionId, offer.id)) {
@@ -98,6 +98,12 @@ class AcceptRoute {
     // Only the rate-limited-accept-executes fault gets here rate limited: the offer is already executing.
     if (rateLimited) return this.sendRateLimited(res);
     return this.answerExecution(res, offer, processing);
+  }
+
+  /** The rules for this offer: the offer-expiry-fast-path-only fault checks validity only where processing finishes within the predefined time. */
+  private rulesFor(offer: Offer): AcceptRules {
+    if (!this.fault('offer-expiry-fast-path-only') || !this.processing.outlastsPredefinedTime(offer)) return this.rules;
+    return { ...this.rules, validity: false };
   }
 
   private sendRateLimited(res: ServerResponse): void {

@@ -112,6 +112,14 @@ describe('reference trade offers', () => {
     assert.equal((await r.accept(expiring, user)).status, 410);
   });
 
+  test('an expired offer is gone (410) on the slow path too, and nothing executes', async () => {
+    const user = await r.newUser();
+    const expiring = await r.createOffer(user, { processingMs: 600, validitySeconds: 1 });
+    await sleep(1_050);
+    assert.equal((await r.accept(expiring, user)).status, 410);
+    assert.equal(await r.status(expiring), 'expired');
+  });
+
   test('ownership, unknown offers, the user header and external_transaction_id', async () => {
     const [owner, other] = [await r.newUser(), await r.newUser()];
     const offer = await r.createOffer(owner, { processingMs: 0 });
@@ -225,6 +233,24 @@ test('the offer-status-404-while-processing fault answers 404 for an offer in pr
     const done = await read();
     assert.equal(done.status, 200);
     assert.equal(done.json.data.status, 'accepted');
+  } finally {
+    await r.ref.close();
+  }
+});
+
+test('the offer-expiry-fast-path-only fault: an expired fast offer is gone (410), an expired slow one is answered 202 and executes', async () => {
+  const r = await tradingReference({ faults: ['offer-expiry-fast-path-only'] });
+  try {
+    const [user, other] = [await r.newUser(), await r.newUser()];
+    const fast = await r.createOffer(user, { processingMs: 0, validitySeconds: 1 });
+    const slow = await r.createOffer(other, { processingMs: 600, validitySeconds: 1 });
+    await sleep(1_050);
+    assert.equal((await r.accept(fast, user)).status, 410);
+    assert.equal((await r.accept(slow, other)).status, 202);
+    await sleep(700);
+    const view = (await r.call('GET', `/reference/v1/offers/${slow}`)).json.data;
+    assert.equal(view.status, 'accepted');
+    assert.ok(view.trade?.trade_id, 'the expired offer executed: its status shows a trade');
   } finally {
     await r.ref.close();
   }
@@ -434,9 +460,11 @@ test("the reference's trading profile section validates and names every key the 
   assert.equal(trading.createOffer!.extract!.offerId, '/data/id');
   assert.equal(trading.offerStatus!.extract!.status, '/data/status');
   assert.equal(trading.offerStatus!.extract!.tradeId, '/data/trade/trade_id');
-  // The recipes a team would write: one well within the predefined time, one well beyond it, one that expires.
-  const { fast, slow, expiring } = trading.offerRecipes!;
+  // The recipes a team would write: one well within the predefined time, one well beyond it, and one that expires on each path.
+  const { fast, slow, expiring, expiringSlow } = trading.offerRecipes!;
   assert.ok((fast!.values!.processingMs as number) < trading.processingTimeMs! && (slow!.values!.processingMs as number) > trading.processingTimeMs!);
   assert.deepEqual([fast!.acceptAnswers, slow!.acceptAnswers, expiring!.expiresAfterSeconds], [200, 202, 1]);
+  assert.deepEqual([expiring!.values!.processingMs, expiringSlow!.values!.processingMs], [fast!.values!.processingMs, slow!.values!.processingMs]);
+  assert.deepEqual([expiringSlow!.acceptAnswers, expiringSlow!.expiresAfterSeconds, expiringSlow!.values!.validitySeconds], [202, 1, 1]);
   assert.ok(seedUsers(1).some((u) => u.id === trading.userId));
 });
