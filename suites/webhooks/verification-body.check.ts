@@ -56,8 +56,8 @@ defineCheck(
       const notRedelivered = firsts.filter((_, i) => !redelivered[i]);
       if (notRedelivered.length) {
         const which = `#${notRedelivered.map((d) => d.seq).join(', #')}`;
-        const events = notRedelivered.length === 1 ? 'that event was' : 'those events were';
-        check.note(`no redelivery of ${which} came within ${session.settings.observationWindowMs} ms after it was answered, so ${events} judged on the first delivery alone (the retry checks report on retries)`);
+        const one = notRedelivered.length === 1;
+        check.note(`no redelivery of ${which} came within ${session.settings.observationWindowMs} ms after ${one ? 'it was' : 'each was'} answered, so ${one ? 'that event was' : 'those events were'} judged on the first delivery alone (the retry checks report on retries)`);
       }
       const judgements = judged.flatMap((verification) => judgeVerificationBody(verification, session));
       applyWorst(check, judgements, `all ${judged.length} verification deliveries (success true and false; ${redeliveries} of them redeliveries) carry params with action, success, user_pid and a Unix-time timestamp`);
