@@ -32,6 +32,20 @@ export const webhooksFaults: Fault[] = [
   },
   { name: 'webhook-body-without-params', requirement: 'WEBHOOK-BODY-SCHEMA', description: 'The event fields are sent at the top level of the body instead of inside params.' },
   { name: 'webhook-timestamp-milliseconds', requirement: 'WEBHOOK-BODY-SCHEMA', description: 'params.timestamp is Unix time in milliseconds instead of seconds.' },
+  {
+    name: 'webhook-failed-verification-without-success',
+    requirement: 'WEBHOOK-BODY-SCHEMA',
+    description: 'A failed verification is delivered with params that leave out success; a successful one keeps it.',
+    // A FAIL on 6.1's success row without any declaration, after the generous default wait for an exact match.
+    minimalProfile: ['webhooks.register', 'webhooks.trigger', 'webhooks.userId'],
+  },
+  {
+    name: 'webhook-redelivery-without-timestamp',
+    requirement: 'WEBHOOK-BODY-SCHEMA',
+    description: 'Redeliveries (second and later attempts) of user-update events leave params.timestamp out; first attempts carry all four verification params.',
+    // Caught without a declared retry schedule too: the redelivery comes within the default observation window.
+    minimalProfile: ['webhooks.register', 'webhooks.trigger', 'webhooks.userId'],
+  },
   { name: 'webhook-risk-status-completed', requirement: 'WEBHOOK-ACTIONS', description: 'A finished risk evaluation reports status "completed" instead of "finished".' },
   { name: 'webhook-204-not-acknowledged', requirement: 'WEBHOOK-ACK-CODES', description: 'A 204 answer is taken as a failure and the event is delivered again.' },
   { name: 'webhook-ack-requires-body', requirement: 'WEBHOOK-ACK-CODES', description: 'An answer without a body is taken as a failure, so every acknowledgement of the spec is retried.' },

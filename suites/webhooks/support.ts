@@ -27,7 +27,7 @@ import { markedAddress, SUITE_MARKER } from './markers.ts';
 import { webhookSettings, type WebhookSettings } from './settings.ts';
 
 export { webhookSettings, webhookWaitsMs, type WebhookSettings } from './settings.ts';
-export { ACKNOWLEDGE, answeredAtMs, describeEvent, eventsToCause, offset, RISK_STATUSES, VERIFICATION_FAILED, VERIFICATION_SUCCEEDED, type CausedEvent, type UserUpdateEvent } from './events.ts';
+export { ACKNOWLEDGE, answeredAtMs, describeEvent, eventsToCause, offset, REFUSE_FIRST_ATTEMPT, RISK_STATUSES, VERIFICATION_FAILED, VERIFICATION_SUCCEEDED, type CausedEvent, type UserUpdateEvent } from './events.ts';
 
 export class WebhookSession {
   /** The deliveries taken as the events under test, in the order they were taken. */
