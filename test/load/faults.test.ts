@@ -18,7 +18,7 @@ import type { LoadProfile } from '../../src/config/sections/load.ts';
 import { isCaught } from '../support/selftest.ts';
 import { minimalProfile } from '../support/minimal-profile.ts';
 import { loadFaults } from '../../reference/faults/load.ts';
-import { CROSSCUT_CHECKS } from '../../src/crosscut/index.ts';
+import { CROSSCUT_CHECKS, scopeOfProfile } from '../../src/crosscut/index.ts';
 import { withLoadEvidence } from '../../load/stage/crosscut.ts';
 import type { CheckResult } from '../../src/check/model.ts';
 import type { Fault } from '../../reference/faults/types.ts';
@@ -112,7 +112,7 @@ async function faultResults(fault: Fault, profile: Profile): Promise<CheckResult
   const probe = CROSSCUT_PROBE_OF[fault.name] ?? PROBE_OF[covered.get(fault.requirement)!.id]!;
   profile.load = { ...profile.load, probes: { tokenRateLimit: false, acceptRateLimit: false, tokenBodyLimit: false, [probe]: true } };
   const run = await runLoadStage({ profile, embeddedReference: true, output: quiet });
-  const checks = judgedByCrossCut(fault) ? withLoadEvidence([], run.checks, profile.baseUrl) : run.checks;
+  const checks = judgedByCrossCut(fault) ? withLoadEvidence([], run.checks, scopeOfProfile(profile)) : run.checks;
   return checks.filter((c) => c.requirements.includes(fault.requirement));
 }
 
@@ -131,7 +131,7 @@ test('load self-test: the clean reference passes every load check, every load fa
     assert.deepEqual(cleanRun.checks.map((c) => c.id).sort(), LOAD_CHECKS.map((c) => c.id).sort());
     assert.equal(cleanRun.load?.probes.length, 3);
     // The error answers the clean stage received (its 429s and 413s, one of each kind) are JSON.
-    const cleanCrossCut = withLoadEvidence([], cleanRun.checks, clean.url);
+    const cleanCrossCut = withLoadEvidence([], cleanRun.checks, { baseUrl: clean.url });
     assert.deepEqual(cleanCrossCut.map((c) => `${c.id}: ${c.verdict}`), ['errors.error-bodies-are-json: PASS'], JSON.stringify(cleanCrossCut.map((c) => c.reason ?? c.findings)));
     assert.match(cleanCrossCut[0]!.findings.map((f) => f.message).join(' '), /token endpoint 413\/429/, 'the load stage\'s 413 and 429 answers were judged');
     // Without a trade id, the refused offers' statuses (superseded, not "accepted") show no execution either.
