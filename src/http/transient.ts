@@ -23,6 +23,9 @@ export const TRANSIENT_RETRY = {
 
 export const isTransientStatus = (status: number): boolean => TRANSIENT_STATUSES.has(status);
 
+/** The server says it did not handle the request (429, 503): nothing was executed. A gateway's 502 or 504 says no such thing. */
+export const executedNothing = (status: number): boolean => NOT_HANDLED_STATUSES.has(status);
+
 /**
  * Methods a client may send again after a transport failure or a gateway's
  * 502 or 504 without risking a second effect (RFC 9110 9.2.2, idempotent
@@ -31,7 +34,7 @@ export const isTransientStatus = (status: number): boolean => TRANSIENT_STATUSES
 export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 /** May a request answered `status` (a transient one) be sent again? A 429 or 503 whatever the method (the server did not handle it); a 502 or 504 only when the method is idempotent. */
-export const mayAskAgain = (status: number, method: string): boolean => NOT_HANDLED_STATUSES.has(status) || IDEMPOTENT_METHODS.has(method.toUpperCase());
+export const mayAskAgain = (status: number, method: string): boolean => executedNothing(status) || IDEMPOTENT_METHODS.has(method.toUpperCase());
 
 /**
  * Transport failures asked again (for an idempotent method): a connection
