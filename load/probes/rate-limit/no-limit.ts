@@ -33,7 +33,7 @@ export function noLimitFound(climb: PhaseResult[], criteria: RateLimitCriteria &
   const under = overloadAnswers(climb, criteria.operation);
   const instead = under.transient.count ? describeTransient(under, OPERATION_NAMES[SPEC_OPERATION[criteria.operation]]) : '';
   const answeredHow =
-    (stray ? `were answered with only ${stray} × 429, too few for a rate limit holding` : 'were all answered without a rate limit') +
+    (stray ? `were answered with only ${stray} × 429, too few for a rate limit holding` : instead ? 'got no 429' : 'were all answered without a rate limit') +
     (instead ? ` (instead: ${instead}, which are not the limiter's answers)` : '');
   if (!expected && shareOf(under.transient, under.total) > (criteria.maxServerErrorShare ?? DEFAULT_MAX_SERVER_ERROR_SHARE)) {
     return {
