@@ -42,6 +42,11 @@ export const CONDITIONS: readonly Condition[] = [
     touches: 'all',
   },
   {
+    name: 'gateway-html',
+    description: `A gateway in front answers every ${TRANSIENT_PERIOD}th request of each operation (counted per route from a random phase, never two in a row) itself, with an HTML page (text/html) and Retry-After: 1 on every other one, before the service sees it: 502 or 504 in turn to a GET, 503 to the token endpoint and the set-up operations; withdrawal addresses and accept, whose rows list 503, pass through.`,
+    touches: 'all',
+  },
+  {
     name: 'slow-webhooks',
     description: `The first delivery of an event comes ${seconds(SLOW_FIRST_DELIVERY_MS)} after it, retries ${SLOW_RETRY_DELAYS_MS.map(seconds).join(' and then ')} apart, and the receiver has ${seconds(SLOW_DELIVERY_TIMEOUT_MS)} to answer an attempt. The profile declares the schedule and waits long enough.`,
     touches: ['webhooks'],

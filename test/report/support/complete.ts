@@ -77,6 +77,7 @@ export const completeResults: DeepRequired<RunResults> = {
           error: { code: 'CONNECTION_RESET', message: 'reset after the headers' },
           incoming: true,
           invented: true,
+          retryOf: 3,
           curl: "curl -sS -X POST 'https://sandbox.example.com/v1/oauth/token'",
           schemaErrors: [{ instancePath: '/expires_in', message: 'must be integer', keyword: 'type', params: { type: 'integer' }, kind: 'violation' }],
         },
