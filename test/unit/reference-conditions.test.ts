@@ -97,7 +97,7 @@ function rawExchange(url: string, path: string): Promise<{ head: string; closedB
   });
 }
 
-test('the catalogue holds the eleven conditions, each with what it does and what it touches; unknown names are refused', () => {
+test('the catalogue holds the twelve conditions, each with what it does and what it touches; unknown names are refused', () => {
   assert.deepEqual(CONDITIONS.map((c) => c.name), NAMES);
   for (const c of CONDITIONS) assert.ok(c.description.length > 20 && (c.touches === 'all' || c.touches.length > 0), c.name);
   assert.throws(() => new ConditionSet(['latency', 'nope']), /unknown condition: nope \(see --list-conditions\)/);
