@@ -5,7 +5,7 @@
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import { retryObservationWindowMs } from '../../src/config/sections/webhooks.ts';
 import type { Variant } from './types.ts';
-import { ADDRESS_PROPAGATION_MS } from '../webhooks/dispatcher.ts';
+import { ADDRESS_PROPAGATION_MS } from '../webhooks/propagation.ts';
 import { DEMO_WEBHOOK_SHARED_SECRET, type ReferenceOptions } from '../options.ts';
 
 /**

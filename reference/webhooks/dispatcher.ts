@@ -12,13 +12,12 @@ import type { ReferenceContext } from '../context.ts';
 import { buildDelivery, type WebhookEvent } from './message.ts';
 import { deliverySchedule, type DeliverySchedule } from './schedule.ts';
 import type { WebhookSigner } from './signer.ts';
+import { ADDRESS_PROPAGATION_MS } from './propagation.ts';
 
 // Where the reference's profile and the tests have always read the schedule from.
 export { retryDelaysMs } from './schedule.ts';
 
 const ACKNOWLEDGEMENTS = new Set([200, 201, 202, 204]);
-/** webhook-address-propagation-delayed: how long a newly set up address takes to take effect. */
-export const ADDRESS_PROPAGATION_MS = 1_500;
 /** An answer body is only looked at for its presence; more than this is not read. */
 const ANSWER_READ_LIMIT = 64 * 1024;
 
