@@ -107,13 +107,20 @@ test('5xx already at the lowest rate are not load being refused: INCONCLUSIVE, n
   assert.match(broken.reason, /lowest rate/);
 });
 
-test('load refused otherwise than with 429 FAILs on 8\'s sentence: a 5xx section 7 does not list, or connections the target dropped', () => {
-  const on503 = (operation: 'token' | 'accept') =>
-    analyzeRateLimit(run([phase('s1', 100, 1, { '2xx': 100 }, 'climb', { statusCounts: { '200': 100 } }), phase('s2', 300, 1, { '2xx': 200, '5xx': 100 }, 'climb', { statusCounts: { '200': 200, '503': 100 } })]), { capRps: 300, operation });
-  const token503 = on503('token');
-  assert.equal(token503.verdict, 'FAIL', 'section 7 lists no 503 for the token endpoint');
-  assert.equal(token503.on, 'SPEC-8-RATE-LIMIT');
-  assert.match(token503.reason, /server errors section 7 does not list for the token endpoint \(503 ×100\)/);
+/** A staircase whose second step answers 100 × `status`. */
+const overloadedWith = (status: number, operation: 'token' | 'accept') =>
+  analyzeRateLimit(run([phase('s1', 100, 1, { '2xx': 100 }, 'climb', { statusCounts: { '200': 100 } }), phase('s2', 300, 1, { '2xx': 200, '5xx': 100 }, 'climb', { statusCounts: { '200': 200, [status]: 100 } })]), { capRps: 300, operation });
+
+test('load refused otherwise than with 429 FAILs on 8\'s sentence: another 5xx on the token endpoint, one accept\'s row does not list, or connections the target dropped', () => {
+  for (const status of [503, 500]) {
+    const token = overloadedWith(status, 'token');
+    assert.equal(token.verdict, 'FAIL', `8 names 429 for the token endpoint's rate limit, and every staircase request is a valid grant: ${status} is another status`);
+    assert.equal(token.on, 'SPEC-8-RATE-LIMIT');
+    assert.match(token.reason, new RegExp(`server errors where 8 names 429 for the token endpoint \\(${status} ×100\\)`));
+  }
+  const accept501 = overloadedWith(501, 'accept');
+  assert.equal(accept501.verdict, 'FAIL', 'section 7 lists no 501 for accept');
+  assert.match(accept501.reason, /server errors section 7 does not list for accept trade offer \(501 ×100\)/);
   const resets = analyzeRateLimit(
     run([phase('s1', 300, 1, { '2xx': 200, '429': 90, transport: 10 }, 'climb', { errors: { ECONNRESET: 10 } }), phase('s2', 300, 1, { '2xx': 200, '429': 100 })]),
     { capRps: 300 },
@@ -122,16 +129,23 @@ test('load refused otherwise than with 429 FAILs on 8\'s sentence: a 5xx section
   assert.match(resets.reason, /dropped connections/);
 });
 
-test('what no sentence makes a failure is not one: 503 on accept sheds load, a listed 500 WARNs, the generator\'s own failures are excused', () => {
+test('what no sentence makes a failure is not one: 503 on accept sheds load, a listed 500 on accept WARNs, a gateway\'s 502/504 decide nothing, the generator\'s own failures are excused', () => {
   const accept503 = analyzeRateLimit(
     run([phase('s1', 100, 1, { '2xx': 100 }, 'climb', { statusCounts: { '200': 100 } }), phase('s2', 300, 1, { '2xx': 200, '5xx': 100 }, 'climb', { statusCounts: { '200': 200, '503': 100 } })], { scenario: 'accept-rate-breakpoint' }),
     { capRps: 300 },
   );
   assert.notEqual(accept503.verdict, 'FAIL', 'section 7 lists 503 for accept: the scenario name says which row applies');
   assert.match(accept503.findings.map((f) => `${f.level} ${f.message}`).join(' | '), /INFO load was shed with 503 ×100, an answer section 7 lists for accept trade offer/);
-  const with500 = analyzeRateLimit(run([phase('s1', 100, 1, { '2xx': 100 }), phase('s2', 300, 1, { '2xx': 200, '5xx': 100 }, 'climb', { statusCounts: { '200': 200, '500': 100 } })]), { capRps: 300, operation: 'token' });
-  assert.notEqual(with500.verdict, 'FAIL');
-  assert.match(with500.findings.filter((f) => f.level === 'WARN').map((f) => f.message).join(), /500 ×100\): section 7 lists them for the token endpoint without a condition/);
+  const with500 = overloadedWith(500, 'accept');
+  assert.notEqual(with500.verdict, 'FAIL', 'a staircase offer may be refused for 4.4 rule 1 (superseded), so a listed 500 is not told to refuse the rate');
+  assert.match(with500.findings.filter((f) => f.level === 'WARN').map((f) => f.message).join(), /server errors that say nothing of the rate limit \(500 ×100\): one section 7 lists for accept trade offer/);
+  for (const operation of ['token', 'accept'] as const) {
+    for (const status of [502, 504]) {
+      const gateway = overloadedWith(status, operation);
+      assert.notEqual(gateway.verdict, 'FAIL', `${status} on ${operation} is a gateway's answer`);
+      assert.match(gateway.findings.map((f) => `${f.level} ${f.message}`).join(' | '), new RegExp(`INFO 100 answer\\(s\\) under load were a gateway's \\(${status} ×100\\)`));
+    }
+  }
   const unrecorded = analyzeRateLimit(run([phase('s1', 100, 1, { '2xx': 100 }), phase('s2', 300, 1, { '2xx': 200, '5xx': 100 })]), { capRps: 300 });
   assert.notEqual(unrecorded.verdict, 'FAIL', 'a 5xx whose code k6 did not record contradicts no sentence');
   const timeouts = analyzeRateLimit(run([phase('s1', 100, 1, { '2xx': 100 }), phase('s2', 300, 1, { '2xx': 150, '429': 100, transport: 50 }, 'climb', { errors: { ETIMEDOUT: 50 } })]), { capRps: 300 });

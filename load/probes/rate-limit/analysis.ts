@@ -4,11 +4,13 @@
 //
 // What backs each verdict: section 8 names a rate limit on the token
 // endpoint and on accept, with status 429, but not its value. So
-//   - load refused otherwise than with 429 — 5xx outside the operation's
-//     section 7 list, or connections the target dropped while the generator
-//     kept up (overload.ts) — FAILs on 8's "Rate limit (status 429) | Token
-//     endpoint, accept trade offer"; 503 on accept (listed) is load shed, a
-//     listed 500 a warning, the generator's own failures nobody's;
+//   - load refused otherwise than with 429 — a 5xx the one judgement of a
+//     server error FAILs (another status than 429 on the token endpoint, one
+//     accept's row does not list), or connections the target dropped while
+//     the generator kept up (overload.ts) — FAILs on 8's "Rate limit (status
+//     429) | Token endpoint, accept trade offer"; 503 on accept (listed) is
+//     load shed, a listed 500 on accept a warning, a gateway's 502 or 504
+//     and the generator's own failures nobody's;
 //   - no 429 up to the cap is INCONCLUSIVE: the limit may be above the cap, as
 //     its value is "not shown" — unless the profile documents the limit and the
 //     probe went well above it, a profile-declared FAIL (declaredBy);
@@ -21,7 +23,7 @@ import { limitRange, overloadFindings, recoveryCheck, type LimitRange } from './
 import { DEFAULT_MAX_SERVER_ERROR_SHARE, round1, type AnalysisFinding, type RateLimitAnalysis, type RateLimitCriteria } from './model.ts';
 import { noLimitFound } from './no-limit.ts';
 import { admitted, describeCounts, hasOnset, toRateStep } from './steps.ts';
-import { overloadAnswers, shareOf, SPEC_OPERATION, type LimitedOperation, type OverloadAnswers } from './overload.ts';
+import { overloadAnswers, RATE_LIMIT_SENTENCE, shareOf, SPEC_OPERATION, type LimitedOperation, type OverloadAnswers } from './overload.ts';
 import { OPERATION_NAMES, SECTION_7_CODES } from '../../../src/spec/status-codes.ts';
 
 export { DEFAULT_MAX_SERVER_ERROR_SHARE, DOCUMENTED_LIMIT_TOLERANCE, type AnalysisFinding, type RateLimitAnalysis, type RateLimitCriteria } from './model.ts';
@@ -54,8 +56,7 @@ export function analyzeRateLimit(run: NormalizedRun, criteria: RateLimitCriteria
   return passVerdict(onset, estimated, burst, range, recovered, steps, findings);
 }
 
-/** The sentence a refusal otherwise than with 429 contradicts: 8 names the rate limit's status. */
-export const RATE_LIMIT_SENTENCE = 'SPEC-8-RATE-LIMIT';
+export { RATE_LIMIT_SENTENCE } from './overload.ts';
 
 /** The operation whose section 7 row applies: the criteria's, else the scenario's name (accept-rate-breakpoint). */
 function operationOf(run: NormalizedRun, criteria: RateLimitCriteria): LimitedOperation {
@@ -72,10 +73,11 @@ function overloadNotes(under: OverloadAnswers, operation: LimitedOperation, maxS
     });
   }
   if (under.shed.count) findings.push({ level: 'INFO', message: `load was shed with 503 ×${under.shed.count}, an answer section 7 lists for ${name}` });
+  if (under.gateway.count) findings.push({ level: 'INFO', message: `${under.gateway.count} answer(s) under load were a gateway's (${describeCounts(under.gateway.by)}): the path to the target failed, which decides nothing` });
   if (shareOf(under.listed, under.total) > maxShare) {
     findings.push({
       level: 'WARN',
-      message: `${(shareOf(under.listed, under.total) * 100).toFixed(1)} % of the answers under load were server errors (${describeCounts(under.listed.by)}): section 7 lists them for ${name} without a condition, so no sentence makes them a failure`,
+      message: `${(shareOf(under.listed, under.total) * 100).toFixed(1)} % of the answers under load were server errors that say nothing of the rate limit (${describeCounts(under.listed.by)}): one section 7 lists for ${name} may refuse an offer a later iteration superseded (4.4 rule 1), and one whose code was not recorded cannot be judged`,
     });
   }
 }
@@ -105,7 +107,7 @@ function overloadVerdict(run: NormalizedRun, climb: PhaseResult[], overload: Pha
   }
   const name = OPERATION_NAMES[SPEC_OPERATION[operation]];
   const kinds = [
-    under.against.count > under.dropped ? `server errors section 7 does not list for ${name}` : '',
+    under.against.count > under.dropped ? (operation === 'token' ? `server errors where 8 names 429 for ${name}` : `server errors section 7 does not list for ${name}`) : '',
     under.dropped ? 'dropped connections while the generator kept up' : '',
   ].filter(Boolean);
   const where = overload.filter((p) => overloadAnswers([p], operation).against.count > 0).map((p) => `${p.offeredRps} req/s`);

@@ -14,8 +14,9 @@ export interface RateLimitCriteria {
   burst?: number;
   /**
    * Share tolerated under overload of the answers that count against the
-   * target (overload.ts: 5xx outside section 7's list, connections it
-   * dropped while the generator kept up; default 1 %).
+   * target (overload.ts: another 5xx than 429 on the token endpoint, one
+   * accept's section 7 row does not list, connections it dropped while the
+   * generator kept up; default 1 %).
    */
   maxServerErrorShare?: number;
   /** The operation, for section 7's list of its codes; else read from the scenario's name. */

@@ -1,19 +1,27 @@
 // Who the answers of a staircase that are neither admitted nor 429 count
 // against. Section 8 names the rate limit's status, 429, for the token
-// endpoint and accept; section 7 lists each operation's codes. So, under
+// endpoint and accept; section 7 lists each operation's codes. Each 5xx code
+// is judged by the one function for a server error where a refusal was due
+// (src/check/server-error.ts), with what it did unknown (the staircase reads
+// no effect; accept-probes.ts reads offers refused with 429 back). So, under
 // overload:
-//   - a 5xx outside the operation's section 7 list (503, 502, 504 on the
-//     token endpoint; 502, 504 on accept), or a connection the target dropped
-//     while the generator held its plan, is load refused otherwise than with
-//     429: it counts against the target;
-//   - 503 where section 7 lists it (accept) is a listed overload answer: load
-//     shed, not a failure;
-//   - another listed 5xx (500), or a 5xx whose code the engine did not record
-//     (k6's summary), is no sentence's contradiction: at most a warning;
+//   - on the token endpoint every request is a valid grant the operation
+//     serves but for the limit, so 429 is the status for the condition:
+//     another 5xx (500, 503) is load refused otherwise than with 429 and
+//     counts against the target;
+//   - on accept the staircase's offers are also refused for 4.4 rule 1 (a
+//     later iteration's offer supersedes them), so a 5xx cannot be told to
+//     refuse the rate: a listed 500 is a warning, 503 (listed) load shed,
+//     and a 5xx the row does not list counts against the target;
+//   - 502 and 504, a gateway's answers, decide nothing: noted;
+//   - a 5xx whose code the engine did not record (k6's summary) is at most
+//     a warning; a connection the target dropped while the generator held
+//     its plan counts against it;
 //   - the generator's own time-outs and cut requests, and any transport
 //     failure in a step the generator could not hold (arrivals dropped or
 //     late, the rate not reached), are the generator's, not the target's.
-import { SECTION_7_CODES, type SpecOperation } from '../../../src/spec/status-codes.ts';
+import type { SpecOperation } from '../../../src/spec/status-codes.ts';
+import { effectUnknown, judgeServerError } from '../../../src/check/server-error.ts';
 import { answered, type PhaseResult } from '../../result/normalized.ts';
 
 export type LimitedOperation = 'token' | 'accept';
@@ -27,6 +35,14 @@ const GENERATOR_FAILURES = new Set(['ETIMEDOUT', 'ABORTED', 'UND_ERR_HEADERS_TIM
 /** The 5xx code the engine could not tell (k6's summary counts outcomes only). */
 const UNRECORDED_5XX = '5xx (code not recorded)';
 
+/** The sentence a refusal otherwise than with 429 contradicts: 8 names the rate limit's status. */
+export const RATE_LIMIT_SENTENCE = 'SPEC-8-RATE-LIMIT';
+
+/** Where the staircase's requests are refused for the limit only (token: valid grants), the status 8 names for it. */
+const NAMED_FOR_THE_LIMIT: Partial<Record<LimitedOperation, { status: number; on: string }>> = { token: { status: 429, on: RATE_LIMIT_SENTENCE } };
+
+const STAIRCASE_EFFECT = effectUnknown('a staircase reads no effect of its requests');
+
 export interface Tally {
   count: number;
   /** By status code or transport failure code. */
@@ -36,14 +52,16 @@ export interface Tally {
 export interface OverloadAnswers {
   /** Every answer and failure of the steps. */
   total: number;
-  /** 5xx outside section 7's list, and connections dropped while the generator held its plan. */
+  /** 5xx the judgement FAILs (another status than 429 on the token endpoint, one accept's row does not list), and connections dropped while the generator held its plan. */
   against: Tally;
   /** Of `against`, the dropped connections (the rest are 5xx). */
   dropped: number;
   /** 503 where section 7 lists it: load shed with a listed answer. */
   shed: Tally;
-  /** Other listed 5xx, and 5xx of unrecorded code. */
+  /** 5xx accept's row lists (500), and 5xx of unrecorded code: at most a warning. */
   listed: Tally;
+  /** A gateway's 502 and 504: the path to the target failed, which decides nothing. */
+  gateway: Tally;
   /** Transport failures that are the generator's: its own time-outs, or in a step it could not hold. */
   excused: Tally;
 }
@@ -62,15 +80,17 @@ export function generatorFellBehind(phase: PhaseResult): boolean {
   return phase.offeredRps > 0 && phase.durationSec >= 0.5 && phase.achievedRps < 0.95 * phase.offeredRps;
 }
 
-function tallyServerErrors(phase: PhaseResult, listedCodes: readonly number[], out: OverloadAnswers): void {
+function tallyServerErrors(phase: PhaseResult, operation: LimitedOperation, out: OverloadAnswers): void {
   let recorded = 0;
   for (const [code, n] of Object.entries(phase.statusCounts)) {
     const status = Number(code);
     if (status < 500) continue;
     recorded += n;
-    if (!listedCodes.includes(status)) add(out.against, code, n);
-    else if (status === 503) add(out.shed, code, n);
-    else add(out.listed, code, n);
+    const judged = judgeServerError({ status, operation: SPEC_OPERATION[operation], effect: STAIRCASE_EFFECT, named: NAMED_FOR_THE_LIMIT[operation] });
+    if (judged.level === 'FAIL') add(out.against, code, n);
+    else if (judged.level === 'WARN') add(out.listed, code, n);
+    // ERROR: a listed 503 says "not now" (load shed), a 502 or 504 is a gateway's.
+    else add(status === 503 ? out.shed : out.gateway, code, n);
   }
   add(out.listed, UNRECORDED_5XX, phase.answers['5xx'] - recorded);
 }
@@ -97,11 +117,10 @@ function tallyTransport(phase: PhaseResult, out: OverloadAnswers): void {
 
 /** The steps' answers other than admitted ones and 429, sorted by who they count against. */
 export function overloadAnswers(phases: readonly PhaseResult[], operation: LimitedOperation): OverloadAnswers {
-  const listedCodes = SECTION_7_CODES[SPEC_OPERATION[operation]] as readonly number[];
-  const out: OverloadAnswers = { total: 0, against: tally(), dropped: 0, shed: tally(), listed: tally(), excused: tally() };
+  const out: OverloadAnswers = { total: 0, against: tally(), dropped: 0, shed: tally(), listed: tally(), gateway: tally(), excused: tally() };
   for (const p of phases) {
     out.total += answered(p);
-    tallyServerErrors(p, listedCodes, out);
+    tallyServerErrors(p, operation, out);
     tallyTransport(p, out);
   }
   return out;
