@@ -267,17 +267,16 @@ export class CheckContext implements ExchangeRecorder {
 
   /**
    * A 5xx answered where a refusal was due, judged by what the request did
-   * (src/check/server-error.ts): a FAIL — on the effect's sentence, the
-   * status the spec names for the condition, or section 7's row — or an
-   * ERROR for a gateway or overload answer ends the check; a WARN on RFC 9110
-   * 15.6 (a listed 5xx, nothing executed or nothing to read) is recorded and
-   * the check goes on.
+   * (src/check/server-error.ts): a FAIL — on the effect's sentence or
+   * section 7's row — or an ERROR for a gateway or overload answer ends the
+   * check; a WARN on RFC 9110 15.6 (a listed 5xx, nothing executed or
+   * nothing to read) is recorded and the check goes on.
    */
   serverError(res: HttpResponse, options: ServerErrorOptions): void {
-    const { operation, what, effect, named, input } = options;
-    const judged = judgeServerError({ status: res.status, operation, effect, named });
+    const { operation, what, effect, input } = options;
+    const judged = judgeServerError({ status: res.status, operation, effect });
     const message = `${what} caused a server error ${res.status}${bodyHint(res)}: ${judged.why}`;
-    const details = { expected: named ? named.status : 'a 4xx refusal', actual: res.status, exchange: res.exchangeId };
+    const details = { expected: 'a 4xx refusal', actual: res.status, exchange: res.exchangeId };
     if (judged.level === 'ERROR') this.notObserved(message, details);
     const answer: Observation = { kind: 'answer', status: res.status, ...(operation ? { operation } : {}), ...(input ? { input } : {}) };
     if (judged.level === 'FAIL') this.fail(message, details, { on: judged.on, observed: effect.kind === 'executed' ? { kind: 'effect' } : answer });
@@ -373,8 +372,6 @@ export interface ServerErrorOptions {
   what: string;
   /** What the request did, as the check read it (src/check/server-error.ts). */
   effect: Effect;
-  /** The status the spec names for the condition (8: 429 rate limit, 413 size limit) and its sentence. */
-  named?: { status: number; on: string };
   input?: 'invented';
 }
 
