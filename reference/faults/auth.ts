@@ -22,7 +22,11 @@ export const authFaults: Fault[] = [
   { name: 'refresh-without-client-id', requirement: 'TOKEN-CLIENT-ID-REQUIRED', description: 'The refresh grant does not require client_id.' },
   { name: 'client-secret-unchecked', requirement: 'TOKEN-CLIENT-SECRET-VERIFIED', description: 'client_credentials issues tokens whatever client_secret is sent.' },
   { name: 'parameter-error-400', requirement: 'TOKEN-PARAMETER-ERROR-422', description: 'Token endpoint parameter errors are answered 400 instead of 422.' },
-  { name: 'malformed-json-500', requirement: 'TOKEN-NO-SERVER-ERROR-ON-BAD-INPUT', description: 'A malformed JSON body on the token endpoint causes a 500.' },
+  {
+    name: 'refresh-spent-by-bad-client-id',
+    requirement: 'TOKEN-NO-SERVER-ERROR-ON-BAD-INPUT',
+    description: 'A refresh whose client_id is not a string spends its refresh token before client_id is read, then throws: 500, and the refresh token is gone with no access token for it.',
+  },
   { name: 'token-endpoint-requires-bearer', requirement: 'TOKEN-NO-BEARER-REQUIRED', description: 'The token endpoint answers 401 unless an Authorization header is sent.' },
   { name: 'valid-bearer-rejected', requirement: 'AUTH-ACCESS-TOKEN-ACCEPTED', description: 'Protected operations answer 401 even to a valid access token.' },
   { name: 'missing-bearer-allowed', requirement: 'AUTH-BEARER-REQUIRED', description: 'A request without Authorization is let through as if authenticated.' },

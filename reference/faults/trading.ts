@@ -26,6 +26,11 @@ export const tradingFaults: Fault[] = [
     minimalProfile: ['trading.createUser', 'trading.createOffer'],
   },
   { name: 'older-offer-acceptable', requirement: 'OFFER-NEWEST-ONLY', description: 'An offer superseded by a newer offer of the same user can still be accepted.' },
+  {
+    name: 'older-offer-executed-500',
+    requirement: 'OFFER-NEWEST-ONLY',
+    description: 'An accept of an offer superseded by a newer one of the same user starts executing it, then fails answering: 500, and the offer is executed (its status shows the trade).',
+  },
   { name: 'expired-offer-acceptable', requirement: 'OFFER-VALIDITY-PERIOD', description: 'The validity period is not enforced: an expired offer can be accepted.' },
   {
     name: 'offer-expiry-fast-path-only',
@@ -37,7 +42,7 @@ export const tradingFaults: Fault[] = [
   { name: 'offer-accept-repeatable', requirement: 'OFFER-SINGLE-EXECUTION', description: 'An offer whose processing has finished can be accepted (and executed) again.' },
   { name: 'accept-race', requirement: 'OFFER-SINGLE-EXECUTION-ATOMIC', description: 'The acceptable-check and the move to in progress are separated by an await, so simultaneous accepts all execute.' },
   { name: 'offer-ownership-unchecked', requirement: 'OFFER-OWNERSHIP', description: 'Any svc-user-id can accept any user\'s offer.' },
-  { name: 'unknown-offer-500', requirement: 'OFFER-UNKNOWN-REJECTED', description: 'Accepting an unknown offer id causes a 500.' },
+  { name: 'unknown-offer-200', requirement: 'OFFER-UNKNOWN-REJECTED', description: 'Accepting an offer id that names no offer answers 200 with data: null (the lookup\'s miss serialised as the result).' },
   { name: 'accept-bearer-not-required', requirement: 'OFFER-BEARER-REQUIRED', description: 'Accepting an offer without Authorization is let through.' },
   { name: 'accept-user-header-optional', requirement: 'OFFER-USER-HEADER-REQUIRED', description: 'Without svc-user-id the offer is accepted on behalf of its owner.' },
   { name: 'external-transaction-id-rejected', requirement: 'OFFER-EXTERNAL-TRANSACTION-ID', description: 'An accept carrying external_transaction_id is refused with 422.' },

@@ -4,7 +4,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ReferenceContext } from '../context.ts';
 import { authenticateUnless } from '../context.ts';
-import { sendError } from '../http-util.ts';
+import { sendError, sendJson } from '../http-util.ts';
 import type { RateLimiter } from '../limits/limiter.ts';
 import { rateLimiterFor } from '../limits/rate-limiter.ts';
 import type { Router, RouteRequest } from '../router.ts';
@@ -85,6 +85,7 @@ class AcceptRoute {
     const { offer, userId } = target;
     const asDeployed = this.variant('accept-refusals-as-deployed');
     const refusal = this.book.refusal(offer, userId, this.rulesFor(offer));
+    if (refusal === 'superseded') this.supersededServerError(offer, externalTransactionId);
     if (refusal === 'already-accepted' && this.variant('accept-replay-idempotent')) return this.replay(res, offer);
     if (refusal) return this.answers.sendRefusal(res, refusal);
     if (asDeployed && externalTransactionId !== undefined && this.externalIds.usedForAnother(externalTransactionId, offer.id)) {
@@ -104,6 +105,20 @@ class AcceptRoute {
   private rulesFor(offer: Offer): AcceptRules {
     if (!this.fault('offer-expiry-fast-path-only') || !this.processing.outlastsPredefinedTime(offer)) return this.rules;
     return { ...this.rules, validity: false };
+  }
+
+  /**
+   * An older offer's accept that ends in the server's 500: refused before
+   * anything runs (refusal-500-listed), or executed first and then failing
+   * (the older-offer-executed-500 fault). Returns when neither applies.
+   */
+  private supersededServerError(offer: Offer, externalTransactionId: string | undefined): void {
+    if (this.fault('older-offer-executed-500')) {
+      this.book.begin(offer, externalTransactionId);
+      void this.processing.start(offer);
+      throw new Error('accepted trade could not be rendered: offer superseded');
+    }
+    if (this.variant('refusal-500-listed')) throw new Error('offer superseded');
   }
 
   private sendRateLimited(res: ServerResponse): void {
@@ -146,7 +161,9 @@ class AcceptRoute {
         : sendError(res, 422, 'parameter_error', `the ${userHeader} header is required`));
     }
     if (!offer) {
-      if (this.fault('unknown-offer-500')) throw new TypeError(`Cannot read properties of undefined (reading 'userId')`);
+      if (this.variant('refusal-500-listed')) throw new TypeError(`Cannot read properties of undefined (reading 'userId')`);
+      // The lookup's miss serialised as the result.
+      if (this.fault('unknown-offer-200')) return void sendJson(res, 200, { data: null });
       return void (asDeployed ? sendError(res, 410, 'record_gone', 'no offer with this id') : sendError(res, 404, 'record_not_found', 'no offer with this id'));
     }
     return { offer, userId: header.kind === 'present' ? header.userId : offer.userId };

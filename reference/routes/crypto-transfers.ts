@@ -28,6 +28,8 @@
 //                              options.userIdHeader), not svc-user-id (trading/svc-user-id.ts);
 //   timestamps-iso8601-basic   created_at in ISO 8601 basic format with a decimal comma
 //                              (20261127T090000,123Z).
+//   refusal-500-listed         unparseable JSON is answered 500, and nothing is stored
+//                              (reference/variants/server-errors.ts).
 //
 // Reference-only, outside the spec's paths: GET
 // /reference/v1/users/{userId}/withdrawal-addresses lists a user's address
@@ -148,7 +150,8 @@ class WithdrawalAddresses {
     if (!read.text.trim()) return void sendError(res, 400, 'bad_request', 'a JSON body is required');
     const parsed = parseJson(read.text);
     if (!parsed.ok) {
-      if (this.fault('wda-malformed-json-500')) throw new SyntaxError(parsed.message);
+      // refusal-500-listed: the parser's error escapes to the server's 500, before anything is stored.
+      if (this.variant('refusal-500-listed')) throw new SyntaxError(parsed.message);
       return void sendError(res, 400, 'bad_request', `body is not valid JSON: ${parsed.message}`);
     }
     const validation = validateAddressRequest(parsed.value, this.directory, {

@@ -20,7 +20,9 @@
 //   refresh-token-internal-key   refresh tokens are signed with an unpublished HS256 key;
 //   expires-in-milliseconds      expires_in counts milliseconds (the profile declares it);
 //   jwks-requires-bearer         GET /.well-known/jwks.json answers 401 without a valid bearer
-//                                access token, as the deployed API's JWKS operation (REAL-API-NOTES).
+//                                access token, as the deployed API's JWKS operation (REAL-API-NOTES);
+//   refusal-500-listed           a body that is not JSON is answered 500, and nothing is issued
+//                                (reference/variants/server-errors.ts).
 // The rate limiter and the body limit follow the load variants (reference/variants/load.ts):
 // limits/rate-limiter.ts and limits/token-limits.ts say how.
 import type { IncomingMessage } from 'node:http';
@@ -60,7 +62,7 @@ export function registerTokenRoutes(router: Router, ctx: ReferenceContext): void
     if (!isJsonContentType(req.raw)) return parameterError(ctx, res, 'Content-Type must be application/json');
     const parsed = parseJson(read.text);
     if (!parsed.ok) {
-      if (ctx.faults.has('malformed-json-500')) return sendError(res, 500, 'internal_error', 'unexpected token in JSON');
+      if (variant('refusal-500-listed')) return sendError(res, 500, 'internal_error', 'unexpected token in JSON');
       return parameterError(ctx, res, `body is not valid JSON: ${parsed.message}`);
     }
     const body = parsed.value;

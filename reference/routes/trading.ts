@@ -52,7 +52,9 @@
 //   timestamps-iso8601-basic     the trade's time (at +01:00) and the offers' timestamps in ISO 8601 basic format;
 //   offer-slow-by-body-value     create-offer takes {amount, currency, validity_seconds}, slow from 5000;
 //   user-id-header-renamed       svc-user-id is read as x-partner-user-id (or options.userIdHeader)
-//                                here and in the offer-status route (trading/svc-user-id.ts).
+//                                here and in the offer-status route (trading/svc-user-id.ts);
+//   refusal-500-listed           an unknown offer id and a superseded offer are answered 500,
+//                                and nothing executes (variants/server-errors.ts).
 import type { ServerResponse } from 'node:http';
 import type { ReferenceContext } from '../context.ts';
 import { authenticate } from '../context.ts';

@@ -90,6 +90,7 @@ export class TokenGrants {
   private async refresh(res: ServerResponse, body: Record<string, unknown>): Promise<void> {
     const ctx = this.ctx;
     const { client_id: clientId, refresh_token: presented } = body;
+    if (this.fault('refresh-spent-by-bad-client-id') && clientId !== undefined && typeof clientId !== 'string') return this.spendThenThrow(presented);
     const clientIdOptional = this.fault('refresh-without-client-id');
     if ((typeof clientId !== 'string' || !clientId) && !clientIdOptional) return this.parameterError(res, 'client_id is required');
     if (typeof presented !== 'string' || !presented) return this.parameterError(res, 'refresh_token is required');
@@ -116,6 +117,18 @@ export class TokenGrants {
     const previous = this.fault('refresh-reissues-old-access-token') ? this.accessTokenOfRefresh.get(claims.jti) : undefined;
     const usedRefreshToken = this.fault('refresh-returns-used-token') ? presented : undefined;
     await this.issue(res, { clientId: claims.client_id, grant: 'refresh_token', previousAccessToken: previous, parentJti: claims.jti, usedRefreshToken });
+  }
+
+  /**
+   * The refresh-spent-by-bad-client-id fault: the presented refresh token is
+   * marked used before client_id is read, and a client_id that is not a
+   * string then throws (500) — the client loses its refresh token and gets
+   * no access token for it.
+   */
+  private async spendThenThrow(presented: unknown): Promise<never> {
+    const claims = typeof presented === 'string' ? await this.ctx.keys.verify(this.ctx.opaqueTokens.get(presented) ?? presented) : undefined;
+    if (claims?.token_use === 'refresh' && claims.jti !== undefined) this.usedRefreshTokens.add(claims.jti);
+    throw new TypeError('clientId.trim is not a function');
   }
 
   /** The refresh tokens issued, directly or not, from this one: revoked when it is reused (refresh-reuse-revokes-family). */

@@ -11,9 +11,11 @@ import { tradingVariants } from './trading.ts';
 import { webhooksVariants } from './webhooks.ts';
 import { loadVariants } from './load.ts';
 import { commonVariants } from './common.ts';
+import { serverErrorVariants } from './server-errors.ts';
 
 export const VARIANTS: readonly Variant[] = [
   ...commonVariants,
+  ...serverErrorVariants,
   ...authVariants,
   ...usersVariants,
   ...cryptoTransfersVariants,

@@ -6,6 +6,14 @@
 // the suite, caught the first time the finding is made.
 import { requirementById, sentenceById, type Requirement } from '../requirements.ts';
 import type { VerdictBasis } from './model.ts';
+import { SERVER_ERROR_CLASS } from './server-error.ts';
+
+/**
+ * Standard sentences named for every operation rather than for one field:
+ * section 7 names "500 (server error)" in the rows, so RFC 9110 15.6 (the 5xx
+ * class) is what any finding about a server error may rest on.
+ */
+const NAMED_FOR_EVERY_OPERATION: ReadonlySet<string> = new Set([SERVER_ERROR_CLASS]);
 
 function requirementsOf(ids: readonly string[]): Requirement[] {
   return ids.map(requirementById).filter((r): r is Requirement => r !== undefined);
@@ -22,8 +30,8 @@ export function specBasis(requirementIds: readonly string[], on?: string): Verdi
   const own = requirements.find((r) => r.id === (on ?? requirements[0]!.id));
   if (own) return { kind: 'spec', requirement: own.id, clause: own.clause, quote: own.quote };
   const sentence = sentenceById(on!);
-  // Any sentence of the spec may be quoted; a standard's only where a requirement names it for its field or exchange.
-  const listing = sentence?.source === 'spec' ? requirements[0] : requirements.find((r) => r.sentences?.includes(on!));
+  // Any sentence of the spec may be quoted; a standard's only where a requirement names it for its field or exchange, or section 7 for every operation.
+  const listing = sentence?.source === 'spec' || NAMED_FOR_EVERY_OPERATION.has(on!) ? requirements[0] : requirements.find((r) => r.sentences?.includes(on!));
   if (!listing || !sentence) {
     throw new Error(`suite bug: a finding rests on "${on}", which is no sentence of schemas/requirements.json that ${requirementIds.join(', ')} may rest on`);
   }

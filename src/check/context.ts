@@ -12,11 +12,12 @@ import type { Redactor } from '../http/redact.ts';
 import { describeSchemaErrors, validateAgainst, type SchemaError } from '../schemas/registry.ts';
 import type { TimelineEntry } from './model.ts';
 import { isJsonMediaType } from '../http/media-type.ts';
-import { OPERATION_NAMES, SECTION_7_SENTENCE, documentedRefusals, type SpecOperation } from '../spec/status-codes.ts';
+import { OPERATION_NAMES, SECTION_7_CODES, SECTION_7_SENTENCE, documentedRefusals, type SpecOperation } from '../spec/status-codes.ts';
 import type { Profile } from '../config/profile.ts';
 import { isUnset, profileValue, type ProfileKey, type ProfileValue } from '../config/key-path.ts';
 import { declaredBasis, specBasis } from './basis.ts';
 import type { Claim, Observation } from './outcome.ts';
+import { effectUnknown, judgeServerError, type Effect } from './server-error.ts';
 
 /** Thrown when the check has reached its outcome (fail, failDeclared, late, notObserved): control flow of a check, not a PtasError (src/errors.ts). */
 export class CheckFailure extends Error {
@@ -265,32 +266,83 @@ export class CheckContext implements ExchangeRecorder {
   }
 
   /**
-   * A refusal is a 4xx: a 2xx (accepted), 3xx or 5xx (server error) FAILs. A
-   * 429 or 413 refuses for another reason (a rate or size limit) than the
-   * rule's, so the rule's refusal was not observed.
+   * A 5xx answered where a refusal was due, judged by what the request did
+   * (src/check/server-error.ts): a FAIL — on the effect's sentence or
+   * section 7's row — or an ERROR for a gateway or overload answer ends the
+   * check; a WARN on RFC 9110 15.6 (a listed 5xx, nothing executed or
+   * nothing to read) is recorded and the check goes on.
    */
-  private failUnlessClientError(res: HttpResponse, what: string, expected: string, options: ClaimOptions): void {
-    const details = { expected, actual: res.status, exchange: res.exchangeId };
-    if (res.status === 429 || res.status === 413) {
-      this.notObserved(`${what} was answered ${res.status} (a ${res.status === 429 ? 'rate' : 'size'} limit), not the refusal the rule demands`, details);
-    }
-    if (isSuccess(res.status)) this.fail(`${what} was accepted: ${res.status}`, details, options);
-    if (isServerError(res.status)) this.fail(`${what} caused a server error: ${res.status}${bodyHint(res)}`, details, options);
-    if (res.status < 400) this.fail(`${what}: expected a 4xx refusal, got ${res.status}`, details, options);
+  serverError(res: HttpResponse, options: ServerErrorOptions): void {
+    const { operation, what, effect, input } = options;
+    const judged = judgeServerError({ status: res.status, operation, effect });
+    const message = `${what} caused a server error ${res.status}${bodyHint(res)}: ${judged.why}`;
+    const details = { expected: 'a 4xx refusal', actual: res.status, exchange: res.exchangeId };
+    if (judged.level === 'ERROR') this.notObserved(message, details);
+    const answer: Observation = { kind: 'answer', status: res.status, ...(operation ? { operation } : {}), ...(input ? { input } : {}) };
+    if (judged.level === 'FAIL') this.fail(message, details, { on: judged.on, observed: effect.kind === 'executed' ? { kind: 'effect' } : answer });
+    this.warn(message, details, { on: judged.on, observed: answer });
   }
 
   /**
-   * "Must be refused", where section 7 ties no code to the condition: a 2xx,
-   * 3xx or 5xx FAILs; any 4xx the operation's section 7 list holds passes
-   * (plus `alsoAllowed`, e.g. 404 "record not found" for an unknown record);
+   * A 202 ("received and still being processed") where a refusal was due,
+   * judged by where the request ended: it executed (FAIL on the effect's
+   * sentence), it ended without executing (a WARN: the refusal never came as
+   * an answer), or where it ended cannot be read (ERROR).
+   */
+  private receivedForProcessing(res: HttpResponse, what: string, effect: Effect, on: string | undefined): void {
+    const details = { expected: 'a 4xx refusal', actual: res.status, exchange: res.exchangeId };
+    const answered = `${what} was answered 202 (received, still being processed) instead of a refusal`;
+    if (effect.kind === 'executed') this.fail(`${answered}, and it ${effect.what}`, details, { on: effect.on, observed: { kind: 'effect' } });
+    if (effect.kind === 'unknown') this.notObserved(`${answered}; whether it executed in the end cannot be read (${effect.why})`, details);
+    if (effect.kind === 'none') this.warn(`${answered}; ${effect.how}, so nothing executed`, details, { on });
+  }
+
+  /**
+   * A refusal is a 4xx: a 2xx (accepted) or 3xx FAILs; a 5xx is judged by
+   * what the request did (serverError), and a 202 of an operation whose
+   * section 7 row lists it by where the request ended. A 429 or 413 refuses
+   * for another reason (a rate or size limit) than the rule's, so the rule's
+   * refusal was not observed. True when the answer is a 4xx, whose code the
+   * caller weighs next.
+   */
+  private refusedWith4xx(res: HttpResponse, what: string, expected: string, options: RefusalOptions): boolean {
+    const details = { expected, actual: res.status, exchange: res.exchangeId };
+    const claim = { on: options.on, observed: options.observed };
+    if (res.status === 429 || res.status === 413) {
+      this.notObserved(`${what} was answered ${res.status} (a ${res.status === 429 ? 'rate' : 'size'} limit), not the refusal the rule demands`, details);
+    }
+    const effect = options.effect ?? effectUnknown('the check reads nothing that shows what the request did');
+    const listsAccepted = options.operation !== undefined && (SECTION_7_CODES[options.operation] as readonly number[]).includes(202);
+    if (res.status === 202 && listsAccepted) {
+      this.receivedForProcessing(res, what, effect, options.on);
+      return false;
+    }
+    if (isSuccess(res.status)) this.fail(`${what} was accepted: ${res.status}`, details, claim);
+    if (isServerError(res.status)) {
+      this.serverError(res, { operation: options.operation, what, effect, ...(options.input ? { input: options.input } : {}) });
+      return false;
+    }
+    if (res.status < 400) this.fail(`${what}: expected a 4xx refusal, got ${res.status}`, details, claim);
+    return true;
+  }
+
+  /**
+   * "Must be refused", where section 7 ties no code to the condition: a 2xx
+   * or 3xx FAILs, a 5xx or a 202 is judged by `effect`, what the request did
+   * (serverError); any 4xx the operation's section 7 list holds passes (plus
+   * `alsoAllowed`, e.g. 404 "record not found" for an unknown record);
    * another 4xx is a WARN on the operation's section 7 row. `input:
    * 'invented'` marks input the suite made up outside the operation's
    * domain (src/check/outcome.ts, rule 4).
    */
-  expectRefused(res: HttpResponse, options: { operation: SpecOperation; what: string; alsoAllowed?: readonly number[]; input?: 'invented'; on?: string }): void {
+  expectRefused(
+    res: HttpResponse,
+    options: { operation: SpecOperation; what: string; alsoAllowed?: readonly number[]; input?: 'invented'; on?: string; effect?: Effect },
+  ): void {
     const allowed = [...documentedRefusals(options.operation), ...(options.alsoAllowed ?? [])];
     const observed: Observation = { kind: 'answer', status: res.status, operation: options.operation, ...(options.input ? { input: options.input } : {}) };
-    this.failUnlessClientError(res, options.what, `a 4xx refusal (${OPERATION_NAMES[options.operation]} documents ${statusList(allowed)})`, { on: options.on, observed });
+    const expected = `a 4xx refusal (${OPERATION_NAMES[options.operation]} documents ${statusList(allowed)})`;
+    if (!this.refusedWith4xx(res, options.what, expected, { ...options, observed })) return;
     if (!allowed.includes(res.status)) {
       this.warn(`${options.what} was refused with ${res.status}, a code section 7 does not list for ${OPERATION_NAMES[options.operation]} (${statusList(allowed)})`, {
         expected: allowed,
@@ -302,13 +354,31 @@ export class CheckContext implements ExchangeRecorder {
   /**
    * A request without a valid bearer credential must be refused (5 rule 1:
    * "REST calls carry the header Authorization with a bearer access token"):
-   * a 2xx, 3xx or 5xx FAILs. 401 is the code section 7 names "unauthorized",
-   * but it ties no condition to it, so another 4xx is a WARN, not a FAIL.
+   * a 2xx or 3xx FAILs, a 5xx or a 202 is judged by what it did on
+   * `operation`'s row (none for an operation the spec shows no codes for).
+   * 401 is the code section 7 names "unauthorized", but it ties no condition
+   * to it, so another 4xx is a WARN, not a FAIL.
    */
-  expectUnauthorized(res: HttpResponse, what: string): void {
-    this.failUnlessClientError(res, what, 'a 4xx refusal, 401 (unauthorized)', {});
+  expectUnauthorized(res: HttpResponse, what: string, options: { operation?: SpecOperation; effect?: Effect } = {}): void {
+    if (!this.refusedWith4xx(res, what, 'a 4xx refusal, 401 (unauthorized)', options)) return;
     if (res.status !== 401) this.warn(`${what} was refused with ${res.status}, not 401 (unauthorized)`, { expected: 401, actual: res.status, exchange: res.exchangeId });
   }
+}
+
+/** What serverError needs besides the answer. */
+export interface ServerErrorOptions {
+  /** The operation whose section 7 row applies; undefined for one the spec shows no codes for. */
+  operation?: SpecOperation;
+  what: string;
+  /** What the request did, as the check read it (src/check/server-error.ts). */
+  effect: Effect;
+  input?: 'invented';
+}
+
+interface RefusalOptions extends ClaimOptions {
+  operation?: SpecOperation;
+  effect?: Effect;
+  input?: 'invented';
 }
 
 function bodyHint(res: HttpResponse): string {

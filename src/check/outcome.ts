@@ -36,7 +36,9 @@ export type Observation =
     }
   | { kind: 'no-answer'; failure: string }
   | { kind: 'late'; waitedMs: number; declaredBy?: string }
-  | { kind: 'race-loser'; status: number };
+  | { kind: 'race-loser'; status: number }
+  /** What the request did, read after its answer (a trade booked, a refresh token spent): whatever its status, the effect stands. */
+  | { kind: 'effect' };
 
 /** What a check says before the rules decide it. */
 export interface Claim {
@@ -80,6 +82,8 @@ function judgeObservation(claim: Claim, observed: Observation): Finding | undefi
       return notObserved(claim, `nothing within the default wait of ${observed.waitedMs} ms; declare the wait in the profile to make lateness a finding`);
     case 'race-loser':
       return atMostWarn(claim, `the answer of a request that lost a race: the race is judged by what it did`);
+    case 'effect':
+      return undefined;
   }
 }
 

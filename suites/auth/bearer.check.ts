@@ -13,7 +13,8 @@ import type { ResolvedProfile } from '../../src/config/profile.ts';
 import { issuePair, renewTokens } from '../../src/auth/tokens.ts';
 import { stripSignature, tamperPayload } from '../../src/auth/jwt.ts';
 import { documentedRefusals } from '../../src/spec/status-codes.ts';
-import { protectedPath } from './support.ts';
+import { GET_EXECUTES_NOTHING } from '../../src/check/server-error.ts';
+import { protectedOperation, protectedPath } from './support.ts';
 
 /**
  * A 403 to a valid access token: recognised, but forbidden to this client.
@@ -76,7 +77,7 @@ defineCheck(
   async ({ check, http, profile }) => {
     const path = protectedPath(profile, check);
     const res = await http.get(path, { label: 'protected operation without Authorization' });
-    check.expectUnauthorized(res, `GET ${path} without a bearer credential`);
+    check.expectUnauthorized(res, `GET ${path} without a bearer credential`, { operation: protectedOperation(profile), effect: GET_EXECUTES_NOTHING });
   },
 );
 
@@ -96,7 +97,7 @@ defineCheck(
     ];
     for (const [what, token] of cases) {
       const res = await http.get(path, { bearer: token, label: `protected operation with ${what}` });
-      check.expectUnauthorized(res, `GET ${path} with ${what} as bearer credential`);
+      check.expectUnauthorized(res, `GET ${path} with ${what} as bearer credential`, { operation: protectedOperation(profile), effect: GET_EXECUTES_NOTHING });
     }
   },
 );
@@ -111,7 +112,7 @@ defineCheck(
     const path = protectedPath(profile, check);
     const pair = await issuePair(http, profile);
     const res = await http.get(path, { bearer: pair.refreshToken, label: 'protected operation with the refresh token as bearer' });
-    check.expectRefused(res, { operation: 'userDetails', what: 'a refresh token as bearer credential' });
+    check.expectRefused(res, { operation: 'userDetails', what: 'a refresh token as bearer credential', effect: GET_EXECUTES_NOTHING });
     // A refresh token is not the bearer credential 5 rule 1 names: 401 (unauthorized) is implied, not tied.
     if (res.status !== 401 && documentedRefusals('userDetails').includes(res.status)) check.warn(`a refresh token as bearer credential was refused with ${res.status}; 401 (unauthorized) is the code for a credential that is not an access token`, { expected: 401, actual: res.status, exchange: res.exchangeId });
   },

@@ -9,7 +9,9 @@
 //   token: revoking the whole token family is legitimate, so every check
 //   tests what it needs from a family before anything reuses one of its tokens;
 // - which code refuses a refresh: section 7 ties none to the condition, so
-//   any 4xx of the token endpoint's list passes (check.expectRefused);
+//   any 4xx of the token endpoint's list passes (check.expectRefused); a
+//   server error is judged by what it did (refusal-effect.ts): a token in
+//   its answer, or the refresh token it spent;
 // - whether a token is byte-identical to one issued in the same second:
 //   deterministic signers (EdDSA, RS256, HS256) without a jti give the same
 //   token for the same claims until their clock moves (refresh-renewal.ts).
@@ -20,6 +22,7 @@ import type { ResolvedProfile } from '../../src/config/profile.ts';
 import { issuePair, postToken, refreshBody, renewTokens, type RenewedTokens, type TokenPair } from '../../src/auth/tokens.ts';
 import { tamperPayload } from '../../src/auth/jwt.ts';
 import { otherClientId } from './support.ts';
+import { refreshRequestEffect, tokenRequestEffect } from './refusal-effect.ts';
 import { RENEWAL_GAP_MS, receivedAt, tokenClock } from './refresh-renewal.ts';
 
 /** The token response of 2.1 as a refresh answers it: refresh_token not demanded (see the file comment). */
@@ -82,7 +85,7 @@ defineCheck(
 
 /** The second use of a refresh token already exchanged once must be refused (the token is invalidated by its first use). */
 function expectReuseRefused(check: CheckContext, res: HttpResponse, what: string): void {
-  check.expectRefused(res, { operation: 'token', what: `${what} (reused at ${clockOf(res)})` });
+  check.expectRefused(res, { operation: 'token', what: `${what} (reused at ${clockOf(res)})`, effect: tokenRequestEffect(res, 'TOKEN-REFRESH-SINGLE-USE') });
 }
 
 /**
@@ -151,7 +154,7 @@ defineCheck(
     ];
     for (const [what, token] of candidates) {
       const res = await postToken(http, refreshBody(profile, token), `refresh with ${what}`);
-      check.expectRefused(res, { operation: 'token', what: `a refresh with ${what}`, on: 'TOKEN-REFRESH-TOKEN-VALID' });
+      check.expectRefused(res, { operation: 'token', what: `a refresh with ${what}`, on: 'TOKEN-REFRESH-TOKEN-VALID', effect: tokenRequestEffect(res, 'TOKEN-REFRESH-TOKEN-VALID') });
     }
   },
 );
@@ -165,9 +168,10 @@ defineCheck(
   async ({ check, http, profile }) => {
     const pair = await issuePair(http, profile);
     const refresh = await postToken(http, { grant_type: 'refresh_token', refresh_token: pair.refreshToken }, 'refresh without client_id');
-    check.expectRefused(refresh, { operation: 'token', what: 'a refresh without client_id', on: 'TOKEN-CLIENT-ID-REQUIRED' });
+    const spent = await refreshRequestEffect(http, profile, refresh, pair.refreshToken, 'TOKEN-CLIENT-ID-REQUIRED');
+    check.expectRefused(refresh, { operation: 'token', what: 'a refresh without client_id', on: 'TOKEN-CLIENT-ID-REQUIRED', effect: spent });
     const cc = await postToken(http, { grant_type: 'client_credentials', client_secret: profile.credentials.clientSecret }, 'client_credentials without client_id');
-    check.expectRefused(cc, { operation: 'token', what: 'client_credentials without client_id', on: 'TOKEN-CLIENT-ID-REQUIRED' });
+    check.expectRefused(cc, { operation: 'token', what: 'client_credentials without client_id', on: 'TOKEN-CLIENT-ID-REQUIRED', effect: tokenRequestEffect(cc, 'TOKEN-CLIENT-ID-REQUIRED') });
   },
 );
 
@@ -181,6 +185,7 @@ defineCheck(
     const other = otherClientId(profile, check);
     const pair = await issuePair(http, profile);
     const res = await postToken(http, refreshBody(profile, pair.refreshToken, other), "refresh with another client's client_id");
-    check.expectRefused(res, { operation: 'token', what: `a refresh token of ${profile.credentials.clientId} presented with client_id ${other}`, on: 'TOKEN-REFRESH-CLIENT-BOUND' });
+    const effect = await refreshRequestEffect(http, profile, res, pair.refreshToken, 'TOKEN-REFRESH-CLIENT-BOUND');
+    check.expectRefused(res, { operation: 'token', what: `a refresh token of ${profile.credentials.clientId} presented with client_id ${other}`, on: 'TOKEN-REFRESH-CLIENT-BOUND', effect });
   },
 );

@@ -1,6 +1,7 @@
 // Shared steps of the auth checks.
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import type { CheckContext } from '../../src/check/context.ts';
+import type { SpecOperation } from '../../src/spec/status-codes.ts';
 
 /** A GET operation that requires a bearer token: auth.protectedPath, else the user-details of a fixture user. */
 export function protectedPath(profile: ResolvedProfile, check: CheckContext): string {
@@ -8,6 +9,11 @@ export function protectedPath(profile: ResolvedProfile, check: CheckContext): st
   const userId = profile.users?.existingUserId;
   if (!userId) return check.skip('no protected operation to present a bearer token to', 'auth.protectedPath or users.existingUserId');
   return `/v2/users/${encodeURIComponent(userId)}`;
+}
+
+/** The operation protectedPath names, whose section 7 row applies: user details, unless the profile names another (whose codes the spec does not show). */
+export function protectedOperation(profile: ResolvedProfile): SpecOperation | undefined {
+  return profile.auth?.protectedPath ? undefined : 'userDetails';
 }
 
 /**

@@ -1,6 +1,12 @@
-// Token endpoint parameter handling (spec 4.1 field table, 7).
-import { defineCheck, isServerError, isSuccess } from '../../runner/index.ts';
-import { TOKEN_PATH, postToken } from '../../src/auth/tokens.ts';
+// Token endpoint parameter handling (spec 4.1 field table, 7). A server
+// error to a request that must be refused is judged by what it did
+// (src/check/server-error.ts): the token endpoint's row lists 500, so it is
+// a WARN unless a token was handed out or a refresh token spent
+// (refusal-effect.ts), which FAILs.
+import { defineCheck, isServerError, isSuccess, type CheckContext, type HttpResponse } from '../../runner/index.ts';
+import { TOKEN_PATH, issuePair, postToken } from '../../src/auth/tokens.ts';
+import type { Effect } from '../../src/check/server-error.ts';
+import { refreshRequestEffect, tokenRequestEffect } from './refusal-effect.ts';
 
 defineCheck(
   {
@@ -16,7 +22,8 @@ defineCheck(
       ['an empty grant_type', { grant_type: '', client_id: clientId, client_secret: clientSecret }],
     ];
     for (const [what, body] of cases) {
-      check.expectRefused(await postToken(http, body, `token request with ${what}`), { operation: 'token', what: `a token request with ${what}`, on: 'TOKEN-GRANT-TYPE-REQUIRED' });
+      const res = await postToken(http, body, `token request with ${what}`);
+      check.expectRefused(res, { operation: 'token', what: `a token request with ${what}`, on: 'TOKEN-GRANT-TYPE-REQUIRED', effect: tokenRequestEffect(res, 'TOKEN-GRANT-TYPE-REQUIRED') });
     }
   },
 );
@@ -36,7 +43,8 @@ defineCheck(
       ['no client_secret', { grant_type: 'client_credentials', client_id: clientId }],
     ];
     for (const [what, body] of cases) {
-      check.expectRefused(await postToken(http, body, `client_credentials with ${what}`), { operation: 'token', what: `client_credentials with ${what}`, on: 'TOKEN-CLIENT-SECRET-VERIFIED' });
+      const res = await postToken(http, body, `client_credentials with ${what}`);
+      check.expectRefused(res, { operation: 'token', what: `client_credentials with ${what}`, on: 'TOKEN-CLIENT-SECRET-VERIFIED', effect: tokenRequestEffect(res, 'TOKEN-CLIENT-SECRET-VERIFIED') });
     }
   },
 );
@@ -88,28 +96,43 @@ function malformedRequests(clientId: string, clientSecret: string): Array<[strin
   ];
 }
 
+/** The check's own sentence, which a token handed out despite the bad input contradicts. */
+const BAD_INPUT = 'TOKEN-NO-SERVER-ERROR-ON-BAD-INPUT';
+
+/**
+ * One answer to a malformed token request: a 5xx judged by what it did
+ * (a FAIL or a gateway answer ends the check, a listed 500 that did nothing
+ * readable is a WARN); a 2xx is leniency, a WARN, unless the answer
+ * contradicts 2.1; a refusal is noted.
+ */
+function judgeAnswer(check: CheckContext, what: string, res: HttpResponse, effect: Effect): void {
+  // A 429 or 503 never comes back here: the client asks again, and a still-transient answer ends the check ERROR "not observed".
+  if (isServerError(res.status)) return check.serverError(res, { operation: 'token', what: `a token request with ${what}`, effect });
+  if (isSuccess(res.status)) {
+    check.expectSchema(res, 'token-response.schema.json', `the answer to a token request with ${what}`, { on: 'SPEC-4-1-RESPONSE-200' });
+    check.warn(`a token request with ${what} was accepted (${res.status}); 1 and 4.1 describe a JSON object body with string members`, { actual: res.status });
+  } else check.note(`${what} → ${res.status}`);
+}
+
 defineCheck(
   {
     id: 'auth.bad-input-no-server-error',
-    title: 'Malformed token requests never cause a 5xx',
-    requirements: ['TOKEN-NO-SERVER-ERROR-ON-BAD-INPUT'],
+    title: 'Malformed token requests never cause a 5xx; one that issued or spent a token FAILs',
+    requirements: [BAD_INPUT],
   },
   async ({ check, http, profile }) => {
-    // One rule for input leniency: a 5xx FAILs (7: 500 is a server error);
-    // accepting input the spec types otherwise is a WARN, and a FAIL only
-    // when the answer it gets contradicts the spec itself (its schema).
+    // One rule for input leniency: accepting input the spec types otherwise
+    // is a WARN, and a FAIL only when the answer it gets contradicts the
+    // spec itself (its schema); a 5xx is judged by what it did.
     const { clientId, clientSecret } = profile.credentials;
-    const serverErrors: string[] = [];
     for (const [what, request] of malformedRequests(clientId, clientSecret)) {
       const res = await http.post(TOKEN_PATH, { ...request, label: `token request with ${what}` });
-      // A 429 or 503 never comes back here: the client asks again, and a still-transient answer ends the check ERROR "not observed".
-      if (isServerError(res.status)) serverErrors.push(`${what} caused ${res.status}`);
-      else if (isSuccess(res.status)) {
-        check.expectSchema(res, 'token-response.schema.json', `the answer to a token request with ${what}`, { on: 'SPEC-4-1-RESPONSE-200' });
-        check.warn(`a token request with ${what} was accepted (${res.status}); 1 and 4.1 describe a JSON object body with string members`, { actual: res.status });
-      } else check.note(`${what} → ${res.status}`);
+      judgeAnswer(check, what, res, tokenRequestEffect(res, BAD_INPUT));
     }
-    // 7 names 500 a "server error" of the token endpoint: malformed client input is no server error.
-    if (serverErrors.length) check.fail(serverErrors.join('; '), { problems: serverErrors }, { on: 'TOKEN-NO-SERVER-ERROR-ON-BAD-INPUT' });
+    // A refresh whose client_id has another type: a server error may have spent the refresh token, which shows.
+    const what = 'client_id as an object in a refresh';
+    const pair = await issuePair(http, profile, 'obtain a token pair to refresh with a malformed client_id');
+    const res = await postToken(http, { grant_type: 'refresh_token', client_id: { id: clientId }, refresh_token: pair.refreshToken }, `token request with ${what}`);
+    judgeAnswer(check, what, res, await refreshRequestEffect(http, profile, res, pair.refreshToken, BAD_INPUT));
   },
 );

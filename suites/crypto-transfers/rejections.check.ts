@@ -3,6 +3,13 @@
 // missing or unknown user, so any 4xx of 4.3's list passes (expectRefused);
 // only the missing bearer has its tied code, 401.
 //
+// A server error to any of them, or to a body below, is judged by what it
+// did (src/check/server-error.ts): 7 lists 500 for the operation, so it is a
+// WARN (RFC 9110 15.6) unless the answer carries the address it stored; no
+// operation of the spec shows the address book, so that is all that can be
+// read (addressEffect). A 503 is asked again by the client and, still 503,
+// is ERROR not observed, never a finding.
+//
 // Bodies the operation does not take (empty, not JSON, wrongly typed, a
 // malformed UUID) follow one rule, the same for every such body: input
 // leniency is never a FAIL on its own. The spec gives each field a type but
@@ -10,14 +17,11 @@
 // conditional rules: not shown"), so a 2xx is a WARN — unless the 2xx answer
 // itself contradicts 2.3 (a host_id that is not UUID-shaped, a user_owned
 // that is a string, a body that is not JSON): then FAIL with that sentence.
-// A 5xx FAILs on 7's "422 is named a parameter error": the error is the
-// caller's (a 503 is asked again by the client and, still 503, is ERROR not
-// observed, never a FAIL).
 import { defineCheck, isServerError, isSuccess } from '../../runner/index.ts';
 import type { HttpResponse } from '../../runner/index.ts';
 import type { WithdrawalAddressRequest } from '../../src/config/sections/crypto-transfers.ts';
 import { variesPerRequest } from '../../src/placeholders.ts';
-import { PARAMETER_ERROR_CODES, REQUEST_FIELDS, contradictionOf2_3, freshBody, postWithdrawalAddress, withdrawalFixture, type Contradiction, type PostOptions } from './support.ts';
+import { PARAMETER_ERROR_CODES, REQUEST_FIELDS, addressEffect, contradictionOf2_3, freshBody, postWithdrawalAddress, withdrawalFixture, type Contradiction, type PostOptions } from './support.ts';
 
 defineCheck(
   {
@@ -35,7 +39,7 @@ defineCheck(
     for (const [what, userId] of cases) {
       const res = await postWithdrawalAddress(http, { bearer, userId, json: freshBody(fixture), label: `create with ${what}` });
       // 7 ties no code to a missing user header: any refusal 4.3 lists will do.
-      check.expectRefused(res, { operation: 'withdrawalAddress', what: `creating a withdrawal address with ${what}` });
+      check.expectRefused(res, { operation: 'withdrawalAddress', what: `creating a withdrawal address with ${what}`, effect: addressEffect(res, 'WDA-USER-HEADER-REQUIRED') });
     }
   },
 );
@@ -52,9 +56,9 @@ defineCheck(
     const unknown = crypto.randomUUID();
     const res = await postWithdrawalAddress(http, { bearer, userId: unknown, json: freshBody(fixture), label: 'create for an unknown user' });
     // 404 "record not found" fits, 403 "forbidden" as well: 7 ties neither to an unknown user.
-    check.expectRefused(res, { operation: 'withdrawalAddress', what: `creating a withdrawal address for the unknown user ${unknown}` });
+    check.expectRefused(res, { operation: 'withdrawalAddress', what: `creating a withdrawal address for the unknown user ${unknown}`, effect: addressEffect(res, 'WDA-UNKNOWN-USER-REJECTED') });
     const malformed = await postWithdrawalAddress(http, { bearer, userId: 'not-a-user-id', json: freshBody(fixture), label: 'create for a malformed user id' });
-    check.expectRefused(malformed, { operation: 'withdrawalAddress', what: 'creating a withdrawal address for svc-user-id "not-a-user-id"' });
+    check.expectRefused(malformed, { operation: 'withdrawalAddress', what: 'creating a withdrawal address for svc-user-id "not-a-user-id"', effect: addressEffect(malformed, 'WDA-UNKNOWN-USER-REJECTED') });
   },
 );
 
@@ -67,7 +71,7 @@ defineCheck(
   async ({ check, http, profile }) => {
     const fixture = withdrawalFixture(profile, check);
     const res = await postWithdrawalAddress(http, { userId: fixture.userId, json: freshBody(fixture), label: 'create without Authorization' });
-    check.expectUnauthorized(res, 'creating a withdrawal address without a bearer credential');
+    check.expectUnauthorized(res, 'creating a withdrawal address without a bearer credential', { operation: 'withdrawalAddress', effect: addressEffect(res, 'WDA-BEARER-REQUIRED') });
   },
 );
 
@@ -103,13 +107,12 @@ const PARAMETER_ERROR_BODIES: BadCase[] = [
 defineCheck(
   {
     id: 'crypto-transfers.invalid-bodies-rejected',
-    title: 'Empty, non-JSON, wrongly typed bodies and malformed UUIDs never cause a 5xx, nor a 2xx that contradicts 2.3',
+    title: 'Empty, non-JSON, wrongly typed bodies and malformed UUIDs never store an address with a 5xx, nor get a 2xx that contradicts 2.3',
     requirements: ['WDA-INVALID-BODY-REJECTED'],
   },
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);
     const bearer = tokens;
-    const serverErrors: string[] = [];
     const contradictions: Array<Contradiction & { exchange: number }> = [];
     const lenient: string[] = [];
     for (const [what, build] of [...UNREADABLE_BODIES, ...PARAMETER_ERROR_BODIES]) {
@@ -117,7 +120,7 @@ defineCheck(
       // Which 4xx is the concern of crypto-transfers.parameter-error-code.
       if (res.status >= 400 && res.status < 500) continue;
       if (isServerError(res.status)) {
-        serverErrors.push(`${what} caused a server error ${res.status} (7 names a parameter error 422)`);
+        check.serverError(res, { operation: 'withdrawalAddress', what: `creating a withdrawal address with ${what}`, effect: addressEffect(res, 'WDA-INVALID-BODY-REJECTED') });
         continue;
       }
       const contradiction = contradictionOf2_3(res);
@@ -131,8 +134,6 @@ defineCheck(
       );
     }
     const also = contradictions.map((c) => c.why);
-    // A 5xx rests on 7's "422 is named a parameter error" (the requirement's own sentence; 7 lists 500 for the operation, so its row is no basis).
-    if (serverErrors.length) check.fail(`bodies the operation does not take: ${serverErrors.join('; ')}`, { serverErrors, ...(also.length ? { contradictions: also } : {}) });
     // A 2xx that contradicts 2.3 (or 1, when its body is not JSON): the first such answer names its sentence, the rest are listed.
     const [first] = contradictions;
     if (first) check.fail(`bodies the operation does not take: ${also.join('; ')}`, { contradictions: also, exchange: first.exchange }, { on: first.on });

@@ -16,6 +16,7 @@ import { variesPerRequest, withFreshValues } from '../../src/placeholders.ts';
 import { describeSchemaErrors, validateAgainst } from '../../src/schemas/registry.ts';
 import { iso8601Problem } from '../../src/schemas/iso8601.ts';
 import type { TimestampField } from '../../src/check/timestamp-field.ts';
+import { effectUnknown, executed, type Effect } from '../../src/check/server-error.ts';
 import type { Bearer } from '../../src/http/outgoing.ts';
 
 export const WITHDRAWAL_ADDRESS_PATH = '/v1/crypto-transfers/addresses/withdrawals';
@@ -118,6 +119,19 @@ export async function createAddress(
   // A 5xx to the body the profile declares accepted: no address was registered (a transient 503 is ERROR, src/check/outcome.ts).
   check.expectStatus(res, 200, `creating a withdrawal address for user ${fixture.userId}`, { on: RESPONSE_200 });
   return { res, sent };
+}
+
+/**
+ * What a create that must be refused did, as far as its answer shows it
+ * (weighed only when that answer is a server error): an address in it was
+ * stored, contradicting `on`; otherwise it cannot be read, as no operation
+ * of the spec shows the address book (4.5 names "List external addresses",
+ * its path not shown).
+ */
+export function addressEffect(res: HttpResponse, on: string): Effect {
+  const data = (res.json as { data?: { id?: unknown } } | null | undefined)?.data;
+  if (typeof data?.id === 'string') return executed(`answered the address it stored (data.id ${data.id})`, on);
+  return effectUnknown('the answer carries no address, and no operation of the spec shows the address book');
 }
 
 /** Why an answer contradicts the spec, and the catalogue sentence it contradicts. */

@@ -2,12 +2,12 @@
 // offer created for the user — newest among that user's offers, whatever
 // other users are offered in between — and each executed only once. Where
 // section 7 ties no code to a refusal, any 4xx of accept's list passes
-// (expectRefused). A repeated accept may be refused or answered as an
-// idempotent replay of the same trade: only a second execution (a second
-// trade id) contradicts the spec. The validity period: expiry.check.ts;
-// simultaneous accepts: race.check.ts.
+// (expectRefused); a server error or a 202 is judged by what it did to the
+// offer (refusal-effect.ts, src/check/server-error.ts). A repeated accept
+// may be refused or answered as an idempotent replay of the same trade: only
+// a second execution (a second trade id) contradicts the spec. The validity
+// period: expiry.check.ts; simultaneous accepts: race.check.ts.
 import { defineCheck, isServerError, isSuccess } from '../../runner/index.ts';
-import { isTransientStatus } from '../../src/http/transient.ts';
 import type { TradingProfile } from '../../src/config/sections/trading.ts';
 import type { HttpClient, HttpResponse } from '../../runner/index.ts';
 import {
@@ -30,6 +30,8 @@ import {
   type CreatedOffer,
 } from './support.ts';
 import { describeClock, laterStepInMs } from './clock.ts';
+import { acceptEffect } from './refusal-effect.ts';
+import { effectUnknown, nothingExecuted } from '../../src/check/server-error.ts';
 import type { Bearer } from '../../src/http/outgoing.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -42,6 +44,8 @@ defineCheck(
     id: 'trading.older-offer-rejected',
     title: 'Only the newest offer of a user can be accepted',
     requirements: ['OFFER-NEWEST-ONLY'],
+    // An older offer's accept answered 202 or 5xx is followed to its end, within the declared poll deadline.
+    waitsMs: (profile) => settleWaitMs(profile.trading),
   },
   async ({ check, http, profile, tokens }) => {
     const section = tradingSection(profile, check);
@@ -59,6 +63,7 @@ defineCheck(
     check.expectRefused(res, {
       operation: 'acceptOffer',
       what: `accept at ${clockOf(res)} of the older offer ${shortId(older.offerId)}, although ${shortId(newer.offerId)} is newer`,
+      effect: await acceptEffect({ check, http, section, bearer }, older, res, 'OFFER-NEWEST-ONLY'),
     });
     const newest = await accept(http, newer.offerId, { bearer, userId, label: 'accept the newest offer' });
     check.expectStatus(newest, ACCEPTED, `accept of the newest offer ${shortId(newer.offerId)} after the older one was refused`, { on: ACCEPTS_NEWEST });
@@ -117,8 +122,8 @@ defineCheck(
     const firstTrade = await tradeOf(http, section, tokens, offer, first, 'first');
     const second = await accept(http, offer.offerId, { bearer: tokens, userId, label: 'second accept of the same offer' });
     const what = `second accept of offer ${shortId(offer.offerId)} at ${clockOf(second)}`;
-    // A server error is judged by what it did, as an answer is: did a second trade appear? (7 lists 500, its condition not shown.)
-    const broke = isServerError(second.status) && !isTransientStatus(second.status);
+    // A server error is judged by what it did, as an answer is: did a second trade appear? (src/check/server-error.ts)
+    const broke = isServerError(second.status);
     if (!isSuccess(second.status) && !broke) return check.expectRefused(second, { operation: 'acceptOffer', what });
 
     // Answered (or broken), not refused: safe as long as nothing executed again.
@@ -132,8 +137,10 @@ defineCheck(
       });
     }
     if (broke) {
-      const seen = firstTrade && secondTrade ? `; the offer status still shows trade ${shortId(firstTrade)}, so nothing executed again` : '';
-      return check.warn(`${what} caused a server error ${second.status}${seen}`, { exchange: second.exchangeId, firstTradeId: firstTrade ?? null });
+      const effect = firstTrade && secondTrade
+        ? nothingExecuted(`the offer status still shows trade ${shortId(firstTrade)}, so nothing executed again`)
+        : effectUnknown(`no trade ids to compare (set ${TRADE_ID_KEY})`);
+      return check.serverError(second, { operation: 'acceptOffer', what, effect });
     }
     if (firstTrade && secondTrade) {
       return check.note(`idempotent replay: ${what} answered ${second.status} with the same trade ${shortId(firstTrade)}; nothing executed again`);

@@ -3,7 +3,8 @@
 import { defineCheck, isServerError, isSuccess, TransportError, type CheckContext, type HttpClient, type HttpResponse } from '../../runner/index.ts';
 import { TransientAnswerError } from '../../src/http/transient.ts';
 import type { JourneyQuery } from '../../src/config/sections/users.ts';
-import { RESPONSE_200, STATUS_CODES, USER_DETAILS_SCHEMA, existingUserId, refusalBasis, userPath } from './support.ts';
+import { GET_EXECUTES_NOTHING } from '../../src/check/server-error.ts';
+import { RESPONSE_200, USER_DETAILS_SCHEMA, existingUserId, userPath } from './support.ts';
 import type { Bearer } from '../../src/http/outgoing.ts';
 
 defineCheck(
@@ -51,8 +52,8 @@ defineCheck(
   async ({ check, http, tokens }) => {
     for (const { what, id, input } of malformedIds()) {
       const res = await http.get(userPath(id), { bearer: tokens, label: `user details of ${what}`, ...(input ? { input } : {}) });
-      // A 2xx rests on 2.2's id ("string, UUID shape"), a 5xx on 7's row for the operation.
-      check.expectRefused(res, { operation: 'userDetails', what: `a user id that is ${what}`, on: refusalBasis(res), ...(input ? { input } : {}) });
+      // A 2xx rests on the requirement's sentence, a 5xx on 7's row for the operation (src/check/server-error.ts).
+      check.expectRefused(res, { operation: 'userDetails', what: `a user id that is ${what}`, effect: GET_EXECUTES_NOTHING, ...(input ? { input } : {}) });
     }
   },
 );
@@ -72,7 +73,7 @@ defineCheck(
     ];
     for (const [what, headers] of cases) {
       const res = await http.get(path, { headers, label: `user details with ${what}` });
-      check.expectUnauthorized(res, `GET user details with ${what}`);
+      check.expectUnauthorized(res, `GET user details with ${what}`, { operation: 'userDetails', effect: GET_EXECUTES_NOTHING });
     }
   },
 );
@@ -154,31 +155,19 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     // One rule for input leniency: a 5xx FAILs on 7's row for the operation
-    // (at most WARN for an invented probe, which an intermediary may have
-    // answered); a 200 is held to 2.2 and then weighed by judgeAccepted.
+    // (src/check/server-error.ts; at most WARN for an invented probe, which an
+    // intermediary may have answered: src/check/outcome.ts, rule 4); a 200 is
+    // held to 2.2 and then weighed by judgeAccepted.
     const path = userPath(existingUserId(profile, check));
-    const serverErrors: string[] = [];
-    let firstServerError: number | undefined;
     for (const request of [...misuse(), ...inventedProbes()]) {
       const res = await send(check, http, tokens, path, request);
       if (!res) continue;
-      if (isServerError(res.status) && request.input) {
-        // 7 lists no 500 for user details, but an intermediary may answer a made-up probe itself: a WARN (src/check/outcome.ts, rule 4).
-        check.warn(`${request.what} caused ${res.status}, a code 7 does not list for user details (an intermediary may have answered this made-up input)`, { actual: res.status, exchange: res.exchangeId }, { on: STATUS_CODES });
-        continue;
-      }
       if (isServerError(res.status)) {
-        serverErrors.push(`${request.what} caused ${res.status}`);
-        firstServerError ??= res.exchangeId;
-        continue;
-      }
-      if (isSuccess(res.status)) {
+        check.serverError(res, { operation: 'userDetails', what: `user details with ${request.what}`, effect: GET_EXECUTES_NOTHING, ...(request.input ? { input: request.input } : {}) });
+      } else if (isSuccess(res.status)) {
         check.expectSchema(res, USER_DETAILS_SCHEMA, `the answer to user details with ${request.what}`, { on: RESPONSE_200 });
         judgeAccepted(check, request, res);
       } else check.note(`${request.what} → ${res.status}`);
-    }
-    if (serverErrors.length) {
-      check.fail(serverErrors.join('; '), { problems: serverErrors, exchange: firstServerError }, { on: STATUS_CODES });
     }
   },
 );

@@ -3,6 +3,7 @@
 // values a request needs (a missing one ends the check with SKIP naming it).
 import type { CheckContext } from '../../src/check/context.ts';
 import { isServerError, isSuccess } from '../../src/check/context.ts';
+import { GET_EXECUTES_NOTHING } from '../../src/check/server-error.ts';
 import type { HttpClient, HttpResponse } from '../../src/http/client.ts';
 import type { AccessTokenCache } from '../../src/auth/tokens.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
@@ -14,11 +15,6 @@ export const USER_DETAILS_SCHEMA = 'user-details.schema.json';
 
 /** 4.2 "Response 200: an object with data holding the user of 2.2.": what an existing user's details answer. */
 export const RESPONSE_200 = 'SPEC-4-2-RESPONSE-200';
-/** 7's row for user details v2, which lists no 500: what a server error on the caller's bad input contradicts. */
-export const STATUS_CODES = 'SPEC-7-USER-DETAILS-CODES';
-
-/** The sentence a refusal's failure rests on: a 5xx contradicts 7's list (503 aside: transient); otherwise the check's own. */
-export const refusalBasis = (res: HttpResponse): string | undefined => (isServerError(res.status) ? STATUS_CODES : undefined);
 
 /**
  * data of a 200 as an object, or undefined when it is null, left out or no
@@ -127,15 +123,14 @@ export async function getUser({ http, tokens, userId, query, headers, label, inp
 
 /**
  * A journey-rule violation must be refused: a 2xx FAILs on the rule, a 5xx
- * on 7's row for the operation (which lists no 500). Which 4xx
- * is the business of users.parameter-errors-documented-code alone. A 401 or
- * 403 means the request never reached the rule, so the check cannot judge it.
+ * is judged by src/check/server-error.ts (7's row for the operation lists no
+ * 500: a FAIL on the row). Which 4xx is the business of
+ * users.parameter-errors-documented-code alone. A 401 or 403 means the
+ * request never reached the rule, so the check cannot judge it.
  */
 export function expectJourneyRejected(check: CheckContext, res: HttpResponse, what: string): void {
   if (isSuccess(res.status)) check.fail(`${what} was accepted: ${res.status}`, { expected: '4xx (400/422)', actual: res.status, exchange: res.exchangeId });
-  if (isServerError(res.status)) {
-    check.fail(`${what} caused a server error: ${res.status}`, { expected: '4xx (400/422)', actual: res.status, exchange: res.exchangeId }, { on: STATUS_CODES });
-  }
+  if (isServerError(res.status)) return check.serverError(res, { operation: 'userDetails', what, effect: GET_EXECUTES_NOTHING });
   if (res.status === 401 || res.status === 403) {
     throw new Error(`${what} was refused with ${res.status} before the journey rule applied: the worker's access token is not accepted for this user`);
   }

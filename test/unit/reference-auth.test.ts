@@ -170,3 +170,35 @@ describe('faults of the refresh checks', () => {
     });
   });
 });
+
+describe('a server error where a refusal was due (issue 29, 5xx by effect)', () => {
+  const withClientIdObject = (refreshToken: string, clientId: string) => JSON.stringify({ grant_type: 'refresh_token', client_id: { id: clientId }, refresh_token: refreshToken });
+
+  test('clean: a refresh with client_id as an object is refused 422 and leaves its refresh token usable', async () => {
+    await withReference({}, async ({ ref, post, issue, refresh }) => {
+      const pair = await issue();
+      assert.equal((await post(withClientIdObject(pair.json.refresh_token, ref.options.clientId))).status, 422);
+      assertTokenResponse(await refresh(pair.json.refresh_token));
+    });
+  });
+
+  test('refresh-spent-by-bad-client-id: that refresh is answered 500 and spends the refresh token', async () => {
+    await withReference({ faults: ['refresh-spent-by-bad-client-id'] }, async ({ ref, post, issue, refresh }) => {
+      const pair = await issue();
+      const crashed = await post(withClientIdObject(pair.json.refresh_token, ref.options.clientId));
+      assert.equal(crashed.status, 500);
+      assert.equal(crashed.json.access_token, undefined, 'no access token is handed out');
+      assert.equal((await refresh(pair.json.refresh_token)).status, 422, 'the refresh token is spent');
+    });
+  });
+
+  test('refusal-500-listed: a body that is not JSON is answered 500 with a JSON error body, and issues nothing', async () => {
+    await withReference({ variants: ['refusal-500-listed'] }, async ({ post, issue }) => {
+      const crashed = await post('{"grant_type": "client_credentials", "client_id": ');
+      assert.equal(crashed.status, 500);
+      assert.equal(crashed.json.error.code, 'internal_error');
+      assert.equal(crashed.json.access_token, undefined);
+      assertTokenResponse(await issue());
+    });
+  });
+});

@@ -468,3 +468,53 @@ test("the reference's trading profile section validates and names every key the 
   assert.deepEqual([expiringSlow!.acceptAnswers, expiringSlow!.expiresAfterSeconds, expiringSlow!.values!.validitySeconds], [202, 1, 1]);
   assert.ok(seedUsers(1).some((u) => u.id === trading.userId));
 });
+
+describe('a server error where a refusal was due (issue 29, 5xx by effect)', () => {
+  const roomy = { acceptBurst: 200, acceptRatePerSecond: 500 };
+  const tradeOf = async (r: Awaited<ReturnType<typeof tradingReference>>, offerId: string) => (await r.call('GET', `/reference/v1/offers/${offerId}`)).json.data.trade;
+
+  test('refusal-500-listed: an older offer and an unknown id are answered 500, and nothing executes', async () => {
+    const r = await tradingReference({ ...roomy, variants: ['refusal-500-listed'] });
+    try {
+      const user = await r.newUser();
+      const older = await r.createOffer(user, { processingMs: 0 });
+      const newer = await r.createOffer(user, { processingMs: 0 });
+      const refused = await r.accept(older, user);
+      assert.equal(refused.status, 500);
+      assert.equal(refused.json.error.code, 'internal_error');
+      await sleep(50);
+      assert.equal(await r.status(older), 'superseded');
+      assert.equal(await tradeOf(r, older), null);
+      assert.equal((await r.accept(crypto.randomUUID(), user)).status, 500);
+      assert.equal((await r.accept(newer, user)).status, 200, 'the newest offer is accepted as before');
+    } finally {
+      await r.ref.close();
+    }
+  });
+
+  test('older-offer-executed-500: an older offer is executed, then its accept is answered 500', async () => {
+    const r = await tradingReference({ ...roomy, faults: ['older-offer-executed-500'] });
+    try {
+      const user = await r.newUser();
+      const older = await r.createOffer(user, { processingMs: 0 });
+      await r.createOffer(user, { processingMs: 0 });
+      assert.equal((await r.accept(older, user)).status, 500);
+      await sleep(50);
+      assert.equal(await r.status(older), 'accepted');
+      assert.match((await tradeOf(r, older)).trade_id, /^[0-9a-f-]{36}$/);
+    } finally {
+      await r.ref.close();
+    }
+  });
+
+  test('unknown-offer-200: an id that names no offer is answered 200 with data: null', async () => {
+    const r = await tradingReference({ ...roomy, faults: ['unknown-offer-200'] });
+    try {
+      const answer = await r.accept(crypto.randomUUID(), await r.newUser());
+      assert.equal(answer.status, 200);
+      assert.deepEqual(answer.json, { data: null });
+    } finally {
+      await r.ref.close();
+    }
+  });
+});

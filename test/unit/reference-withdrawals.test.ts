@@ -307,3 +307,18 @@ describe("the suite's reading of what comes back (suites/crypto-transfers/echo.t
     assert.equal(kind('host_type', 'KNOWN_VASP', unknownVasp), 'review', 'the service recognised the host in its directory');
   });
 });
+
+test('refusal-500-listed: unparseable JSON is answered 500 with a JSON error body, and no address is stored', async () => {
+  const running = await startReference({ port: 0, variants: ['refusal-500-listed'] });
+  try {
+    const to = { url: running.url, token: await accessToken(running) };
+    const book = async () => (await (await fetch(`${running.url}/reference/v1/users/${owner}/withdrawal-addresses`, { headers: { authorization: `Bearer ${to.token}` } })).json()) as { data: unknown[] };
+    const before = (await book()).data.length;
+    const crashed = await post({ to, userId: owner, body: '{"address":' });
+    assert.equal(crashed.status, 500);
+    assert.equal(crashed.json.error.code, 'internal_error');
+    assert.equal((await book()).data.length, before);
+  } finally {
+    await running.close();
+  }
+});

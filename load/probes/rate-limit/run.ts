@@ -40,7 +40,7 @@ function climbController(maxServerErrorShare: number, maxInFlight: number, opera
   let onsetSeen = false;
   return (phase) => {
     if (onsetSeen) return 'stop';
-    // Only what counts against the target (overload.ts): a listed 503 or the generator's own time-outs go on climbing.
+    // Only what counts against the target (overload.ts): a listed 503, a gateway's 502/504 or the generator's own time-outs go on climbing.
     const { total, against } = overloadAnswers([phase], operation);
     if (total > 0 && against.count >= 5 && against.count / total > maxServerErrorShare) return 'stop';
     if (!hasOnset(phase)) return 'continue';
