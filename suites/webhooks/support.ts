@@ -11,8 +11,9 @@
 // seconds after the event must not make the checks take turns.
 //
 // The event under test is told from everything else by its content: the
-// first delivery after the cause, not taken before, whose JSON carries the
-// caused action and names the user, in params or at the top level (6.2 lists
+// first delivery after the cause, not taken before and no later attempt (by
+// its key: redelivery.ts) of an event delivered before the cause, whose JSON
+// carries the caused action and names the user, in params or at the top level (6.2 lists
 // many other notification kinds and does not show which operation emits
 // which). Every other delivery is kept as evidence and never judged as the event.
 import { waitingOnOtherChecks, type CheckContext, type CheckFixtures } from '../../runner/index.ts';
@@ -24,6 +25,7 @@ import type { ResponseStep } from '../../src/webhooks/routing.ts';
 import { signatureStrategy, type SignatureStrategy } from '../../src/webhooks/signature/index.ts';
 import { answeredAtMs, describeEvent, type CausedEvent, type UserUpdateEvent } from './events.ts';
 import { markedAddress, SUITE_MARKER } from './markers.ts';
+import { isAttemptByKey } from './redelivery.ts';
 import { webhookSettings, type WebhookSettings } from './settings.ts';
 
 export { webhookSettings, webhookWaitsMs, type WebhookSettings } from './settings.ts';
@@ -104,6 +106,8 @@ export class WebhookSession {
    */
   private couldBe(delivery: ReceivedDelivery, caused: CausedEvent, exactly: boolean): boolean {
     if (delivery.receivedAtMs < caused.atMs || this.taken.some((t) => isRepeatOf(delivery, t))) return false;
+    // An attempt (by key) of an event that arrived before the cause, a late retry of an earlier check's event, is not the caused one.
+    if (this.deliveries.some((d) => d.receivedAtMs < caused.atMs && isAttemptByKey(delivery, d))) return false;
     return carriesEvent(delivery, caused.event, this.eventUserIds, exactly);
   }
 
