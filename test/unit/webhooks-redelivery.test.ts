@@ -1,9 +1,11 @@
-// What "the same event again" means to the webhook checks
-// (suites/webhooks/redelivery.ts): an event is its idempotency key, and
-// content alone makes no redelivery.
+// What "the same event again" and "a delivery that cannot be read" mean to
+// the webhook checks (suites/webhooks/redelivery.ts, unreadable.ts): an
+// event is its idempotency key, content alone makes no redelivery, and a
+// delivery whose params is not an object names the body-shape check.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { carriesKeyOf, isAttemptByKey, secondWindowMs } from '../../suites/webhooks/redelivery.ts';
+import { BODY_SHAPE_CHECK, unreadableEvent, unreadableReason, whyUnreadable } from '../../suites/webhooks/unreadable.ts';
 import { observationWindowMs, retryObservationWindowMs } from '../../src/config/sections/webhooks.ts';
 import { syntheticDelivery } from '../support/deliveries.ts';
 
@@ -32,4 +34,22 @@ test('the window after a confirmed redelivery is sized from the second declared 
   assert.equal(secondWindowMs({ retryDelaysMs: [100] }), observationWindowMs({ retryDelaysMs: [100] }), 'no second delay declared');
   assert.equal(secondWindowMs({ retryDelaysMs: [5_000, 15_000] }), retryObservationWindowMs([15_000]));
   assert.equal(secondWindowMs({ retryDelaysMs: [5_000, 15_000], observationWindowMs: 30_000 }), 30_000, 'never shorter than the window');
+});
+
+test('a delivery whose params is not an object cannot be read; one that is not JSON is left to the non-JSON fallback', () => {
+  assert.equal(whyUnreadable(syntheticDelivery(1, { params: JSON.stringify(params(true)) })), 'params is a string holding a JSON object (encoded twice), not an object');
+  assert.equal(whyUnreadable(syntheticDelivery(2, { params: [params(true)] })), 'params is an array, not an object');
+  assert.equal(whyUnreadable(syntheticDelivery(3, [params(true)])), 'the body is an array, not an object');
+  assert.equal(whyUnreadable(syntheticDelivery(4, { params: params(true) })), undefined);
+  assert.equal(whyUnreadable(syntheticDelivery(5, params(true))), undefined, 'fields at the top level are read there (the body-shape check judges them)');
+  assert.equal(whyUnreadable(syntheticDelivery(6, 'not json')), undefined);
+});
+
+test('an unreadable delivery is the event only if it names the user; the reason names the body-shape check', () => {
+  const other = syntheticDelivery(1, { params: JSON.stringify({ action: 'verification', user_pid: 'someone-else' }) });
+  const ours = syntheticDelivery(2, { params: JSON.stringify({ ...params(true), user_pid: USER.toUpperCase() }) });
+  assert.equal(unreadableEvent([other], [USER]), undefined);
+  const found = unreadableEvent([other, ours], [USER]);
+  assert.equal(found?.delivery, ours);
+  assert.match(unreadableReason(found!), new RegExp(`^deliveries unreadable: delivery #2 names the user but params is a string .*: see ${BODY_SHAPE_CHECK.replace('.', '\\.')}$`));
 });
