@@ -51,7 +51,8 @@ function slowOfferHint(options: ReferenceOptions, variants: VariantSet): string[
   return [
     `slow offers: ${path} with {"amount": "<${SLOW_AMOUNT} or more>", "currency": "EUR"} (accept answers 202); a smaller amount is fast (200); "validity_seconds" sets the validity`,
     `    "trading": {"createOffer": {..., "body": {"amount": "10.00", "currency": "EUR"}}, "offerRecipes": {"fast": {"body": {"amount": "10.00", "currency": "EUR"}, "acceptAnswers": 200},`,
-    `                "slow": {"body": {"amount": "9999.00", "currency": "EUR"}, "acceptAnswers": 202}, "expiring": {"body": {"amount": "10.00", "currency": "EUR", "validity_seconds": 1}, "expiresAfterSeconds": 1}}}`,
+    `                "slow": {"body": {"amount": "9999.00", "currency": "EUR"}, "acceptAnswers": 202}, "expiring": {"body": {"amount": "10.00", "currency": "EUR", "validity_seconds": 1}, "expiresAfterSeconds": 1},`,
+    `                "expiringSlow": {"body": {"amount": "9999.00", "currency": "EUR", "validity_seconds": 1}, "acceptAnswers": 202, "expiresAfterSeconds": 1}}}`,
   ];
 }
 

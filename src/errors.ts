@@ -46,7 +46,8 @@ export const ERROR_CODES = {
   transport: { exit: EXIT.INTERNAL, meaning: 'An exchange produced no complete response: refused, reset, timed out, TLS or DNS failure… (TransportError; its kind says which).' },
   'not-observed': {
     exit: EXIT.INTERNAL,
-    meaning: 'A request stayed transient (429, 503) through every attempt of the retry budget, Retry-After honoured: what the check needed was not observed (TransientAnswerError).',
+    meaning:
+      "A request stayed transient (429; a gateway's 502, 503, 504) through every attempt of the retry budget, Retry-After honoured, or got a 502 or 504 to a method that is not sent twice: what the check needed was not observed (TransientAnswerError).",
   },
 } as const satisfies Record<string, { exit: ExitCode; meaning: string }>;
 

@@ -12,9 +12,11 @@ export interface PollSettings {
   maxIntervalMs?: number;
   /** Growth of the wait from one poll to the next (default 2). */
   multiplier?: number;
+  /** How long past the deadline a poll may take to answer (default 2000 ms): polling never runs longer than the deadline and this. */
+  answerGraceMs?: number;
 }
 
-export const POLL_DEFAULTS = { initialIntervalMs: 100, maxIntervalMs: 2_000, multiplier: 2 } as const;
+export const POLL_DEFAULTS = { initialIntervalMs: 100, maxIntervalMs: 2_000, multiplier: 2, answerGraceMs: 2_000 } as const;
 
 export interface PollObservation {
   /** Polling stops at the first terminal observation. */
@@ -40,6 +42,12 @@ export interface PollOutcome<T extends PollObservation> {
   reached: boolean;
   /** True when a final (not terminal) observation ended polling before the deadline. */
   stopped?: boolean;
+  /**
+   * Not reached: true when the last observation was answered at or after the
+   * deadline, so "not terminal at the deadline" is what it shows; false when
+   * the polls at the deadline went unanswered and the last answer came earlier.
+   */
+  answeredAtDeadline?: boolean;
   /** The last observation, terminal or not (undefined when no poll answered). */
   last?: T;
   polls: number;
@@ -56,18 +64,15 @@ export function backoffMs(n: number, settings: PollSettings): number {
   return Math.min(max, initial * multiplier ** (n - 1));
 }
 
-/** The last poll is sent this long (or half the time left, if less) before the deadline, so it can still answer. */
-const FINAL_POLL_RESERVE_MS = 250;
-/** Less time than this left: no further poll is worth sending. */
-const MIN_FINAL_WINDOW_MS = 20;
-
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
  * Calls `poll` until it returns a terminal observation or `deadlineMs` has
- * passed. A poll still unanswered at the deadline is abandoned (its own
- * request timeout ends it). Errors thrown by `poll` propagate: a poll that can
- * fail transiently should turn the failure into a non-terminal observation.
+ * passed: the last poll is sent at the deadline at the latest, and each poll
+ * may answer until the deadline and answerGraceMs; one still unanswered then
+ * is abandoned (its own request timeout ends it). Errors thrown by `poll`
+ * propagate: a poll that can fail transiently should turn the failure into a
+ * non-terminal observation.
  */
 export async function pollUntilTerminal<T extends PollObservation>(
   poll: (n: number) => Promise<T>,
@@ -77,20 +82,21 @@ export async function pollUntilTerminal<T extends PollObservation>(
   if (!(settings.deadlineMs > 0)) throw new RangeError(`poll deadline must be positive, got ${settings.deadlineMs}`);
   const started = performance.now();
   const elapsed = () => performance.now() - started;
+  const graceMs = settings.answerGraceMs ?? POLL_DEFAULTS.answerGraceMs;
+  const giveUpMs = settings.deadlineMs + graceMs;
   let last: T | undefined;
-  let finalPoll = false;
   for (let n = 1; ; n++) {
     let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<'deadline'>((resolve) => {
-      timer = setTimeout(() => resolve('deadline'), Math.max(0, settings.deadlineMs - elapsed()));
+    const giveUp = new Promise<'unanswered'>((resolve) => {
+      timer = setTimeout(() => resolve('unanswered'), Math.max(0, giveUpMs - elapsed()));
     });
     const pending = poll(n);
     // An abandoned poll may still fail later; that must not become an unhandled rejection.
     pending.catch(() => undefined);
-    const answer = await Promise.race([pending, deadline]).finally(() => clearTimeout(timer));
-    if (answer === 'deadline') {
-      timeline.event(`poll ${n} unanswered`, `no answer before the ${seconds(settings.deadlineMs)} deadline`);
-      return { reached: false, last, polls: n, elapsedMs: elapsed() };
+    const answer = await Promise.race([pending, giveUp]).finally(() => clearTimeout(timer));
+    if (answer === 'unanswered') {
+      timeline.event(`poll ${n} unanswered`, `no answer by ${seconds(giveUpMs)}: the ${seconds(settings.deadlineMs)} deadline and ${seconds(graceMs)} for the answer`);
+      return { reached: false, last, polls: n, elapsedMs: elapsed(), answeredAtDeadline: false };
     }
     last = answer;
     const at = elapsed();
@@ -103,18 +109,14 @@ export async function pollUntilTerminal<T extends PollObservation>(
       return { reached: false, stopped: true, last, polls: n, elapsedMs: at };
     }
     const left = settings.deadlineMs - at;
-    if (finalPoll || left < MIN_FINAL_WINDOW_MS) {
+    if (left <= 0) {
       timeline.event(`poll ${n}`, `${answer.summary} after ${seconds(at)}: still not terminal at the ${seconds(settings.deadlineMs)} deadline`);
-      return { reached: false, last, polls: n, elapsedMs: at };
+      return { reached: false, last, polls: n, elapsedMs: at, answeredAtDeadline: true };
     }
-    // When the next regular poll would come too late, one last poll goes out shortly before the deadline.
-    const reserve = Math.min(FINAL_POLL_RESERVE_MS, left / 2);
-    let wait = backoffMs(n, settings);
-    if (wait > left - reserve) {
-      wait = left - reserve;
-      finalPoll = true;
-    }
-    timeline.event(`poll ${n}`, `${answer.summary} after ${seconds(at)}; ${finalPoll ? 'last' : 'next'} poll in ${Math.round(wait)} ms`);
+    // The next poll at the deadline at the latest: its answer is the one the deadline is judged on.
+    const atDeadline = backoffMs(n, settings) >= left;
+    const wait = Math.min(backoffMs(n, settings), left);
+    timeline.event(`poll ${n}`, `${answer.summary} after ${seconds(at)}; ${atDeadline ? 'last poll, at the deadline,' : 'next poll'} in ${Math.round(wait)} ms`);
     await sleep(wait);
   }
 }

@@ -134,9 +134,11 @@ async function onEngine(
   const token = input.accessToken ? { accessToken: input.accessToken } : {};
   const progress = progressPrinter(out, `ptas load: ${scenario.name}`);
   if (scenario.kind === 'rate-breakpoint') {
+    // Planned again for the answer time a pilot observes (a slow endpoint's steps last longer; load/probes/rate-limit/pilot.ts).
+    const planFor = (latencyMs?: number) => entry.build({ ...params, latencyMs }, { maxInFlight: options.maxInFlight ?? profile.load?.caps?.inFlight }) as LoadScenario;
     const { run, analysis } = await runRateLimitProbe({
       ...sendTo,
-      scenario,
+      scenario: { planFor, declaredLatencyMs: entry.operation === 'accept' ? profile.trading?.processingTimeMs : undefined },
       variables,
       ...token,
       criteria: rateLimitCriteria(entry, profile, options.overrides, params),

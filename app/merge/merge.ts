@@ -19,7 +19,8 @@
 import path from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import type { CheckResult } from '../../src/check/model.ts';
-import { CROSSCUT_CHECKS, withCrossCuttingResults } from '../../src/crosscut/index.ts';
+import type { Profile } from '../../src/config/profile.ts';
+import { CROSSCUT_CHECKS, scopeOfProfile, withCrossCuttingResults } from '../../src/crosscut/index.ts';
 import { mergeAttempts, type PartRun, type RunOfCheck } from '../../src/results/attempts.ts';
 import { buildResults } from '../../src/results/build.ts';
 import type { RunResults } from '../../src/results/model.ts';
@@ -71,8 +72,10 @@ function mergedChecks(parts: readonly PartRuns[]): CheckResult[] {
   }
   // As ptas run computes them for a whole run: over each target's conformance checks and its load stage's
   // (the probes keep one exchange of each kind of error answer they received: load/stage/error-evidence.ts).
-  const baseUrl = parts[0]!.runs[0]!.results.run.target;
-  return withCrossCuttingResults(checks, () => baseUrl);
+  // The base URL the run tested, and the intermediary its profile (as the manifest keeps it) declares.
+  const first = parts[0]!.runs[0]!;
+  const scope = { ...scopeOfProfile((first.manifest.profile.content ?? {}) as Profile), baseUrl: first.results.run.target };
+  return withCrossCuttingResults(checks, () => scope);
 }
 
 /**

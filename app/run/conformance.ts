@@ -1,7 +1,7 @@
 // The conformance stage: the checks run by Playwright (runner/), then the
 // cross-cutting checks of each target folded in over the exchanges all of
 // them recorded (src/crosscut/).
-import { withCrossCuttingResults } from '../../src/crosscut/index.ts';
+import { scopeOfProfile, withCrossCuttingResults } from '../../src/crosscut/index.ts';
 import { finishedCheck } from '../../runner/check-events.ts';
 import { progressLine } from '../../runner/progress.ts';
 import { runChecks, type CheckRunOutput, type CheckRunProcess } from '../../runner/run-checks.ts';
@@ -16,9 +16,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Check
   // A caller that follows the checks as they finish gets the runner's event channel (runner/check-events.ts).
   const settings = resolveRunSettings({ ...options, events: options.events ?? Boolean(options.onCheck) });
   const ran = await runChecks(settings, options);
-  const baseUrls = new Map(settings.targets.map((t) => [t.name, t.profile.baseUrl]));
+  const scopes = new Map(settings.targets.map((t) => [t.name, scopeOfProfile(t.profile)]));
   try {
-    const checks = withCrossCuttingResults(ran.checks, (target) => baseUrls.get(target));
+    const checks = withCrossCuttingResults(ran.checks, (target) => scopes.get(target) ?? {});
     for (const check of checks.slice(ran.checks.length)) {
       if (settings.progress) (options.output ?? process.stdout).write(progressLine(check, '[over all]'));
       options.onCheck?.(finishedCheck(check));

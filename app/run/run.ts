@@ -20,6 +20,7 @@ import { profileHash } from './profile-hash.ts';
 import { resolveTarget, type Target } from './target.ts';
 import { runLoadStage, type LoadStageResult } from '../../load/stage.ts';
 import { rejudgedLines, withLoadEvidence } from '../../load/stage/crosscut.ts';
+import { scopeOfProfile } from '../../src/crosscut/index.ts';
 import { loadSigningKey } from '../../src/certify/signing.ts';
 import { requiredCheckIds } from '../certify/required-checks.ts';
 import { tlsCertificateSha256 } from '../certify/target-fingerprint.ts';
@@ -104,7 +105,7 @@ export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
         : await runLoadStage({ profile, embeddedReference: Boolean(target.embedded), signal: options.signal, output: out, ...(options.onLoadStep ? { onStep: options.onLoadStep } : {}) });
     for (const check of loadStage.checks) options.onCheck?.(finishedCheck(check));
     // The cross-cutting checks judged again over both stages' exchanges: the load stage's error answers too.
-    const judged = withLoadEvidence(checks.checks, loadStage.checks, profile.baseUrl);
+    const judged = withLoadEvidence(checks.checks, loadStage.checks, scopeOfProfile(profile));
     for (const line of rejudgedLines(checks.checks, judged)) out.write(`${line}\n`);
     const interrupted = options.signal?.aborted || checks.status === 'interrupted' ? 'interrupted (SIGINT)' : undefined;
     const built = runResults(options, target, { startedAt, embeddedReference: Boolean(target.embedded), interrupted, checks: { ...checks, checks: judged }, loadStage });

@@ -3,7 +3,7 @@
 // it started, then added slot by slot. The instances of one run are started
 // together (a start barrier, k6's --paused and resume), so the shifts are
 // small; on separate machines they are as good as the machines' clocks.
-import type { CompletionTimeline, TimeBucket } from '../result/normalized.ts';
+import type { ArrivalTimeline, TimeBucket } from '../result/normalized.ts';
 
 interface Timed<T> {
   /** ms since the epoch at which the record's slot 0 starts. */
@@ -12,11 +12,11 @@ interface Timed<T> {
 }
 
 /** Completion timelines of one resolution added slot by slot on the earliest origin. */
-export function mergeTimelines(timelines: Array<Timed<CompletionTimeline>>, originMs: number): CompletionTimeline | undefined {
+export function mergeTimelines(timelines: Array<Timed<ArrivalTimeline>>, originMs: number): ArrivalTimeline | undefined {
   if (timelines.length === 0) return undefined;
   const resolutionMs = timelines[0]!.value.resolutionMs;
   if (timelines.some((t) => t.value.resolutionMs !== resolutionMs)) return undefined;
-  const out: CompletionTimeline = { resolutionMs, admitted: [], limited: [] };
+  const out: ArrivalTimeline = { resolutionMs, admitted: [], limited: [] };
   for (const { originMs: start, value } of timelines) {
     const shift = Math.round((start - originMs) / resolutionMs);
     for (let i = 0; i < value.admitted.length; i++) {

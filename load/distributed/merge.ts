@@ -63,9 +63,9 @@ export function mergeInstances(given: NamedRun[]): MergedRun {
       if (!expected.has(o)) failed += p.answers[o];
     }
   }
-  const timelines = runs.flatMap((r, i) => (r.completionTimeline ? [{ originMs: starts[i]!, value: r.completionTimeline }] : []));
+  const timelines = runs.flatMap((r, i) => (r.arrivalTimeline ? [{ originMs: starts[i]!, value: r.arrivalTimeline }] : []));
   // A timeline only some instances kept would undercount the others' answers: then none.
-  const completionTimeline = timelines.length === runs.length ? mergeTimelines(timelines, originMs) : undefined;
+  const arrivalTimeline = timelines.length === runs.length ? mergeTimelines(timelines, originMs) : undefined;
   const errorSamples = errorSamplesOf(runs);
   const captured = runs.flatMap((r) => r.captured ?? []);
   const run: NormalizedRun = {
@@ -79,7 +79,7 @@ export function mergeInstances(given: NamedRun[]): MergedRun {
     thresholds: evaluateThresholds(info.thresholds, phases, { measured, failed }),
     timeSeries: mergeTimeSeries(runs.map((r, i) => ({ originMs: starts[i]!, value: r.timeSeries })), originMs),
     headerSamples: runs.flatMap((r) => r.headerSamples),
-    ...(completionTimeline ? { completionTimeline } : {}),
+    ...(arrivalTimeline ? { arrivalTimeline } : {}),
     ...(captured.length ? { captured } : {}),
     ...(errorSamples.length ? { errorSamples } : {}),
     generator: generatorOf(instances),

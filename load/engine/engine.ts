@@ -79,7 +79,7 @@ export async function runEngine(options: EngineOptions): Promise<NormalizedRun> 
     t0,
     iteration: options.scenario.iteration,
     variables: variables.current,
-    record: (phase, answer, startMs, endMs, values, template) => recording.record(phase, answer, startMs, endMs, values, template),
+    record: (phase, answer, startMs, endMs, values, template, sentMs) => recording.record(phase, answer, startMs, endMs, values, template, sentMs),
   });
   const scheduler = new Scheduler(phases, now, { maxInFlight, maxLagMs: options.maxLagMs ?? 50 }, recording.series, iterate, segment);
   // Interrupted: no more arrivals, and requests in flight are cut rather than waited for.

@@ -17,8 +17,14 @@ import type { Answer } from './answer.ts';
 import type { Phase } from './phases.ts';
 import type { Send, Transport } from './transport.ts';
 
-/** template and values: the request that got the answer, made concrete only when the recorder keeps it as a sample. */
-export type RecordAnswer = (phase: Phase, answer: Answer, startMs: number, endMs: number, values: Variables, template: RequestTemplate) => void;
+/**
+ * startMs: what the latency counts from (the arrival's due time for the
+ * first request); sentMs: when the request was handed to the transport
+ * (what the limiter's decision is placed by). template and values: the
+ * request that got the answer, made concrete only when the recorder keeps it
+ * as a sample.
+ */
+export type RecordAnswer = (phase: Phase, answer: Answer, startMs: number, endMs: number, values: Variables, template: RequestTemplate, sentMs: number) => void;
 
 /** Runs one iteration for a phase; fromMs: what its latency counts from, on the run clock; done is called once, whatever happens. */
 export type RunIteration = (phase: Phase, fromMs: number, done: (phase: Phase) => void) => void;
@@ -62,9 +68,10 @@ function singleRequest(ctx: IterationContext, current: () => Prepared): RunItera
   return (phase, fromMs, done) => {
     const start = ctx.t0 + fromMs;
     const { values, sends } = current();
+    const sent = performance.now();
     sends[0]!((answer) => {
       try {
-        ctx.record(phase, answer, start, performance.now(), values, template);
+        ctx.record(phase, answer, start, performance.now(), values, template, sent);
       } catch {
         // As on the multi-request path: an iteration ends, whatever recording it did.
       } finally {
@@ -84,13 +91,14 @@ async function iterate(ctx: IterationContext, prepared: Prepared, phase: Phase, 
     const template = ctx.iteration[i]!;
     // Values extracted on the way make a new request; otherwise the one prepared up front is sent.
     const send = values === prepared.values ? prepared.sends[i]! : ctx.transport.prepare(fillRequest(template, values), Boolean(template.extract));
-    if (i > 0) start = performance.now();
+    const sent = performance.now();
+    if (i > 0) start = sent;
     const answer = await sendAsync(send);
     const end = performance.now();
     if (template.setup) {
       if (answer.status < 200 || answer.status >= 300) return;
     } else {
-      ctx.record(phase, answer, start, end, values, template);
+      ctx.record(phase, answer, start, end, values, template, sent);
     }
     if (template.extract && answer.body !== undefined) {
       try {

@@ -65,7 +65,7 @@ export interface EngineOptions extends Pick<SocketTarget, 'baseUrl'>, Partial<Om
    */
   maxLagMs?: number;
   headerSamplesPerPhase?: number;
-  /** Count admitted and 429 answers per slot of this many ms of completion time (NormalizedRun.completionTimeline). */
+  /** Count admitted and 429 answers per slot of this many ms of the time their request was sent (NormalizedRun.arrivalTimeline). */
   timelineResolutionMs?: number;
   /** Keep the named variables of the first `limit` iterations whose measured answer had this status. */
   capture?: { status: number; variables: string[]; limit: number };

@@ -1,13 +1,13 @@
 // What the engine records of each measured answer, across the phases: the
 // phase's counts and latency histogram, the per-second time series, the
-// completion timeline, header samples of refused answers, one sample exchange
+// arrival timeline, header samples of refused answers, one sample exchange
 // of each kind of error answer, the tally the thresholds judge (measured,
 // failed) and the captured iterations.
 import { expectedOutcomes, outcomeOf, type Outcome } from '../scenarios/metrics.ts';
 import type { Variables } from '../../src/template.ts';
 import type { RequestTemplate } from '../scenarios/types.ts';
 import { ErrorSampler } from './error-samples.ts';
-import type { CapturedIteration, CompletionTimeline } from '../result/normalized.ts';
+import type { CapturedIteration, ArrivalTimeline } from '../result/normalized.ts';
 import { headersOf, type Answer } from './answer.ts';
 import { newHistogram, recordMs } from './histogram.ts';
 import type { EngineOptions } from './options.ts';
@@ -21,7 +21,7 @@ export class RunRecording {
   readonly sampler: HeaderSampler;
   readonly errorSamples = new ErrorSampler();
   readonly captured: CapturedIteration[] = [];
-  readonly timeline: CompletionTimeline | undefined;
+  readonly timeline: ArrivalTimeline | undefined;
   /** Measured answers, and those of them with an outcome not expected (the thresholds' failure rate). */
   measured = 0;
   failedMeasured = 0;
@@ -41,8 +41,8 @@ export class RunRecording {
     this.onAnswer = options.onAnswer;
   }
 
-  /** One measured answer; startMs and endMs on performance.now(), values the iteration's variables so far, template its request. */
-  record(phase: Phase, answer: Answer, startMs: number, endMs: number, values: Variables, template: RequestTemplate): void {
+  /** One measured answer; startMs, endMs and sentMs (RecordAnswer) on performance.now(), values the iteration's variables so far, template its request. */
+  record(phase: Phase, answer: Answer, startMs: number, endMs: number, values: Variables, template: RequestTemplate, sentMs: number): void {
     const outcome = outcomeOf(answer.status);
     const r = phase.recorder;
     r.answers[outcome]++;
@@ -56,7 +56,7 @@ export class RunRecording {
       this.onAnswer({ phase: phase.name, status: answer.status, outcome, errorCode: answer.errorCode, startMs: startMs - this.t0, endMs: endMs - this.t0, latencyUs });
     }
     this.series.answer(endMs - this.t0, outcome, endMs - startMs);
-    if (this.timeline && (outcome === '429' || (outcome !== '5xx' && outcome !== 'transport'))) this.countInTimeline(this.timeline, outcome, endMs);
+    if (this.timeline && (outcome === '429' || (outcome !== '5xx' && outcome !== 'transport'))) this.countInTimeline(this.timeline, outcome, sentMs);
     if (this.sampler.wants(r, answer.status)) this.sampler.offer(r, answer.status, headersOf(answer));
     if (answer.sampled) this.errorSamples.offer(phase.name, answer, { template, values }, startMs, endMs);
     this.measured++;
@@ -66,8 +66,8 @@ export class RunRecording {
     }
   }
 
-  private countInTimeline(timeline: CompletionTimeline, outcome: Outcome, endMs: number): void {
-    const slot = Math.floor((endMs - this.t0) / timeline.resolutionMs);
+  private countInTimeline(timeline: ArrivalTimeline, outcome: Outcome, sentMs: number): void {
+    const slot = Math.max(0, Math.floor((sentMs - this.t0) / timeline.resolutionMs));
     while (timeline.admitted.length <= slot) {
       timeline.admitted.push(0);
       timeline.limited.push(0);

@@ -40,7 +40,7 @@ export function summarizeRun({ options, scheduler, recording, startedAt, now, ma
     timeSeries: recording.series.finish(),
     headerSamples: recording.sampler.samples,
     ...(options.capture ? { captured: recording.captured } : {}),
-    ...(recording.timeline ? { completionTimeline: recording.timeline } : {}),
+    ...(recording.timeline ? { arrivalTimeline: recording.timeline } : {}),
     ...(recording.errorSamples.samples.length ? { errorSamples: recording.errorSamples.samples } : {}),
     generator,
   };

@@ -4,12 +4,12 @@
 // records: per phase (tags phase, else scenario) answers by outcome, status
 // and error code (ptas_answers), latency HDR histograms by outcome
 // (ptas_latency), dropped arrivals (dropped_iterations); the per-second time
-// series and the 10 ms completion timeline. The instance's clock starts at
+// series and the 10 ms arrival timeline. The instance's clock starts at
 // its ptas_instance_start point (the end of setup(), when the scenarios
 // start); without one, at its first measured request.
 import { ANSWERS, DROPPED, INSTANCE_START, LATENCY, OUTCOMES, type Outcome } from '../scenarios/metrics.ts';
 import type { InstanceInfo } from '../result/instance.ts';
-import type { CompletionTimeline, NormalizedRun, PhaseResult } from '../result/normalized.ts';
+import type { ArrivalTimeline, NormalizedRun, PhaseResult } from '../result/normalized.ts';
 import { arrivalSegment } from '../distributed/arrivals.ts';
 import type { InstanceRun } from '../distributed/compatible.ts';
 import { encodeHistogram, newHistogram, recordMs } from '../engine/histogram.ts';
@@ -63,7 +63,7 @@ async function collect(file: string) {
   return { answers, latencies, dropped, instanceIds: [...instanceIds].sort(), marker };
 }
 
-function countInTimeline(timeline: CompletionTimeline, outcome: Outcome, ms: number): void {
+function countInTimeline(timeline: ArrivalTimeline, outcome: Outcome, ms: number): void {
   if (outcome === '5xx' || outcome === 'transport') return;
   const slot = Math.max(0, Math.floor(ms / TIMELINE_MS));
   while (timeline.admitted.length <= slot) {
@@ -94,7 +94,7 @@ export async function instanceFromPoints(file: string, scenario: string, info: I
   const origin = Math.floor(marker ?? (Number.isFinite(firstSent) ? firstSent : Date.now()));
   const phases = new Map(buildPhases(info.plan, 0, arrivalSegment(info.segment, info.sequence)).map((p) => [p.name, p.recorder]));
   const series = new TimeSeries();
-  const timeline: CompletionTimeline = { resolutionMs: TIMELINE_MS, admitted: [], limited: [] };
+  const timeline: ArrivalTimeline = { resolutionMs: TIMELINE_MS, admitted: [], limited: [] };
   let lastMs = 0;
   for (const { phase, outcome, point } of answers) {
     const r = phases.get(phase);
@@ -104,12 +104,13 @@ export async function instanceFromPoints(file: string, scenario: string, info: I
     const status = point.tags.status;
     if (status !== undefined) r.statusCounts[status] = (r.statusCounts[status] ?? 0) + point.value;
     if (outcome === 'transport' && point.tags.error_code) r.errors[point.tags.error_code] = (r.errors[point.tags.error_code] ?? 0) + point.value;
-    countInTimeline(timeline, outcome, point.timeMs - origin);
     lastMs = Math.max(lastMs, point.timeMs - origin);
   }
   for (const { phase, outcome, point } of latencies) {
     const r = phases.get(phase);
     if (!r) continue;
+    // A latency point is written as the answer comes, its value the request's duration (k6 timings.duration): it was sent that long before.
+    countInTimeline(timeline, outcome, point.timeMs - point.value - origin);
     let h = r.histograms.get(outcome);
     if (!h) r.histograms.set(outcome, (h = newHistogram()));
     recordMs(h, point.value);
@@ -134,7 +135,7 @@ export async function instanceFromPoints(file: string, scenario: string, info: I
     thresholds: [],
     timeSeries: series.finish(),
     headerSamples: [],
-    completionTimeline: timeline,
+    arrivalTimeline: timeline,
     generator: saturation(results),
     instance: info,
   };

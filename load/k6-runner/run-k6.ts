@@ -1,6 +1,6 @@
 // Runs a load scenario on a real k6 binary (PTAS_K6, else `k6` on PATH) and
 // reads back what it produced: the normalized result handleSummary() wrote,
-// plus the time series and completion timeline rebuilt from k6's NDJSON
+// plus the time series and arrival timeline rebuilt from k6's NDJSON
 // output, so the analysis sees the same data as from the embedded engine.
 import { spawn } from 'node:child_process';
 import { accessSync, constants, createReadStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { CompletionTimeline, NormalizedRun, TimeBucket } from '../result/normalized.ts';
+import type { ArrivalTimeline, NormalizedRun, TimeBucket } from '../result/normalized.ts';
 import { ANSWERS, LATENCY } from '../scenarios/metrics.ts';
 import { k6Args, k6Environment, k6Variables, writeProfileFile, type K6Invocation } from './invocation.ts';
 
@@ -40,15 +40,25 @@ export interface K6RunResult {
   /** The JSON handleSummary() wrote (a NormalizedRun, or the body-size result). */
   result: unknown;
   timeSeries: TimeBucket[];
-  completionTimeline?: CompletionTimeline;
+  arrivalTimeline?: ArrivalTimeline;
 }
 
 const TIMELINE_MS = 10;
 
-/** k6 NDJSON points of our metrics → per-second buckets and the 10 ms completion timeline. */
-export async function readK6Points(file: string): Promise<{ timeSeries: TimeBucket[]; completionTimeline: CompletionTimeline }> {
+/** Counts an admitted or refused request in the slot of the time it was sent (ms from the first point; earlier ones in the first slot). */
+function countInTimeline(timeline: ArrivalTimeline, limited: boolean, sentMs: number): void {
+  const slot = Math.max(0, Math.floor(sentMs / TIMELINE_MS));
+  while (timeline.admitted.length <= slot) {
+    timeline.admitted.push(0);
+    timeline.limited.push(0);
+  }
+  (limited ? timeline.limited : timeline.admitted)[slot]!++;
+}
+
+/** k6 NDJSON points of our metrics → per-second buckets and the 10 ms arrival timeline. */
+export async function readK6Points(file: string): Promise<{ timeSeries: TimeBucket[]; arrivalTimeline: ArrivalTimeline }> {
   const buckets = new Map<number, TimeBucket & { latencies: number[] }>();
-  const timeline: CompletionTimeline = { resolutionMs: TIMELINE_MS, admitted: [], limited: [] };
+  const timeline: ArrivalTimeline = { resolutionMs: TIMELINE_MS, admitted: [], limited: [] };
   let t0: number | undefined;
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
   for await (const line of lines) {
@@ -64,6 +74,8 @@ export async function readK6Points(file: string): Promise<{ timeSeries: TimeBuck
     const outcome = point.data.tags?.outcome;
     if (point.metric === LATENCY) {
       bucket.latencies.push(point.data.value);
+      // Written as the answer comes, its value the request's duration (timings.duration): the request was sent that long before.
+      if (outcome !== '5xx' && outcome !== 'transport') countInTimeline(timeline, outcome === '429', ms - point.data.value);
       continue;
     }
     bucket.sent++;
@@ -72,14 +84,6 @@ export async function readK6Points(file: string): Promise<{ timeSeries: TimeBuck
     else if (outcome === '429') bucket.status429++;
     else if (outcome === '5xx') bucket.status5xx++;
     else bucket.other++;
-    if (outcome === '5xx' || outcome === 'transport') continue;
-    const slot = Math.max(0, Math.floor(ms / TIMELINE_MS));
-    while (timeline.admitted.length <= slot) {
-      timeline.admitted.push(0);
-      timeline.limited.push(0);
-    }
-    if (outcome === '429') timeline.limited[slot]!++;
-    else timeline.admitted[slot]!++;
   }
   const timeSeries = [...buckets.values()]
     .sort((a, b) => a.tSec - b.tSec)
@@ -87,7 +91,7 @@ export async function readK6Points(file: string): Promise<{ timeSeries: TimeBuck
       latencies.sort((x, y) => x - y);
       return latencies.length ? { ...b, p95Ms: latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.95))] } : b;
     });
-  return { timeSeries, completionTimeline: timeline };
+  return { timeSeries, arrivalTimeline: timeline };
 }
 
 export async function runK6(options: K6RunOptions): Promise<K6RunResult> {
@@ -108,7 +112,7 @@ export async function runK6(options: K6RunOptions): Promise<K6RunResult> {
     options.signal?.removeEventListener('abort', abort);
     if (!existsSync(resultPath)) throw new Error(`k6 exited with ${exitCode} and wrote no result (${resultPath})`);
     const result = JSON.parse(readFileSync(resultPath, 'utf8')) as unknown;
-    const points = existsSync(pointsPath) ? await readK6Points(pointsPath) : { timeSeries: [], completionTimeline: undefined };
+    const points = existsSync(pointsPath) ? await readK6Points(pointsPath) : { timeSeries: [], arrivalTimeline: undefined };
     return { exitCode, result, ...points };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -117,5 +121,5 @@ export async function runK6(options: K6RunOptions): Promise<K6RunResult> {
 
 /** A k6 arrival-rate result with the series rebuilt from its points. */
 export function withPoints(run: NormalizedRun, k6: K6RunResult): NormalizedRun {
-  return { ...run, timeSeries: k6.timeSeries, ...(k6.completionTimeline ? { completionTimeline: k6.completionTimeline } : {}) };
+  return { ...run, timeSeries: k6.timeSeries, ...(k6.arrivalTimeline ? { arrivalTimeline: k6.arrivalTimeline } : {}) };
 }

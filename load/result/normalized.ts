@@ -74,7 +74,7 @@ export interface HeaderSample {
   headers: Record<string, string>;
 }
 
-export interface CompletionTimeline {
+export interface ArrivalTimeline {
   resolutionMs: number;
   admitted: number[];
   limited: number[];
@@ -119,11 +119,13 @@ export interface NormalizedRun {
   headerSamples: HeaderSample[];
   /**
    * Answers that passed the limiter (not 429, 5xx or transport failures) and
-   * 429s per slot of completion time, from the start of the run: the limit
-   * is read from when the server answered, which stays right when a busy
-   * server falls behind the arrivals (rate-limit probes of the embedded engine).
+   * 429s per slot of the time their request was sent, from the start of the
+   * run: the limiter decides as a request arrives, while an admitted answer
+   * may come a second later than a 429 (a slow operation behind the limiter),
+   * so counting by completion would credit one moment with admissions made
+   * earlier (rate-limit probes).
    */
-  completionTimeline?: CompletionTimeline;
+  arrivalTimeline?: ArrivalTimeline;
   /** Variables of iterations whose measured answer had a chosen status (the offers of refused accepts, to read back). */
   captured?: CapturedIteration[];
   /** One exchange of each kind of error answer received (embedded engine). */

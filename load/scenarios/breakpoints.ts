@@ -17,6 +17,7 @@ export function breakpointSteps(params: ScenarioParams): PlannedStep[] {
     expectedRps: params.expectedRps,
     burst: params.burst,
     stepSec: params.stepSec,
+    latencyMs: params.latencyMs,
   });
   const last = climb[climb.length - 1];
   const climbEnd = last ? last.startSec + last.durationSec : 0;
@@ -34,7 +35,8 @@ export function tokenRateBreakpoint(params: ScenarioParams, maxInFlight = DEFAUL
     iteration: [tokenRequest()],
     needs: { accessToken: false },
     steps,
-    ...staircaseScenarios(steps, maxInFlight),
+    ...(params.latencyMs !== undefined ? { latencyMs: params.latencyMs } : {}),
+    ...staircaseScenarios(steps, maxInFlight, params.latencyMs),
   };
 }
 
@@ -55,6 +57,7 @@ export function acceptRateBreakpoint(params: ScenarioParams, maxInFlight = DEFAU
     iteration: [params.trading.createOffer, acceptRequest(params.trading.userIdHeader)],
     needs: { accessToken: true },
     steps,
-    ...staircaseScenarios(steps, maxInFlight),
+    ...(params.latencyMs !== undefined ? { latencyMs: params.latencyMs } : {}),
+    ...staircaseScenarios(steps, maxInFlight, params.latencyMs),
   };
 }

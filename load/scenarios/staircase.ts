@@ -18,6 +18,8 @@ export interface StaircaseInput {
   burst?: number;
   /** Step length when the limit is not known (default 1 s). */
   stepSec?: number;
+  /** How long an answer takes when nothing else is asked of the target (observed, or declared): stretches each step (latencyStretchSec). */
+  latencyMs?: number;
 }
 
 /** Accepted requests are counted over at least this long once the bucket is drained: ±1 token is ±1 % at 100 req/s. */
@@ -30,6 +32,21 @@ const BLIND_START_DIVISOR = 16;
 const BLIND_FACTOR = 2;
 
 const round = (rate: number) => Math.max(1, Math.round(rate));
+
+/** Answers faster than this leave the steps as they are: the step's own length covers them. */
+const NEGLIGIBLE_LATENCY_MS = 100;
+
+/**
+ * What a step is lengthened by for an operation that takes latencyMs to
+ * answer: the climb decides on a step's answers when its arrivals end, and
+ * only requests sent more than latencyMs before then have been answered, so
+ * without it a slow endpoint's step would be judged on almost nothing (the
+ * step's own counts are taken by arrival once every answer is in). 10 % on
+ * top for the spread of the answer times.
+ */
+export function latencyStretchSec(latencyMs: number | undefined): number {
+  return latencyMs === undefined || latencyMs < NEGLIGIBLE_LATENCY_MS ? 0 : round2((1.1 * latencyMs) / 1000);
+}
 
 /** Seconds until a full bucket of `burst` is spent at `rate` against a refill of `limit` per second. */
 export function drainSec(burst: number, rate: number, limit: number): number {
@@ -71,11 +88,12 @@ export function planClimb(input: StaircaseInput): PlannedStep[] {
   else rates.push({ rate: cap, durationSec: round2(Math.max(stepSec, holdSec)) });
 
   const steps: PlannedStep[] = [];
+  const stretch = latencyStretchSec(input.latencyMs);
   let start = 0;
   for (const { rate, durationSec } of rates) {
     const budgetLeft = input.maxDurationSec - RECOVERY_SEC - start;
     if (budgetLeft <= 0.25) break;
-    const duration = Math.min(durationSec, round2(budgetLeft));
+    const duration = Math.min(round2(durationSec + stretch), round2(budgetLeft));
     steps.push(step(steps.length, rate, duration, start));
     start = round2(start + duration);
   }
@@ -90,25 +108,33 @@ function round2(seconds: number): number {
   return Math.round(seconds * 100) / 100;
 }
 
-/** In-flight bound for a step: what k6 calls VUs. Generous (half a second of arrivals): a limiter that queues needs room to show it. */
-export function vusFor(rate: number, maxInFlight: number): number {
-  return Math.max(4, Math.min(maxInFlight, Math.ceil(rate * 0.5) + 20));
+/**
+ * In-flight bound for a step: what k6 calls VUs. Generous — half a second of
+ * arrivals, or one and a half times the answer time's worth when answers take
+ * longer (latencyMs): a limiter that queues needs room to show it, and a slow
+ * operation holds every request it admitted that long (Little's law: in
+ * flight = rate × time in the system), so a tighter bound would drop the
+ * arrivals the step is meant to offer.
+ */
+export function vusFor(rate: number, maxInFlight: number, latencyMs = 0): number {
+  const heldSec = Math.max(0.5, (1.5 * latencyMs) / 1000);
+  return Math.max(4, Math.min(maxInFlight, Math.ceil(rate * heldSec) + 20));
 }
 
-/** The steps as k6 constant-arrival-rate scenarios plus the thresholds that surface their sub-metrics. */
-export function staircaseScenarios(steps: PlannedStep[], maxInFlight: number): { scenarios: Record<string, ConstantArrivalRate>; thresholds: Thresholds } {
+/** The steps as k6 constant-arrival-rate scenarios plus the thresholds that surface their sub-metrics; latencyMs as vusFor. */
+export function staircaseScenarios(steps: PlannedStep[], maxInFlight: number, latencyMs?: number): { scenarios: Record<string, ConstantArrivalRate>; thresholds: Thresholds } {
   const scenarios: Record<string, ConstantArrivalRate> = {};
   const thresholds: Thresholds = { [DROPPED]: ['count==0'] };
   for (const s of steps) {
-    const vus = vusFor(s.rate, maxInFlight);
+    const vus = vusFor(s.rate, maxInFlight, latencyMs);
     scenarios[s.name] = {
       executor: 'constant-arrival-rate',
       rate: s.rate,
       timeUnit: '1s',
       duration: formatDuration(s.durationSec),
       startTime: formatDuration(s.startSec),
-      // A step must not spill into the next one: stragglers are cut after 2 s.
-      gracefulStop: '2s',
+      // A step must not spill into the next one: stragglers are cut after 2 s, or after the answer time and 2 s.
+      gracefulStop: formatDuration(round2(2 + (latencyMs ?? 0) / 1000)),
       preAllocatedVUs: Math.min(vus, Math.ceil(s.rate / 20) + 2),
       maxVUs: vus,
       tags: { phase: s.name, role: s.role, offered: String(s.rate) },

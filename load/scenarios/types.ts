@@ -96,6 +96,8 @@ export interface LoadScenario {
   thresholds: Thresholds;
   /** Steps of a breakpoint staircase (the analysis reads their tags from the result). */
   steps?: PlannedStep[];
+  /** What the steps were sized for: how long an answer takes (ScenarioParams.latencyMs); steps planned later (a plateau, the recovery) use it too. */
+  latencyMs?: number;
 }
 
 /** Everything a scenario builder may use; the profile supplies the operations the spec does not show. */
@@ -110,6 +112,8 @@ export interface ScenarioParams {
   burst?: number;
   /** Seconds per staircase step when the limit is unknown. */
   stepSec?: number;
+  /** How long an answer takes (observed before the climb, else declared): steps last longer and keep more in flight (staircase.ts). */
+  latencyMs?: number;
   /** Seconds to wait between the climb and the recovery step (k6 cannot read Retry-After across VUs). */
   backoffSec?: number;
   /** Target rate of profile scenarios (smoke, average-load, …). */

@@ -132,7 +132,13 @@ export async function acceptChecks(ctx: StageContext, setUpDone: () => void = ()
     meta: ACCEPT_RATE_LIMIT,
     operation: 'accept',
     ...probeTarget(ctx),
-    scenario: acceptRateBreakpoint({ ...settings, trading: { userId, createOffer: fromProfileOperation('create-offer', recipe.template, true), userIdHeader: userIdHeaderOf(ctx.profile) } }, settings.maxInFlight),
+    scenarioFor: (latencyMs) =>
+      acceptRateBreakpoint(
+        { ...settings, latencyMs, trading: { userId, createOffer: fromProfileOperation('create-offer', recipe.template, true), userIdHeader: userIdHeaderOf(ctx.profile) } },
+        settings.maxInFlight,
+      ),
+    // The predefined time bounds how long an accept answered 200 takes (spec 3.1).
+    declaredLatencyMs: trading.processingTimeMs,
     variables: { userId, ...standardRecipeValues(ctx.profile) },
     accessToken: bearer,
     settings,

@@ -5,17 +5,17 @@
 // would otherwise be judged by nobody. Each target's cross-cutting results
 // are replaced by ones over both stages' evidence; every other result stays.
 import type { CheckResult } from '../../src/check/model.ts';
-import { CROSSCUT_CHECKS, crossCuttingResults } from '../../src/crosscut/index.ts';
+import { CROSSCUT_CHECKS, crossCuttingResults, type CrossCutScope } from '../../src/crosscut/index.ts';
 
 const CROSSCUT_IDS = new Set(CROSSCUT_CHECKS.map((c) => c.id));
 
 /** The conformance stage's results with its cross-cutting ones recomputed over its checks and the load checks. */
-export function withLoadEvidence(conformance: readonly CheckResult[], load: readonly CheckResult[], baseUrl?: string): CheckResult[] {
+export function withLoadEvidence(conformance: readonly CheckResult[], load: readonly CheckResult[], scope: CrossCutScope = {}): CheckResult[] {
   if (!load.length) return [...conformance];
   const targets = new Set(load.map((c) => c.target));
   const own = conformance.filter((c) => !(CROSSCUT_IDS.has(c.id) && targets.has(c.target)));
   const recomputed = [...targets].flatMap((target) =>
-    crossCuttingResults(target, [...own.filter((c) => c.target === target), ...load.filter((c) => c.target === target)], baseUrl),
+    crossCuttingResults(target, [...own.filter((c) => c.target === target), ...load.filter((c) => c.target === target)], scope),
   );
   // In the place the reporter put them (after the target's checks), so reports list them where they did.
   return [...own, ...recomputed];

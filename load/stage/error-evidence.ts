@@ -2,7 +2,8 @@
 // of each kind (status 400 or above, by status and Content-Type), so the
 // cross-cutting errors.error-bodies-are-json holds them to spec 1's "All
 // request and response bodies are JSON (application/json)" like every other
-// check's (load/stage/crosscut.ts). The engine keeps the samples
+// check's (load/stage/crosscut.ts) — the 429s and 413s, not a gateway's 502,
+// 504 or unlisted 503, which it never judges (src/spec/answer-class.ts). The engine keeps the samples
 // (load/engine/error-samples.ts); the 413 probe keeps every exchange.
 import { buildEvidence } from '../../src/http/evidence.ts';
 import { clipForEvidence, type RecordedExchange } from '../../src/http/exchange.ts';

@@ -10,8 +10,8 @@ import { printLine, progressPrinter } from '../engine/progress.ts';
 import type { HeaderSample, NormalizedRun } from '../result/normalized.ts';
 import type { RateLimitAnalysis, RateLimitCriteria } from '../probes/rate-limit/analysis.ts';
 import { runRateLimitProbe } from '../probes/rate-limit/run.ts';
+import type { PlanFor } from '../probes/rate-limit/pilot.ts';
 import type { Variables } from '../../src/template.ts';
-import type { LoadScenario } from '../scenarios/types.ts';
 import { checkResult, stepTimeline, type ProbeOutcome } from './results.ts';
 import { errorSampleEvidence } from './error-evidence.ts';
 import type { SocketTarget } from '../../src/http/connection.ts';
@@ -21,7 +21,10 @@ import type { BearerSource } from '../../src/http/outgoing.ts';
 export interface RateProbeInput extends SocketTarget {
   meta: CheckMeta;
   operation: 'token' | 'accept';
-  scenario: LoadScenario;
+  /** The staircase, sized for answers that take latencyMs (undefined: as fast as they come; the pilot runs it so). */
+  scenarioFor: PlanFor;
+  /** How long an answer may take by the profile (trading.processingTimeMs): the sizing when the pilot sees no answer. */
+  declaredLatencyMs?: number;
   variables: Variables;
   /** The suite's own access token, renewed as the probe runs (EngineOptions.accessToken). */
   accessToken?: BearerSource;
@@ -69,7 +72,7 @@ export async function runRateProbe(input: RateProbeInput): Promise<RateProbeOutp
   const progress = progressPrinter(input.output, label);
   const { run, analysis, backoffSec } = await runRateLimitProbe({
     baseUrl: input.baseUrl,
-    scenario: input.scenario,
+    scenario: { planFor: input.scenarioFor, declaredLatencyMs: input.declaredLatencyMs },
     variables: input.variables,
     ...(input.accessToken ? { accessToken: input.accessToken } : {}),
     criteria: criteriaOf(settings, input.operation),

@@ -70,7 +70,7 @@ export async function tokenBodySizeCheck(ctx: StageContext): Promise<{ check: Ch
   const findings = [...j.findings];
   // The probe's own cost, not the implementation's behaviour: noted, never a warning against the implementation.
   if (run.requests > run.requestBudget) findings.push({ level: 'INFO', message: `the probe needed ${run.requests} requests, over its budget of ${run.requestBudget}` });
-  if (run.rateLimitedRetries) findings.push({ level: 'INFO', message: `${run.rateLimitedRetries} probe(s) were answered 429 or 503 and repeated after Retry-After` });
+  if (run.rateLimitedRetries) findings.push({ level: 'INFO', message: `${run.rateLimitedRetries} probe(s) were answered 429, or a gateway's 502, 503 or 504, and repeated after Retry-After` });
   const check = checkResult(
     TOKEN_BODY_SIZE_LIMIT,
     {
@@ -102,7 +102,7 @@ export async function tokenRateCheck(ctx: StageContext): Promise<{ check: CheckR
     meta: TOKEN_RATE_LIMIT,
     operation: 'token',
     ...probeTarget(ctx),
-    scenario: tokenRateBreakpoint({ ...settings, stepSec: settings.stepSec }, settings.maxInFlight),
+    scenarioFor: (latencyMs) => tokenRateBreakpoint({ ...settings, stepSec: settings.stepSec, latencyMs }, settings.maxInFlight),
     variables: ctx.connection.credentials,
     settings,
     afterClimb: () =>

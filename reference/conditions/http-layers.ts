@@ -1,7 +1,7 @@
 // The conditions that sit in front of every operation, composed in one
 // place for reference/server.ts: what happens to a request before routing
 // (connection-close, latency, proxy-html) and before the operation it routes
-// to runs (transient-503, transient-429). Each layer is its own module; with
+// to runs (transient-503, transient-429, gateway-html). Each layer is its own module; with
 // no condition active both steps do nothing.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ConditionSet } from './index.ts';
@@ -9,6 +9,7 @@ import { closeAfterAnswer } from './connection-close.ts';
 import { answerDelayMs, delayAnswer } from './latency.ts';
 import { PROXY_MAX_HEADER_BYTES, proxyRefusal, sendProxyPage } from './proxy-html.ts';
 import { TransientAnswers, type TransientStatus } from './transient-answers.ts';
+import { GatewayPages } from './gateway-html.ts';
 
 export interface ConditionLayers {
   /** The server's header limit, when a condition needs another than the reference's own. */
@@ -27,6 +28,7 @@ export function conditionLayers(conditions: ConditionSet): ConditionLayers {
   if (conditions.has('transient-503')) statuses.push(503);
   if (conditions.has('transient-429')) statuses.push(429);
   const transient = statuses.length ? new TransientAnswers(statuses) : undefined;
+  const gateway = conditions.has('gateway-html') ? new GatewayPages() : undefined;
   return {
     maxHeaderSize: proxy ? PROXY_MAX_HEADER_BYTES : undefined,
     beforeRouting(raw, res) {
@@ -38,7 +40,7 @@ export function conditionLayers(conditions: ConditionSet): ConditionLayers {
       return refusal !== undefined;
     },
     beforeOperation(route, res) {
-      return transient?.answer(route, res) ?? false;
+      return (transient?.answer(route, res) ?? false) || (gateway?.answer(route, res) ?? false);
     },
   };
 }

@@ -9,6 +9,7 @@ import { SLOW_DELIVERY_TIMEOUT_MS, SLOW_FIRST_DELIVERY_MS, SLOW_RETRY_DELAYS_MS 
 import { LONG_PROCESSING_MS, LONG_PROCESSING_VALIDITY_SECONDS } from './long-processing.ts';
 import { withLongProcessingDeclared, withSlowWebhooksDeclared } from './profile-adjustments.ts';
 import { SHORT_TOKEN_LIFETIME_SECONDS } from './short-token-lifetime.ts';
+import { SLOW_ACCEPT_MS, SLOW_TOKEN_MS } from './slow-processing.ts';
 
 export type { Condition, ConditionArea } from './types.ts';
 
@@ -41,6 +42,11 @@ export const CONDITIONS: readonly Condition[] = [
     touches: 'all',
   },
   {
+    name: 'gateway-html',
+    description: `A gateway in front answers every ${TRANSIENT_PERIOD}th request of each operation (counted per route from a random phase, never two in a row) itself, with an HTML page (text/html) and Retry-After: 1 on every other one, before the service sees it: 502 or 504 in turn to a GET, 503 to the token endpoint and the set-up operations; withdrawal addresses and accept, whose rows list 503, pass through.`,
+    touches: 'all',
+  },
+  {
     name: 'slow-webhooks',
     description: `The first delivery of an event comes ${seconds(SLOW_FIRST_DELIVERY_MS)} after it, retries ${SLOW_RETRY_DELAYS_MS.map(seconds).join(' and then ')} apart, and the receiver has ${seconds(SLOW_DELIVERY_TIMEOUT_MS)} to answer an attempt. The profile declares the schedule and waits long enough.`,
     touches: ['webhooks'],
@@ -60,6 +66,12 @@ export const CONDITIONS: readonly Condition[] = [
     name: 'short-token-lifetime',
     description: `Access tokens live ${SHORT_TOKEN_LIFETIME_SECONDS} s (expires_in ${SHORT_TOKEN_LIFETIME_SECONDS}); after that every operation answers them 401, as a deployment with a strict policy does. The suite renews its own token.`,
     touches: 'all',
+    observedByLoad: true,
+  },
+  {
+    name: 'slow-processing',
+    description: `An accept-offer the rate limiter lets through answers ${seconds(SLOW_ACCEPT_MS)} later, a token request ${seconds(SLOW_TOKEN_MS)} later (the operation done, its answer held); a 429 leaves at once. The limit probes must count by arrival and keep enough requests in flight.`,
+    touches: ['auth', 'trading'],
     observedByLoad: true,
   },
   {

@@ -37,6 +37,20 @@ export const webhooksFaults: Fault[] = [
   },
   { name: 'webhook-body-without-params', requirement: 'WEBHOOK-BODY-SCHEMA', description: 'The event fields are sent at the top level of the body instead of inside params.' },
   { name: 'webhook-timestamp-milliseconds', requirement: 'WEBHOOK-BODY-SCHEMA', description: 'params.timestamp is Unix time in milliseconds instead of seconds.' },
+  {
+    name: 'webhook-failed-verification-without-success',
+    requirement: 'WEBHOOK-BODY-SCHEMA',
+    description: 'A failed verification is delivered with params that leave out success; a successful one keeps it.',
+    // A FAIL on 6.1's success row without any declaration, after the generous default wait for an exact match.
+    minimalProfile: ['webhooks.register', 'webhooks.trigger', 'webhooks.userId'],
+  },
+  {
+    name: 'webhook-redelivery-without-timestamp',
+    requirement: 'WEBHOOK-BODY-SCHEMA',
+    description: 'Redeliveries (second and later attempts) of user-update events leave params.timestamp out; first attempts carry all four verification params.',
+    // Caught without a declared retry schedule too: the redelivery comes within the default observation window.
+    minimalProfile: ['webhooks.register', 'webhooks.trigger', 'webhooks.userId'],
+  },
   { name: 'webhook-risk-status-completed', requirement: 'WEBHOOK-ACTIONS', description: 'A finished risk evaluation reports status "completed" instead of "finished".' },
   { name: 'webhook-204-not-acknowledged', requirement: 'WEBHOOK-ACK-CODES', description: 'A 204 answer is taken as a failure and the event is delivered again.' },
   { name: 'webhook-ack-requires-body', requirement: 'WEBHOOK-ACK-CODES', description: 'An answer without a body is taken as a failure, so every acknowledgement of the spec is retried.' },
@@ -52,7 +66,8 @@ export const webhooksFaults: Fault[] = [
     name: 'webhook-address-change-ignored',
     requirement: 'WEBHOOK-ADDRESS-CHANGE',
     description: 'The dispatcher keeps using the first receiving address a client set up; setting up another one is answered 200 and ignored.',
-    minimalProfile: ['webhooks.register', 'webhooks.trigger', 'webhooks.userId'],
+    // A miss FAILs once the profile says how soon an address takes effect; without that it is only REVIEW.
+    minimalProfile: ['webhooks.register', 'webhooks.trigger', 'webhooks.userId', 'webhooks.addressPropagationMs'],
   },
   { name: 'webhook-no-retry', requirement: 'WEBHOOK-RETRY-POLICY', description: 'A delivery that is not acknowledged (500, timeout) is never retried.' },
   { name: 'webhook-timeout-treated-as-delivered', requirement: 'WEBHOOK-RETRY-POLICY', description: 'A delivery whose answer times out counts as delivered and is not retried.' },

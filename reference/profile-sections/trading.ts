@@ -1,6 +1,6 @@
 // The "trading" section of the reference's own implementation profile: the
 // reference-only operations of routes/trading.ts, and processing and
-// offer recipes that exercise both the 200 and the 202 path and expiry.
+// offer recipes that exercise both the 200 and the 202 path, and expiry on each.
 import type { TradingProfile } from '../../src/config/sections/trading.ts';
 import { seedUsers } from '../fixtures/users.ts';
 import type { ReferenceOptions } from '../options.ts';
@@ -36,6 +36,9 @@ export function tradingSection(_baseUrl: string, options: ReferenceOptions): Tra
       fast: { values: { processingMs: fastMs }, acceptAnswers: 200 },
       slow: { values: { processingMs: slowMs }, acceptAnswers: 202 },
       expiring: { values: { processingMs: fastMs, validitySeconds: 1 }, expiresAfterSeconds: 1 },
+      // An expiring offer on the slow path too, where validity may go unchecked (fault offer-expiry-fast-path-only);
+      // acceptAnswers lets ptas doctor confirm it takes that path.
+      expiringSlow: { values: { processingMs: slowMs, validitySeconds: 1 }, acceptAnswers: 202, expiresAfterSeconds: 1 },
     },
     terminalStatuses: ['accepted'],
     processingTimeMs: predefined,

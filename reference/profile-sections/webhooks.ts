@@ -46,5 +46,7 @@ export function webhooksSection(_baseUrl: string, options: ReferenceOptions): We
     ...(retries.length ? { retryDelaysMs: retries } : {}),
     // Longer than the reference's delivery timeout, so holding the answer makes it time out.
     slowResponseMs: options.webhookTimeoutMs + 500,
+    // A new receiving address is used at once.
+    addressPropagationMs: 0,
   };
 }

@@ -14,6 +14,7 @@ import type { AcceptRules, Offer, OfferBook } from '../trading/offer-book.ts';
 import { OfferProcessing } from '../trading/processing.ts';
 import { readUserHeader, userIdHeaderName } from '../trading/svc-user-id.ts';
 import type { AcceptedTrade } from '../trading/trade.ts';
+import { holdAdmittedAnswer } from '../conditions/slow-processing.ts';
 
 export const ACCEPT_ROUTE = '/v1/offers/:offerId/accept';
 
@@ -71,6 +72,8 @@ class AcceptRoute {
     if (!(await authenticateUnless('accept-bearer-not-required', this.ctx, req, res))) return;
     const rateLimited = !this.bucket.take() && !this.fault('no-accept-rate-limit');
     if (rateLimited && !this.fault('rate-limited-accept-executes')) return this.sendRateLimited(res);
+    // slow-processing: what the limiter let through answers late (conditions/slow-processing.ts).
+    if (!rateLimited) holdAdmittedAnswer(this.ctx.conditions, 'accept', res);
     if (this.refusesBody(req, res)) return;
 
     // From here to book.begin() nothing awaits (but the accept-race fault): check-and-set is atomic.
@@ -81,7 +84,7 @@ class AcceptRoute {
     if (!target) return;
     const { offer, userId } = target;
     const asDeployed = this.variant('accept-refusals-as-deployed');
-    const refusal = this.book.refusal(offer, userId, this.rules);
+    const refusal = this.book.refusal(offer, userId, this.rulesFor(offer));
     if (refusal === 'already-accepted' && this.variant('accept-replay-idempotent')) return this.replay(res, offer);
     if (refusal) return this.answers.sendRefusal(res, refusal);
     if (asDeployed && externalTransactionId !== undefined && this.externalIds.usedForAnother(externalTransactionId, offer.id)) {
@@ -95,6 +98,12 @@ class AcceptRoute {
     // Only the rate-limited-accept-executes fault gets here rate limited: the offer is already executing.
     if (rateLimited) return this.sendRateLimited(res);
     return this.answerExecution(res, offer, processing);
+  }
+
+  /** The rules for this offer: the offer-expiry-fast-path-only fault checks validity only where processing finishes within the predefined time. */
+  private rulesFor(offer: Offer): AcceptRules {
+    if (!this.fault('offer-expiry-fast-path-only') || !this.processing.outlastsPredefinedTime(offer)) return this.rules;
+    return { ...this.rules, validity: false };
   }
 
   private sendRateLimited(res: ServerResponse): void {

@@ -25,7 +25,9 @@
 //   lenient-scalar-types       "true"/"false" are read as user_owned's boolean, a number as
 //                              the string field's decimal string;
 //   user-id-header-renamed     the user id is read from x-partner-user-id (or
-//                              options.userIdHeader), not svc-user-id (trading/svc-user-id.ts).
+//                              options.userIdHeader), not svc-user-id (trading/svc-user-id.ts);
+//   timestamps-iso8601-basic   created_at in ISO 8601 basic format with a decimal comma
+//                              (20261127T090000,123Z).
 //
 // Reference-only, outside the spec's paths: GET
 // /reference/v1/users/{userId}/withdrawal-addresses lists a user's address
@@ -38,6 +40,7 @@ import { validateAddressRequest, type AddressRequest } from '../crypto-transfers
 import { seedDirectory, type Directory } from '../crypto-transfers/directory.ts';
 import { isJsonContentType, parseJson, readBody, sendError, sendJson, sendPayloadTooLarge, type BodyResult } from '../http-util.ts';
 import type { Router, RouteRequest } from '../router.ts';
+import { basicFormat } from '../basic-format.ts';
 import { readUserHeader, userIdHeaderName } from '../trading/svc-user-id.ts';
 
 export const WITHDRAWAL_ADDRESS_ROUTE = '/v1/crypto-transfers/addresses/withdrawals';
@@ -89,8 +92,7 @@ class WithdrawalAddresses {
       return sendError(res, 422, 'parameter_error', 'this address, with this destination tag, is already in the user\'s address book');
     }
 
-    const now = this.ctx.clock.now();
-    const stored = this.book.add(userId, request, this.fault('wda-created-at-local-offset') ? atPlusTwoHours(now) : this.ctx.clock.iso(now));
+    const stored = this.book.add(userId, request, this.createdAt());
     const shown = this.fault('wda-id-not-uuid') ? { ...stored, id: `wa_${stored.id.replace(/-/g, '').slice(0, 16)}` } : stored;
     if (this.fault('wda-content-type-text')) {
       res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
@@ -105,6 +107,13 @@ class WithdrawalAddresses {
     const userId = req.params.userId!.toLowerCase();
     if (!this.ctx.users.has(userId)) return sendError(res, 404, 'record_not_found', 'no user with this id');
     sendJson(res, 200, { data: this.book.of(userId) });
+  }
+
+  /** created_at of an address made now: in UTC as the reference's clock writes it, in basic format (with a decimal comma) under timestamps-iso8601-basic. */
+  private createdAt(): string {
+    const now = this.ctx.clock.now();
+    if (this.fault('wda-created-at-local-offset')) return atPlusTwoHours(now);
+    return this.variant('timestamps-iso8601-basic') ? basicFormat(this.ctx.clock.iso(now), { decimalSign: ',' }) : this.ctx.clock.iso(now);
   }
 
   /** The user the request acts for, or undefined once an error was answered. */

@@ -31,6 +31,7 @@ import { rateLimiterFor } from '../limits/rate-limiter.ts';
 import { refuseOverRate, refuseOversize, tokenBodyLimit } from '../limits/token-limits.ts';
 import type { Router, RouteRequest } from '../router.ts';
 import { parameterError, TokenGrants } from '../token/grants.ts';
+import { holdAdmittedAnswer } from '../conditions/slow-processing.ts';
 
 export const TOKEN_ROUTE = '/v1/oauth/token';
 export const TOKEN_JWKS_ROUTE = '/.well-known/jwks.json';
@@ -47,6 +48,8 @@ export function registerTokenRoutes(router: Router, ctx: ReferenceContext): void
 
   router.add('POST', TOKEN_ROUTE, async (req: RouteRequest, res) => {
     if (!bucket.take() && !ctx.faults.has('no-token-rate-limit')) return refuseOverRate(ctx, req.raw, res, bucket);
+    // slow-processing: what the limiter let through answers late (conditions/slow-processing.ts).
+    holdAdmittedAnswer(ctx.conditions, 'token', res);
     if (ctx.faults.has('token-endpoint-requires-bearer') && !req.raw.headers.authorization) {
       return sendError(res, 401, 'unauthorized', 'bearer credential required', { 'www-authenticate': 'Bearer' });
     }

@@ -49,6 +49,7 @@
 //   accept-202-without-body      202 with an empty body;
 //   trade-decimal-exponent       asset_amount and spread in exponent form;
 //   trade-time-offset            the trade's time at +01:00;
+//   timestamps-iso8601-basic     the trade's time (at +01:00) and the offers' timestamps in ISO 8601 basic format;
 //   offer-slow-by-body-value     create-offer takes {amount, currency, validity_seconds}, slow from 5000;
 //   user-id-header-renamed       svc-user-id is read as x-partner-user-id (or options.userIdHeader)
 //                                here and in the offer-status route (trading/svc-user-id.ts).

@@ -21,6 +21,7 @@
 //   asset-groups-without-flow-ignored   asset-group parameters without user_flow are ignored;
 //   registered-at-offset                registered_at at +02:00 for every user;
 //   registered-at-fractional-seconds    registered_at with milliseconds;
+//   timestamps-iso8601-basic            registered_at in ISO 8601 basic format, a whole-hour offset as ±hh;
 //   terms-descending                    terms_not_accepted in descending order;
 //   repeated-parameter-last-wins        a single-valued parameter given twice is read as its last value;
 //   content-language                    Content-Language only in answer to Accept-Language,
@@ -32,6 +33,7 @@ import { sendError, sendJson } from '../http-util.ts';
 import { UUID_SHAPE } from '../fixtures/ids.ts';
 import { timestampWithOffset, tradingReason, type Journey, type Language, type User } from '../fixtures/users.ts';
 import type { Router, RouteRequest } from '../router.ts';
+import { basicFormat } from '../basic-format.ts';
 import { quoted, resolveJourneyContext, termsForJourneys, type Variants } from '../users/journey-context.ts';
 import { matchedLanguageRange, negotiateLanguage } from '../users/language.ts';
 
@@ -40,11 +42,12 @@ export { matchedLanguageRange, negotiateLanguage } from '../users/language.ts';
 
 const USERS_ROUTE = '/v2/users/:userId';
 
-/** registered_at as the variants write it: another offset, or with milliseconds. */
+/** registered_at as the variants write it: another offset, with milliseconds, in basic format. */
 function registeredAt(user: User, variants: Variants): string {
   let value = user.registered_at;
   if (variants.has('registered-at-offset')) value = timestampWithOffset(Date.parse(value), 120);
   if (variants.has('registered-at-fractional-seconds')) value = value.replace(/(Z|[+-]\d{2}:\d{2})$/, '.000$1');
+  if (variants.has('timestamps-iso8601-basic')) value = basicFormat(value, { hourOffset: true });
   return value;
 }
 

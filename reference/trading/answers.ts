@@ -6,6 +6,7 @@ import type { ReferenceContext } from '../context.ts';
 import { sendError, sendJson } from '../http-util.ts';
 import type { Offer, OfferBook, Refusal } from './offer-book.ts';
 import { presentTrade, type AcceptedTrade } from './trade.ts';
+import { basicFormat } from '../basic-format.ts';
 
 export class TradingAnswers {
   private readonly refusalAnswer: Record<Refusal, (res: ServerResponse) => void>;
@@ -37,8 +38,16 @@ export class TradingAnswers {
   private shownTrade(trade: AcceptedTrade): AcceptedTrade {
     return presentTrade(trade, {
       exponentAmounts: this.variant('trade-decimal-exponent'),
-      timeOffsetMinutes: this.variant('trade-time-offset') ? 60 : undefined,
+      // Basic format at +01:00 too, so the variant shows an offset written ±hhmm.
+      timeOffsetMinutes: this.variant('trade-time-offset') || this.variant('timestamps-iso8601-basic') ? 60 : undefined,
+      basicFormat: this.variant('timestamps-iso8601-basic'),
     });
+  }
+
+  /** An offer's timestamp as answered: the clock's, in basic format under timestamps-iso8601-basic. */
+  private timestamp(instant: Date): string {
+    const iso = this.ctx.clock.iso(instant);
+    return this.variant('timestamps-iso8601-basic') ? basicFormat(iso) : iso;
   }
 
   offerView(offer: Offer) {
@@ -47,8 +56,8 @@ export class TradingAnswers {
       user_id: offer.userId,
       status: this.book.statusOf(offer),
       type: offer.quote.type,
-      created_at: this.ctx.clock.iso(offer.createdAt),
-      valid_until: this.ctx.clock.iso(offer.validUntil),
+      created_at: this.timestamp(offer.createdAt),
+      valid_until: this.timestamp(offer.validUntil),
       processing_ms: offer.processingMs,
       external_transaction_id: offer.externalTransactionId ?? null,
       trade: offer.trade ? this.shownTrade(offer.trade) : null,
@@ -61,6 +70,8 @@ export class TradingAnswers {
       const amounts = ['fiat_amount', 'tax_amount', 'total_amount', 'asset_amount', 'asset_price', 'spread', 'fees_after_cost', 'fee_percentage', 'net_asset_price'] as const;
       return { ...trade, ...Object.fromEntries(amounts.map((k) => [k, Number(trade[k])])) };
     }
+    // The fault stands for a serializer that writes str(datetime): the date, a space, the time.
+    if (this.fault('trade-time-space-separated')) return { ...trade, time: trade.time.replace('T', ' ') };
     if (this.fault('trade-warning-keys-missing')) {
       return { ...trade, warning: trade.warning.map(({ message, message_key, helpdesk_article_id }) => ({ message, message_key, helpdesk_article_id })) };
     }

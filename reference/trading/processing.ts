@@ -19,7 +19,7 @@ export class OfferProcessing {
    * the offer is accepted. Never resolves for the offer-stuck-in-progress fault.
    */
   start(offer: Offer): Promise<AcceptedTrade> {
-    const stuck = this.ctx.faults.has('offer-stuck-in-progress') && offer.processingMs > this.ctx.options.acceptPredefinedTimeMs;
+    const stuck = this.ctx.faults.has('offer-stuck-in-progress') && this.outlastsPredefinedTime(offer);
     const processing = new Promise<AcceptedTrade>((resolve) => {
       if (stuck) return;
       // unref: a pending trade must not keep a closed reference's process alive.
@@ -27,6 +27,11 @@ export class OfferProcessing {
     });
     this.processingOf.set(offer, processing);
     return processing;
+  }
+
+  /** Whether the offer's processing takes longer than the predefined time: its accept takes the slow path (202). */
+  outlastsPredefinedTime(offer: Offer): boolean {
+    return offer.processingMs > this.ctx.options.acceptPredefinedTimeMs;
   }
 
   /** The processing begun for the offer; one that never resolves when none was. */

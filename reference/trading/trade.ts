@@ -1,6 +1,7 @@
 // The quote an offer carries and the accepted trade (spec 2.4) it turns into.
 // Amounts are decimal strings, computed in integer minor units so the strings
 // add up exactly (total = fiat + tax + fees).
+import { basicFormat } from '../basic-format.ts';
 
 /** What the offer promises: buy `fiatMinor` / 100 euros' worth of one asset. */
 export interface Quote {
@@ -90,6 +91,8 @@ export interface TradePresentation {
   exponentAmounts?: boolean;
   /** Minutes east of UTC for `time` (0: "+00:00"). */
   timeOffsetMinutes?: number;
+  /** Write `time` in ISO 8601 basic format (20261127T100000.123+0100). */
+  basicFormat?: boolean;
 }
 
 /** A decimal string with exactly one digit before the point and an exponent: "0.0050" → "5.0e-3", "100.00" → "1.0000e2". */
@@ -124,5 +127,6 @@ export function presentTrade(trade: AcceptedTrade, presentation: TradePresentati
     // A time written without a fraction (second-resolution) keeps none at the other offset.
     shown.time = atOffset(new Date(trade.time), presentation.timeOffsetMinutes, !trade.time.includes('.'));
   }
+  if (presentation.basicFormat) shown.time = basicFormat(shown.time);
   return shown;
 }

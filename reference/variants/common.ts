@@ -1,8 +1,9 @@
 // Legitimate variants common to every route (area 'all'): how JSON answers
 // are labelled and shaped, which the spec leaves open for the whole
 // interface. Switched on in reference/response-variants.ts, which sendJson
-// and sendError (reference/http-util.ts) consult for every answer; the
-// self-test runs every check against each of them.
+// and sendError (reference/http-util.ts) consult for every answer, and
+// timestamps-iso8601-basic where each route writes its timestamps
+// (reference/basic-format.ts); the self-test runs every check against each of them.
 import type { Variant } from './types.ts';
 
 export const commonVariants: Variant[] = [
@@ -37,5 +38,13 @@ export const commonVariants: Variant[] = [
     allowedBy:
       '7: "The error body shape, error codes inside bodies ... : not shown" — no sentence says an error answer has a body, and 1\'s "All request and response bodies are JSON (application/json)" constrains the bodies there are: an answer without a body has no body that could fail to be JSON. HTTP only recommends an explanation (RFC 9110 15.5: the server "SHOULD send a representation"), a recommendation the spec does not adopt; 6.1 shows the spec itself prescribing answers that have "no body".',
     conflictsWith: ['error-body-problem-json'],
+  },
+  {
+    name: 'timestamps-iso8601-basic',
+    area: 'all',
+    description:
+      'The timestamps of 2.2, 2.3 and 2.4 and the offers\' created_at and valid_until are written in ISO 8601 basic format: registered_at 20240101T113000+02 (a whole-hour offset as ±hh) or 20240101T093000Z, created_at 20261127T090000,123Z (a decimal comma), the trade time 20261127T100000.123+0100 (at +01:00).',
+    allowedBy:
+      '2.2 and 2.4: "ISO 8601 timestamp with UTC offset", 2.3: "ISO 8601 timestamp in UTC"; ISO 8601 has a basic format (no "-" and ":" separators) beside the extended one, a comma or a full stop before the fraction, and an offset written ±hhmm or ±hh in basic format. The spec names ISO 8601, not RFC 3339\'s narrower date-time.',
   },
 ];

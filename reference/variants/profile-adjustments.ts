@@ -25,6 +25,7 @@ export function offersByAmount(profile: ResolvedProfile): ResolvedProfile {
     fast: { body: FAST_OFFER, acceptAnswers: 200 },
     slow: { body: SLOW_OFFER, acceptAnswers: 202 },
     expiring: { body: { ...FAST_OFFER, validity_seconds: 1 }, expiresAfterSeconds: 1 },
+    expiringSlow: { body: { ...SLOW_OFFER, validity_seconds: 1 }, acceptAnswers: 202, expiresAfterSeconds: 1 },
   };
   const createOffer = trading.createOffer && { ...trading.createOffer, body: FAST_OFFER };
   return { ...profile, trading: { ...trading, ...(createOffer ? { createOffer } : {}), offerRecipes } };

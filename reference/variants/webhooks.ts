@@ -5,6 +5,7 @@
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import { retryObservationWindowMs } from '../../src/config/sections/webhooks.ts';
 import type { Variant } from './types.ts';
+import { ADDRESS_PROPAGATION_MS } from '../webhooks/propagation.ts';
 import { DEMO_WEBHOOK_SHARED_SECRET, type ReferenceOptions } from '../options.ts';
 
 /**
@@ -30,6 +31,13 @@ function withSharedSecret(profile: ResolvedProfile, options?: ReferenceOptions):
   const sharedSecret = options?.webhookSharedSecret ?? DEMO_WEBHOOK_SHARED_SECRET;
   const required = signature.requiredComponents ? { requiredComponents: signature.requiredComponents } : {};
   return { ...profile, webhooks: { ...profile.webhooks, signature: { scheme: 'rfc9421', sharedSecret, ...required } } };
+}
+
+/** The profile of a team that does not know how long an address takes to take effect: no webhooks.addressPropagationMs. */
+function withoutDeclaredPropagation(profile: ResolvedProfile): ResolvedProfile {
+  if (!profile.webhooks) return profile;
+  const { addressPropagationMs: _undeclared, ...webhooks } = profile.webhooks;
+  return { ...profile, webhooks };
 }
 
 export const webhooksVariants: Variant[] = [
@@ -61,6 +69,13 @@ export const webhooksVariants: Variant[] = [
     description: 'Deliveries are labelled Content-Type: application/json; charset=utf-8 (and signed that way).',
     allowedBy:
       '6.1: "Request headers: ... Content-Type (application/json)" names the media type; a parameter does not change it (RFC 9110 8.3.1: type/subtype followed by optional parameters), and how the value is written is not shown.',
+  },
+  {
+    name: 'webhook-address-propagation-delayed',
+    area: 'webhooks',
+    description: `A receiving address set up anew takes effect ${ADDRESS_PROPAGATION_MS / 1000} s after the register operation answered (a client's first address at once); events caused meanwhile still go to the address before it. The profile declares no propagation time, as a team that does not know it would write.`,
+    allowedBy: '6: "The service sends webhooks to an address that the partner sets up." How soon a new address is used is not shown; the check then causes one more event after a window before it can say anything.',
+    adjustProfile: withoutDeclaredPropagation,
   },
   {
     name: 'webhook-retry-slower',

@@ -14,6 +14,7 @@ import type { ReferenceContext } from '../context.ts';
 import { buildDelivery, type WebhookEvent } from './message.ts';
 import { deliverySchedule, type DeliverySchedule } from './schedule.ts';
 import type { WebhookSigner } from './signer.ts';
+import { ADDRESS_PROPAGATION_MS } from './propagation.ts';
 
 // Where the reference's profile and the tests have always read the schedule from.
 export { retryDelaysMs } from './schedule.ts';
@@ -27,6 +28,8 @@ type AttemptOutcome = { kind: 'answered'; status: number; bodyBytes: number } | 
 export class WebhookDispatcher {
   /** client_id → the receiving address that client set up. */
   private readonly addresses = new Map<string, string>();
+  /** webhook-address-propagation-delayed: client_id → the address set up last, and when it takes effect. */
+  private readonly propagating = new Map<string, { url: string; atMs: number }>();
   private readonly agent = new Agent({ keepAliveTimeout: 2_000 });
   private readonly schedule: DeliverySchedule;
 
@@ -40,10 +43,20 @@ export class WebhookDispatcher {
   register(clientId: string, url: string): void {
     // webhook-address-change-ignored: the first address a client set up is the one it keeps (the operation still answers 200).
     if (this.ctx.faults.has('webhook-address-change-ignored') && this.addresses.has(clientId)) return;
+    // webhook-address-propagation-delayed: a client's first address at once, a later one after ADDRESS_PROPAGATION_MS.
+    if (this.ctx.variants.has('webhook-address-propagation-delayed') && this.addresses.has(clientId)) {
+      this.propagating.set(clientId, { url, atMs: Date.now() + ADDRESS_PROPAGATION_MS });
+      return;
+    }
     this.addresses.set(clientId, url);
   }
 
   addressOf(clientId: string): string | undefined {
+    const next = this.propagating.get(clientId);
+    if (next && Date.now() >= next.atMs) {
+      this.addresses.set(clientId, next.url);
+      this.propagating.delete(clientId);
+    }
     return this.addresses.get(clientId);
   }
 

@@ -44,7 +44,8 @@ export function parseEventRequest(body: unknown): EventRequest | string {
 export function eventParams(request: EventRequest, userId: string, at: Date, faults: FaultSet): Record<string, unknown> {
   const timestamp = faults.has('webhook-timestamp-milliseconds') ? at.getTime() : Math.floor(at.getTime() / 1000);
   const params: Record<string, unknown> = { action: request.action };
-  if (request.action === 'verification') params.success = request.success;
+  // webhook-failed-verification-without-success: a failed verification leaves success out; a successful one keeps it.
+  if (request.action === 'verification' && (request.success || !faults.has('webhook-failed-verification-without-success'))) params.success = request.success;
   if (request.action === RISK_EVALUATION_ACTION) {
     params.status = request.status === 'finished' && faults.has('webhook-risk-status-completed') ? 'completed' : request.status;
   }
@@ -59,6 +60,17 @@ export function eventBody(params: Record<string, unknown>, eventId: string, faul
   if (!variants.has('webhook-body-extra-members')) return JSON.stringify({ params });
   const occurredAt = iso(new Date(Number(params.timestamp) * 1000));
   return JSON.stringify({ event: 'user-update', event_id: eventId, occurred_at: occurredAt, params: { ...params, event_id: eventId, source: 'ptas-reference' } });
+}
+
+/**
+ * webhook-redelivery-without-timestamp: the body a redelivery rebuilds, its
+ * params without timestamp (a body without params, under another fault, is
+ * left as it is).
+ */
+export function withoutTimestamp(body: string): string {
+  const parsed = JSON.parse(body) as { params?: Record<string, unknown> };
+  if (parsed.params && typeof parsed.params === 'object') delete parsed.params.timestamp;
+  return JSON.stringify(parsed);
 }
 
 /** An "offer status" notification for the user: another kind 6.2 lists, shaped like no user-update event (it has no action). */

@@ -12,11 +12,14 @@
 // webhook-signature-base64url writes the signature bytes in base64url (the
 // algorithm, hmac-sha256 or ECDSA, is the signer's: routes/webhooks.ts).
 // Signature faults: webhook-signature-wrong-key, -skips-digest, -expired,
-// -component-outside-base and -ecdsa-der (reference/faults/webhooks.ts).
+// -component-outside-base and -ecdsa-der (reference/faults/webhooks.ts);
+// webhook-redelivery-without-timestamp sends (digests, signs) redeliveries
+// of user-update events without params.timestamp.
 import { createHash, randomUUID } from 'node:crypto';
 import { serializeDictionary } from 'structured-headers';
 import type { FaultSet } from '../faults/index.ts';
 import type { VariantSet } from '../variants/index.ts';
+import { withoutTimestamp } from './events.ts';
 import type { WebhookSigner } from './signer.ts';
 
 export interface WebhookEvent {
@@ -60,9 +63,9 @@ function contentDigest(text: string, algorithm: 'sha-256' | 'sha-512'): string {
   return serializeDictionary(new Map([[algorithm, [digest, new Map()]]]));
 }
 
-function digestOf(event: WebhookEvent, { faults, variants }: DeliveryChoices): string | undefined {
+function digestOf(event: WebhookEvent, body: string, { faults, variants }: DeliveryChoices): string | undefined {
   if (event.kind !== 'user-update' && faults.has('webhook-other-kinds-undigested')) return undefined;
-  const digested = faults.has('webhook-digest-other-body') ? JSON.stringify(JSON.parse(event.body), null, 2) : event.body;
+  const digested = faults.has('webhook-digest-other-body') ? JSON.stringify(JSON.parse(body), null, 2) : body;
   return contentDigest(digested, variants.has('webhook-digest-sha512') ? 'sha-512' : 'sha-256');
 }
 
@@ -72,7 +75,8 @@ export async function buildDelivery(event: WebhookEvent, attempt: number, choice
   const keyHeader = faults.has('webhook-idempotency-header-renamed') ? 'idempotency-key' : 'x-bts-idempotency-key';
   const key = attempt > 1 && faults.has('webhook-new-key-per-attempt') ? randomUUID() : event.idempotencyKey;
   const date = new Date(Date.now() - (faults.has('webhook-stale-date') ? STALE_DATE_MS : 0));
-  const digest = digestOf(event, choices);
+  const body = attempt > 1 && event.kind === 'user-update' && faults.has('webhook-redelivery-without-timestamp') ? withoutTimestamp(event.body) : event.body;
+  const digest = digestOf(event, body, choices);
   const headers: Record<string, string> = {
     'content-type': contentTypeOf(choices),
     [keyHeader]: key,
@@ -85,11 +89,11 @@ export async function buildDelivery(event: WebhookEvent, attempt: number, choice
   if (moreComponents) {
     // Sent explicitly so that the signed values are the ones on the wire.
     headers.host = new URL(event.url).host;
-    headers['content-length'] = String(Buffer.byteLength(event.body));
+    headers['content-length'] = String(Buffer.byteLength(body));
     covered = ['@method', '@target-uri', 'host', 'date', 'content-digest', 'content-type', 'content-length', keyHeader];
   }
   covered = covered.filter((c) => c !== 'content-digest' || (digest !== undefined && !faults.has('webhook-signature-skips-digest')));
-  if (attempt > 1 && faults.has('webhook-redelivery-unsigned')) return { method, url: event.url, headers, body: event.body };
+  if (attempt > 1 && faults.has('webhook-redelivery-unsigned')) return { method, url: event.url, headers, body };
   const expired = faults.has('webhook-signature-expired');
   const signature = await signer.sign({ method, targetUri: new URL(event.url).href, headers }, covered, {
     withUnpublishedKey: faults.has('webhook-signature-wrong-key'),
@@ -99,5 +103,5 @@ export async function buildDelivery(event: WebhookEvent, attempt: number, choice
     derEncoded: faults.has('webhook-signature-ecdsa-der'),
     base64url: variants.has('webhook-signature-base64url'),
   });
-  return { method, url: event.url, headers: { ...headers, ...signature }, body: event.body };
+  return { method, url: event.url, headers: { ...headers, ...signature }, body };
 }

@@ -2,9 +2,10 @@
 // cross-cutting checks and the load probes alike — is decided here from what
 // the check claims, so the basis rules live in one place (README "Verdicts"):
 //
-//  1. a transient answer (429, 503) or no answer at all is never the basis of
-//     a FAIL or WARN: the claim becomes ERROR "not observed" (the HTTP client
-//     has already retried, honouring Retry-After, within its budget);
+//  1. a transient answer (429; 502, 503, 504: src/spec/answer-class.ts) or no
+//     answer at all is never the basis of a FAIL or WARN: the claim becomes
+//     ERROR "not observed" (the HTTP client has already retried, honouring
+//     Retry-After, within its budget, where the method allows);
 //  2. a wait that ran out is a profile-declared FAIL when the profile declared
 //     it, else ERROR "not observed" after the generous default;
 //  3. a FAIL rests on a sentence (spec, a standard the spec names, or the
@@ -21,10 +22,8 @@
 // contradiction shown with its sentence stands even if something else could
 // not be observed), or SKIP when a precondition was missing.
 import { OPERATION_NAMES, SECTION_7_CODES, type SpecOperation } from '../spec/status-codes.ts';
+import { TRANSIENT_STATUSES } from '../spec/answer-class.ts';
 import type { CheckOutcome, Finding, Severity, VerdictBasis } from './model.ts';
-
-/** Answers that say "not now", not what the operation does: 7 lists them without a condition. */
-export const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 
 /** What a claim rests on, as far as the basis rules need to know. */
 export type Observation =

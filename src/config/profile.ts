@@ -20,6 +20,15 @@ export interface HttpProfile {
   insecure?: boolean;
   /** The certifier's nonce: sent as the ptas-nonce header on every request, bound into manifest.json. */
   nonce?: string;
+  /** A gateway, reverse proxy or WAF in front of the implementation (src/http/intermediary.ts). */
+  intermediary?: Intermediary;
+}
+
+/** What the profile declares about an intermediary in front of the implementation: its pages WARN naming it instead of FAILing. */
+export interface Intermediary {
+  name: string;
+  /** The error statuses it answers itself (default: 502, 503, 504). */
+  statuses?: number[];
 }
 
 /** How a JWK Set is fetched: anonymously, with the partner's bearer token, or with one header. */

@@ -2,21 +2,19 @@
 // the four specified operations gave during the run, to any check, is JSON —
 // one verdict over every recorded exchange of a target, not one sample
 // (spec 1: "All request and response bodies are JSON (application/json)").
-//
-// An error answer without a body passes: it has no body that could be other
-// than JSON (7 leaves the error body shape "not shown"). A body evidence
-// keeps only in part (the first 16 KiB, or cut off at the response cap) is
-// judged on what was kept: a beginning that already breaks the JSON grammar
-// FAILs; a beginning that is still JSON is REVIEW, since the rest was not seen.
+// What counts and how each body is judged: error-answers.ts. The base URL is
+// the system under test (README "Verdicts"): a body that is not JSON FAILs,
+// a proxy's page included, unless it is excused (at most a WARN: invented
+// input, an attempt a retry got past, a status the declared intermediary
+// answers); a gateway status the operation's row does not list is never judged.
 import { EVIDENCE_BODY_LIMIT, type RecordedExchange } from '../http/exchange.ts';
-import { isJsonMediaType } from '../http/media-type.ts';
+import { describeIntermediary } from '../http/intermediary.ts';
 import { specBasis } from '../check/basis.ts';
 import type { CheckResult } from '../check/model.ts';
 import { decideOutcome, type Claim } from '../check/outcome.ts';
 import { registerCheck } from '../check/registry.ts';
 import { OPERATION_NAMES, type SpecOperation } from '../spec/status-codes.ts';
-import { jsonPrefixProblem } from './json-prefix.ts';
-import { specifiedOperationOf } from './specified-operations.ts';
+import { surveyErrorAnswers, type CrossCutScope, type ErrorAnswer, type ErrorAnswerSurvey, type Excuse } from './error-answers.ts';
 
 export const ERROR_BODIES_ARE_JSON = registerCheck(
   {
@@ -31,104 +29,6 @@ export const ERROR_BODIES_ARE_JSON = registerCheck(
 const EVIDENCE_KEPT = 20;
 /** How many offenders the one-line reason names. */
 const NAMED_IN_REASON = 3;
-
-/** The marker clipForEvidence (src/http/exchange.ts) appends after the kept 16 KiB. */
-const CLIPPED_MARKER = /\n… \[\d+ more characters not kept in evidence\]$/;
-
-
-/** The body as evidence kept it, and whether that is all of it. */
-export function keptBody(response: NonNullable<RecordedExchange['response']>): { text: string; complete: boolean } {
-  const text = response.body ?? '';
-  const marker = CLIPPED_MARKER.exec(text);
-  if (marker && marker.index === EVIDENCE_BODY_LIMIT) return { text: text.slice(0, EVIDENCE_BODY_LIMIT), complete: false };
-  return { text, complete: !response.truncated };
-}
-
-function headerValue(headers: Record<string, string>, name: string): string | undefined {
-  return Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
-}
-
-/** One error answer with a body, as the check names it. */
-export interface ErrorAnswer {
-  check: string;
-  /** The exchange's id in that check's evidence. */
-  exchangeInCheck: number;
-  operation: SpecOperation;
-  method: string;
-  path: string;
-  status: number;
-  contentType: string | null;
-  /** Why it is not JSON; absent when it is (or may be). */
-  problem?: string;
-  /** The body (not only its label) is not JSON. */
-  bodyNotJson?: boolean;
-  /** Only the first part of the body was kept, and it is JSON so far. */
-  partial?: boolean;
-}
-
-/** Why the body is not JSON, judged on what evidence kept; `partial` when the kept part is JSON so far. */
-function judgeBody(response: NonNullable<RecordedExchange['response']>): { problem?: string; partial?: boolean } {
-  const { text, complete } = keptBody(response);
-  if (complete) {
-    try {
-      JSON.parse(text);
-      return {};
-    } catch (error) {
-      return { problem: `the body is not JSON (${(error as Error).message})` };
-    }
-  }
-  const broken = jsonPrefixProblem(text);
-  return broken ? { problem: `the body is not JSON: ${broken.problem}` } : { partial: true };
-}
-
-function judge(check: string, exchange: RecordedExchange, operation: SpecOperation, path: string): ErrorAnswer {
-  const response = exchange.response!;
-  const contentType = headerValue(response.headers, 'content-type') ?? null;
-  const problems: string[] = [];
-  if (!isJsonMediaType(contentType ?? undefined)) problems.push(contentType ? `labelled ${contentType}` : 'no Content-Type');
-  const body = judgeBody(response);
-  if (body.problem) problems.push(body.problem);
-  return {
-    check,
-    exchangeInCheck: exchange.id,
-    operation,
-    method: exchange.request.method.toUpperCase(),
-    path,
-    status: response.status,
-    contentType,
-    ...(problems.length ? { problem: problems.join('; ') } : {}),
-    ...(body.problem ? { bodyNotJson: true } : {}),
-    ...(body.partial ? { partial: true } : {}),
-  };
-}
-
-/** What the check saw: the error answers with a body, and how many had none. */
-export interface ErrorAnswerSurvey {
-  withBody: ErrorAnswer[];
-  withoutBody: number;
-  /** The exchange behind each answer, for evidence. */
-  exchanges: Map<ErrorAnswer, RecordedExchange>;
-}
-
-export function surveyErrorAnswers(checks: readonly Pick<CheckResult, 'id' | 'evidence'>[], baseUrl?: string): ErrorAnswerSurvey {
-  const survey: ErrorAnswerSurvey = { withBody: [], withoutBody: 0, exchanges: new Map() };
-  for (const check of checks) {
-    for (const exchange of check.evidence) {
-      const response = exchange.response;
-      if (!response || response.status < 400) continue;
-      const operation = specifiedOperationOf(exchange.request.method, exchange.request.url, baseUrl);
-      if (!operation) continue;
-      if (response.bodyBytes === 0) {
-        survey.withoutBody++;
-        continue;
-      }
-      const answer = judge(check.id, exchange, operation, new URL(exchange.request.url).pathname);
-      survey.withBody.push(answer);
-      survey.exchanges.set(answer, exchange);
-    }
-  }
-  return survey;
-}
 
 const describe = (a: ErrorAnswer, note = '') => `${a.check}: ${a.method} ${a.path} → ${a.status} (${a.contentType ?? 'no Content-Type'}${note})`;
 
@@ -148,10 +48,14 @@ function nameOffenders(offenders: readonly ErrorAnswer[]): string {
   return distinct.slice(0, NAMED_IN_REASON).join('; ') + more;
 }
 
-function statusesSeen(answers: readonly ErrorAnswer[]): string {
-  const byOperation = new Map<SpecOperation, Set<number>>();
-  for (const a of answers) byOperation.set(a.operation, (byOperation.get(a.operation) ?? new Set()).add(a.status));
-  return [...byOperation].map(([op, codes]) => `${OPERATION_NAMES[op]} ${[...codes].sort((a, b) => a - b).join('/')}`).join(', ');
+function statusesSeen(answers: readonly ErrorAnswer[], counted = false): string {
+  const byOperation = new Map<SpecOperation, Map<number, number>>();
+  for (const a of answers) {
+    const codes = byOperation.get(a.operation) ?? new Map<number, number>();
+    byOperation.set(a.operation, codes.set(a.status, (codes.get(a.status) ?? 0) + 1));
+  }
+  const codesOf = (codes: Map<number, number>) => [...codes].sort(([a], [b]) => a - b).map(([code, n]) => (counted ? `${code} ×${n}` : String(code)));
+  return [...byOperation].map(([op, codes]) => `${OPERATION_NAMES[op]} ${codesOf(codes).join(counted ? ', ' : '/')}`).join(counted ? '; ' : ', ');
 }
 
 /** The evidence of the cross-cutting check: copies of the checks' exchanges, renumbered, each label naming its check. */
@@ -162,26 +66,44 @@ function asEvidence(survey: ErrorAnswerSurvey, answers: readonly ErrorAnswer[]):
   });
 }
 
-/**
- * The verdict of errors.error-bodies-are-json for one target, from the
- * exchanges every check of that target recorded. An answer to input the
- * suite made up outside the operation's domain (evidence marks it invented)
- * is at most a WARN, HTML or not: an intermediary (a proxy, a WAF) may give
- * it before the service sees the request, and the spec binds the service.
- */
-export function errorBodiesAreJson(target: string, checks: readonly Pick<CheckResult, 'id' | 'evidence'>[], baseUrl?: string): CheckResult {
-  const survey = surveyErrorAnswers(checks, baseUrl);
-  const meta = { ...ERROR_BODIES_ARE_JSON, target, durationMs: 0, timeline: [] };
-  const offenders = survey.withBody.filter((a) => a.problem && !survey.exchanges.get(a)!.invented);
-  const toInvented = survey.withBody.filter((a) => a.problem && survey.exchanges.get(a)!.invented);
-  const partial = survey.withBody.filter((a) => a.partial && !a.problem);
-  const seen = survey.withBody.length + survey.withoutBody;
+/** The WARN for the bodies that are not JSON but excused, one claim per excuse. */
+function excusedClaim(excuse: Excuse, answers: readonly ErrorAnswer[], scope: CrossCutScope): Claim {
+  const named = nameOffenders(answers);
+  const notJson = `are not JSON (application/json): ${named}`;
+  const message: Record<Excuse, string> = {
+    invented: `${answers.length} answer(s) to input the suite made up outside the operation's domain ${notJson}; an intermediary may answer such input before the service does`,
+    retried: `${answers.length} error answer(s) the client asked again after, and got past, ${notJson}; an attempt a retry got past is judged at most WARN`,
+    intermediary: `${answers.length} error answer(s) with a status ${scope.intermediary ? describeIntermediary(scope.intermediary) : 'the declared intermediary'} answers itself ${notJson}: its pages, not the service's`,
+  };
+  return { level: 'WARN', message: message[excuse], details: { offending: answers } };
+}
+
+/** What the check saw, for its INFO line and SKIP reason: the judged answers, and the gateway answers left alone. */
+function summaries(survey: ErrorAnswerSurvey): { summary: string; gateway: string } {
   const checksSeen = new Set(survey.withBody.map((a) => a.check)).size;
   const withoutBody = survey.withoutBody ? `; ${survey.withoutBody} without a body` : '';
   const summary = `${survey.withBody.length} error answer(s) with a body from ${checksSeen} check(s) (${statusesSeen(survey.withBody) || 'none'})${withoutBody}`;
+  const gateway = survey.gateway.length
+    ? `${survey.gateway.length} gateway answer(s) that the operation's section 7 row does not list (${statusesSeen(survey.gateway, true)}) were not judged: transient answers, asked again, never judged`
+    : '';
+  return { summary, gateway };
+}
 
-  if (seen === 0) {
-    return { ...meta, verdict: 'SKIP', reason: 'no check of this run recorded an error answer (status 400 or above) of the token, user details, withdrawal address or accept operations', findings: [], evidence: [] };
+/**
+ * The verdict of errors.error-bodies-are-json for one target, from the
+ * exchanges every check of that target recorded (scope: its base URL and
+ * the intermediary its profile declares).
+ */
+export function errorBodiesAreJson(target: string, checks: readonly Pick<CheckResult, 'id' | 'evidence'>[], scope: CrossCutScope = {}): CheckResult {
+  const survey = surveyErrorAnswers(checks, scope);
+  const meta = { ...ERROR_BODIES_ARE_JSON, target, durationMs: 0, timeline: [] };
+  const offenders = survey.withBody.filter((a) => a.problem && !a.excuse);
+  const excused = survey.withBody.filter((a) => a.problem && a.excuse);
+  const partial = survey.withBody.filter((a) => a.partial && !a.problem);
+  const { summary, gateway } = summaries(survey);
+  if (survey.withBody.length + survey.withoutBody === 0) {
+    const reason = 'no check of this run recorded an error answer (status 400 or above) of the token, user details, withdrawal address or accept operations';
+    return { ...meta, verdict: 'SKIP', reason: gateway ? `${reason} other than gateway answers; ${gateway}` : reason, findings: [], evidence: [] };
   }
   const claims: Claim[] = [];
   if (offenders.length) {
@@ -192,12 +114,9 @@ export function errorBodiesAreJson(target: string, checks: readonly Pick<CheckRe
       details: { expected: 'a JSON body labelled application/json (or a +json type), or no body', offending: offenders, checked: summary },
     });
   }
-  if (toInvented.length) {
-    claims.push({
-      level: 'WARN',
-      message: `${toInvented.length} answer(s) to input the suite made up outside the operation's domain are not JSON (application/json): ${nameOffenders(toInvented)}; an intermediary may answer such input before the service does`,
-      details: { offending: toInvented },
-    });
+  for (const excuse of ['invented', 'retried', 'intermediary'] as const) {
+    const these = excused.filter((a) => a.excuse === excuse);
+    if (these.length) claims.push(excusedClaim(excuse, these, scope));
   }
   if (partial.length) {
     claims.push({
@@ -206,14 +125,15 @@ export function errorBodiesAreJson(target: string, checks: readonly Pick<CheckRe
       details: { partial: partial.map((a) => describe(a)) },
     });
   }
-  if (!offenders.length && !toInvented.length) {
+  if (!offenders.length && !excused.length) {
     const checked = survey.withBody.length
       ? `checked ${summary}: every body is JSON, labelled ${labelsSeen(survey.withBody)}`
       : `${survey.withoutBody} error answer(s), none with a body: no body that could be other than JSON`;
     claims.unshift({ level: 'INFO', message: checked });
   }
+  if (gateway) claims.push({ level: 'INFO', message: gateway, details: { gateway: survey.gateway.map((a) => describe(a)) } });
   const decided = decideOutcome({ severity: ERROR_BODIES_ARE_JSON.severity, claims });
-  const shown = decided.verdict === 'FAIL' ? offenders : decided.verdict === 'WARN' ? toInvented : decided.verdict === 'REVIEW' ? partial : [];
+  const shown = decided.verdict === 'FAIL' ? offenders : decided.verdict === 'WARN' ? excused : decided.verdict === 'REVIEW' ? partial : [];
   return { ...meta, ...decided, evidence: asEvidence(survey, shown) };
 }
 

@@ -16,7 +16,7 @@ import { buildOutgoing, isBearerSource, type HttpRequest, type OutgoingRequest, 
 import { Redactor } from './redact.ts';
 import { sendCapped, type ReceivedResponse } from './send.ts';
 import { PtasError } from '../errors.ts';
-import { IDEMPOTENT_METHODS, isTransientStatus, RETRIED_TRANSPORT_FAILURES, TRANSIENT_RETRY, transientWaitMs, TransientAnswerError } from './transient.ts';
+import { IDEMPOTENT_METHODS, isTransientStatus, mayAskAgain, RETRIED_TRANSPORT_FAILURES, TRANSIENT_RETRY, transientWaitMs, TransientAnswerError } from './transient.ts';
 
 export type { HttpRequest, QueryValue } from './outgoing.ts';
 
@@ -155,11 +155,12 @@ export class HttpClient {
   }
 
   /**
-   * One request, asked again after a transient answer (429, 503; a connection
-   * reset only for an idempotent method) within the budget of
+   * One request, asked again after a transient answer (429, 503; 502 and 504
+   * only for an idempotent method, as a connection reset) within the budget of
    * src/http/transient.ts, unless `req.once`; each attempt is its own
-   * evidence. Still transient at the end: TransientAnswerError (the check is
-   * ERROR "not observed"), or the transport failure. A bearer the suite holds
+   * evidence, naming the attempt it repeats (retryOf). Still transient at the
+   * end, or not to be sent again: TransientAnswerError (the check is ERROR
+   * "not observed"), or the transport failure. A bearer the suite holds
    * for itself (a BearerSource) is read for each attempt, and renewed once
    * when the target answers 401 to it: the request is sent again with the new
    * token and the 401 stays in the evidence, marked as the suite's own.
@@ -169,19 +170,22 @@ export class HttpClient {
     const seen: string[] = [];
     const source = isBearerSource(req.bearer) ? req.bearer : undefined;
     let renewedAfter401 = false;
+    let previous: number | undefined;
     for (let attempt = 1; ; attempt++) {
       const label = attempt === 1 ? req.label : `${req.label ?? `${req.method} ${req.path}`} (attempt ${attempt}, after ${seen.at(-1)})`;
       const bearer = source ? await source.current() : (req.bearer as string | undefined);
       let res: HttpResponse;
       try {
-        res = await this.exchange({ ...req, bearer, label });
+        res = await this.exchange({ ...req, bearer, label }, previous);
       } catch (error) {
         const again = !req.once && error instanceof TransportError && RETRIED_TRANSPORT_FAILURES.has(error.kind) && IDEMPOTENT_METHODS.has(req.method.toUpperCase());
         if (!again || attempt >= TRANSIENT_RETRY.attempts || waitedMs >= TRANSIENT_RETRY.budgetMs) throw error;
         seen.push(`no answer (${error.kind})`);
+        previous = error.exchangeId;
         waitedMs += await this.pause(transientWaitMs(undefined, attempt), req, seen.at(-1)!);
         continue;
       }
+      previous = res.exchangeId;
       // Not for a request sent exactly once (a race, a rate probe): asking again would change what is measured; its token was read as it was sent.
       if (source && bearer !== undefined && res.status === 401 && !renewedAfter401 && !req.once) {
         renewedAfter401 = true;
@@ -195,11 +199,22 @@ export class HttpClient {
       }
       if (req.once || !isTransientStatus(res.status)) return res;
       seen.push(String(res.status));
-      if (attempt >= TRANSIENT_RETRY.attempts || waitedMs >= TRANSIENT_RETRY.budgetMs) {
-        const what = `${req.method.toUpperCase()} ${this.options.redactor.redactString(req.path)}`;
-        throw new TransientAnswerError(`${what} was answered ${seen.join(', ')} in ${attempt} attempts over ${(waitedMs / 1000).toFixed(1)} s (Retry-After honoured): a transient answer decides no rule`, res.exchangeId);
-      }
+      this.stopUnlessAskedAgain(req, res, { attempt, waitedMs, seen });
       waitedMs += await this.pause(transientWaitMs(res.headers['retry-after'], attempt), req, seen.at(-1)!);
+    }
+  }
+
+  /** Throws TransientAnswerError when a transient answer may not be asked again: the budget is spent, or a 502/504 came to a method that must not be sent twice. */
+  private stopUnlessAskedAgain(req: HttpRequest, res: HttpResponse, so: { attempt: number; waitedMs: number; seen: string[] }): void {
+    const what = `${req.method.toUpperCase()} ${this.options.redactor.redactString(req.path)}`;
+    if (!mayAskAgain(res.status, req.method)) {
+      throw new TransientAnswerError(
+        `${what} was answered ${so.seen.join(', ')}, a gateway's answer that may come after the service acted on the request, so a ${req.method.toUpperCase()} is not sent again (RFC 9110 9.2.2): a transient answer decides no rule`,
+        res.exchangeId,
+      );
+    }
+    if (so.attempt >= TRANSIENT_RETRY.attempts || so.waitedMs >= TRANSIENT_RETRY.budgetMs) {
+      throw new TransientAnswerError(`${what} was answered ${so.seen.join(', ')} in ${so.attempt} attempts over ${(so.waitedMs / 1000).toFixed(1)} s (Retry-After honoured): a transient answer decides no rule`, res.exchangeId);
     }
   }
 
@@ -209,7 +224,8 @@ export class HttpClient {
     return ms;
   }
 
-  private async exchange(req: SentRequest): Promise<HttpResponse> {
+  /** One attempt; `retryOf`: the exchange of the attempt it repeats. */
+  private async exchange(req: SentRequest, retryOf?: number): Promise<HttpResponse> {
     const { transport, redactor } = this.options;
     const outgoing = buildOutgoing(this.options.baseUrl, req, redactor, this.options.runHeaders);
     const id = ++exchangeCounter;
@@ -217,7 +233,7 @@ export class HttpClient {
     const t0 = performance.now();
     const timeoutMs = req.timeoutMs ?? transport.timeoutMs;
     const record = (outcome: Pick<RecordedExchange, 'response' | 'error'>): void =>
-      this.options.recorder?.record(outgoingEvidence(redactor, outgoing, { id, label: req.label, startedAt, t0, invented: req.input === 'invented' }, outcome));
+      this.options.recorder?.record(outgoingEvidence(redactor, outgoing, { id, label: req.label, startedAt, t0, invented: req.input === 'invented', retryOf }, outcome));
 
     let received: ReceivedResponse;
     try {
@@ -265,7 +281,7 @@ export class HttpClient {
 function outgoingEvidence(
   redactor: Redactor,
   outgoing: OutgoingRequest,
-  meta: { id: number; label?: string; startedAt: Date; t0: number; invented: boolean },
+  meta: { id: number; label?: string; startedAt: Date; t0: number; invented: boolean; retryOf?: number },
   outcome: Pick<RecordedExchange, 'response' | 'error'>,
 ): RecordedExchange {
   const { method, url, headers, body } = outgoing;
@@ -282,6 +298,7 @@ function outgoingEvidence(
     bodyBytes: body === undefined ? 0 : Buffer.byteLength(body),
     bodyKind: 'structured',
     ...(meta.invented ? { invented: true as const } : {}),
+    ...(meta.retryOf !== undefined ? { retryOf: meta.retryOf } : {}),
     ...outcome,
   });
 }

@@ -48,6 +48,8 @@ export interface EvidenceInput {
   incoming?: true;
   /** The suite made up the request's input outside the operation's domain. */
   invented?: true;
+  /** The exchange this one repeats after its transient answer (or the suite's own expired token). */
+  retryOf?: number;
 }
 
 export function buildEvidence(redactor: Redactor, input: EvidenceInput): RecordedExchange {
@@ -70,6 +72,7 @@ export function buildEvidence(redactor: Redactor, input: EvidenceInput): Recorde
     ...(error ? { error } : {}),
     ...(input.incoming ? { incoming: true as const } : {}),
     ...(input.invented ? { invented: true as const } : {}),
+    ...(input.retryOf !== undefined ? { retryOf: input.retryOf } : {}),
     curl: curlLine(
       method,
       redactor.redactString(url, 'shell'),

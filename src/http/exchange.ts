@@ -36,6 +36,12 @@ export interface RecordedExchange {
   incoming?: true;
   /** The suite made up this request's input outside the operation's domain (a hostile probe). */
   invented?: true;
+  /**
+   * The client sent this request again after the answer of exchange `retryOf`
+   * (a transient answer, a connection reset, a 401 to the suite's own expired
+   * token): that answer is one a retry got past.
+   */
+  retryOf?: number;
   /** A copy-pasteable reproduction with secrets as shell placeholders. */
   curl: string;
   schemaErrors?: SchemaError[];

@@ -1,12 +1,14 @@
 // Transient answers: a 429 or 503 says "not now", not what the operation
 // does (section 7 lists them without a condition; RFC 9110 15.6.4: the 503
 // server "is currently unable to handle the request due to a temporary
-// overload"), and a transport failure says nothing at all. Neither may decide
-// a rule, so the HTTP client asks again, honouring Retry-After, within a
-// bounded budget; when the answer is still transient, the check could not
-// observe what it needs (TransientAnswerError: ERROR "not observed").
+// overload"), a 502 or 504 is a gateway's for a service it got no answer
+// from (src/spec/answer-class.ts), and a transport failure says nothing at
+// all. None may decide a rule, so the HTTP client asks again, honouring
+// Retry-After, within a bounded budget; when the answer is still transient,
+// or may not be asked again, the check could not observe what it needs
+// (TransientAnswerError: ERROR "not observed").
 import { PtasError } from '../errors.ts';
-import { TRANSIENT_STATUSES } from '../check/outcome.ts';
+import { NOT_HANDLED_STATUSES, TRANSIENT_STATUSES } from '../spec/answer-class.ts';
 
 export const TRANSIENT_RETRY = {
   /** Attempts in all, the first included. */
@@ -21,12 +23,18 @@ export const TRANSIENT_RETRY = {
 
 export const isTransientStatus = (status: number): boolean => TRANSIENT_STATUSES.has(status);
 
+/** The server says it did not handle the request (429, 503): nothing was executed. A gateway's 502 or 504 says no such thing. */
+export const executedNothing = (status: number): boolean => NOT_HANDLED_STATUSES.has(status);
+
 /**
- * Methods a client may send again after a transport failure without risking
- * a second effect (RFC 9110 9.2.2, idempotent methods). A 429 or 503 is
- * asked again whatever the method: the server did not handle the request.
+ * Methods a client may send again after a transport failure or a gateway's
+ * 502 or 504 without risking a second effect (RFC 9110 9.2.2, idempotent
+ * methods): either may come after the service acted on the request.
  */
 export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+/** May a request answered `status` (a transient one) be sent again? A 429 or 503 whatever the method (the server did not handle it); a 502 or 504 only when the method is idempotent. */
+export const mayAskAgain = (status: number, method: string): boolean => executedNothing(status) || IDEMPOTENT_METHODS.has(method.toUpperCase());
 
 /**
  * Transport failures asked again (for an idempotent method): a connection

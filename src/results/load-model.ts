@@ -59,8 +59,8 @@ export interface RateLimitProbe {
   reason?: string;
   /** Requests let through above the sustained rate before the first 429 (the burst allowance). */
   estimatedBurst?: number;
-  /** completion-timeline: admitted answers per second while 429s kept coming (embedded engine); plateau-steps: per-step counts (k6). */
-  estimateMethod?: 'completion-timeline' | 'plateau-steps';
+  /** arrival-timeline: admitted requests per second of send time while 429s kept coming; completion-timeline: the same by answer time (results written before issue 29); plateau-steps: per-step counts. */
+  estimateMethod?: 'arrival-timeline' | 'completion-timeline' | 'plateau-steps';
   /** Seconds waited (Retry-After) before the recovery step. */
   backoffSec?: number;
   /** Set when the load generator could not hold every step (arrivals dropped or started late). */

@@ -1,11 +1,13 @@
 // Every JSON Schema under schemas/ is loaded once into one Ajv 2020 instance
-// (strict mode, ajv-formats), so $refs between files resolve and every part
+// (strict mode, ajv-formats, and the ISO 8601 formats of the spec's
+// timestamps from iso8601.ts), so $refs between files resolve and every part
 // of the suite validates against the same compiled schemas.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { schemasDir } from '../paths.ts';
+import { ISO8601_FORMATS, iso8601Problem } from './iso8601.ts';
 
 /** All schema $ids share this base so files can $ref each other relatively. */
 export const SCHEMA_BASE = 'https://ptas-conformance.example/schemas/';
@@ -55,6 +57,9 @@ function ajv(): Ajv2020 {
   if (ajvInstance) return ajvInstance;
   const instance = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, verbose: true });
   addFormats(instance);
+  for (const [name, rule] of Object.entries(ISO8601_FORMATS)) {
+    instance.addFormat(name, { type: 'string', validate: (text: string) => iso8601Problem(text, rule) === undefined });
+  }
   instance.addKeyword(SPEC_REQUIRES);
   for (const file of listSchemaFiles(schemasDir)) {
     const schema = JSON.parse(readFileSync(file, 'utf8')) as { $id?: string };
@@ -82,10 +87,25 @@ function kindOf(error: ErrorObject): SchemaError['kind'] {
   return 'violation';
 }
 
+/**
+ * ajv's message; for an ISO 8601 timestamp, what the spec asks and why the
+ * value is not it ("must match format" says neither), or that it is null
+ * where the spec documents a timestamp (a WARN, kindOf).
+ */
+function messageOf(error: ErrorObject): string {
+  const parent = error.parentSchema as Record<string, unknown> | undefined;
+  const rule = ISO8601_FORMATS[String(error.keyword === 'format' ? error.params.format : parent?.format)];
+  if (rule && error.keyword === 'format' && typeof error.data === 'string') {
+    return `${JSON.stringify(error.data)} is not an ISO 8601 timestamp ${rule}: ${iso8601Problem(error.data, rule)}`;
+  }
+  if (rule && error.keyword === 'type' && error.data === null) return `is null where the spec documents an ISO 8601 timestamp ${rule}`;
+  return error.message ?? error.keyword;
+}
+
 export function toSchemaErrors(errors: ErrorObject[] | null | undefined): SchemaError[] {
   return (errors ?? []).map((e) => ({
     instancePath: e.instancePath,
-    message: e.message ?? e.keyword,
+    message: messageOf(e),
     keyword: e.keyword,
     params: e.params as Record<string, unknown>,
     kind: kindOf(e),

@@ -5,7 +5,7 @@
 // or 503 says the service did not handle the request (it is not counted), a
 // transport failure says nothing, and a 5xx of a loser is at most a WARN.
 import { isServerError, isSuccess, type HttpResponse } from '../../runner/index.ts';
-import { TRANSIENT_STATUSES } from '../../src/check/outcome.ts';
+import { NOT_HANDLED_STATUSES } from '../../src/spec/answer-class.ts';
 
 /** One racer's result: the answer, or why none came. */
 export type RacerResult = { answer: Pick<HttpResponse, 'status' | 'json' | 'exchangeId'> } | { failure: string };
@@ -39,7 +39,7 @@ export function judgeRace(results: readonly RacerResult[]): RaceJudgement {
     }
     const { status, json, exchangeId } = result.answer;
     judgement.outcomes.push(String(status));
-    if (TRANSIENT_STATUSES.has(status)) judgement.notHandled++;
+    if (NOT_HANDLED_STATUSES.has(status)) judgement.notHandled++;
     else if (isSuccess(status)) {
       judgement.winners++;
       const successor = successorOf(json);

@@ -4,7 +4,8 @@
 // compares the answer with what it sent.
 import { defineCheck } from '../../runner/index.ts';
 import { compareField } from './echo.ts';
-import { REQUEST_FIELDS, addressOf, createAddress, freshBody, postWithdrawalAddress, withdrawalFixture } from './support.ts';
+import { expectTimestamp } from '../../src/check/timestamp-field.ts';
+import { CREATED_AT, REQUEST_FIELDS, addressOf, createAddress, freshBody, postWithdrawalAddress, withdrawalFixture } from './support.ts';
 
 defineCheck(
   {
@@ -91,12 +92,7 @@ defineCheck(
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);
     const { res } = await createAddress(check, http, tokens, fixture);
-    const createdAt = addressOf(res).created_at;
-    if (typeof createdAt !== 'string') return check.fail(`created_at is ${JSON.stringify(createdAt ?? null)}, not an ISO 8601 string`);
-    const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})$/i.exec(createdAt);
-    if (!iso || Number.isNaN(Date.parse(createdAt))) check.fail(`created_at ${createdAt} is not an ISO 8601 timestamp with a time zone`, { created_at: createdAt });
-    const zone = iso![1]!;
-    if (!/^(Z|\+00:?00)$/i.test(zone)) check.fail(`created_at ${createdAt} is at offset ${zone}, not in UTC (Z or +00:00)`, { created_at: createdAt });
+    expectTimestamp(check, CREATED_AT, addressOf(res).created_at, { exchange: res.exchangeId });
   },
 );
 

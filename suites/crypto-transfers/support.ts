@@ -14,6 +14,8 @@ import type { ResolvedProfile } from '../../src/config/profile.ts';
 import type { WithdrawalAddressRequest } from '../../src/config/sections/crypto-transfers.ts';
 import { variesPerRequest, withFreshValues } from '../../src/placeholders.ts';
 import { describeSchemaErrors, validateAgainst } from '../../src/schemas/registry.ts';
+import { iso8601Problem } from '../../src/schemas/iso8601.ts';
+import type { TimestampField } from '../../src/check/timestamp-field.ts';
 import type { Bearer } from '../../src/http/outgoing.ts';
 
 export const WITHDRAWAL_ADDRESS_PATH = '/v1/crypto-transfers/addresses/withdrawals';
@@ -138,6 +140,9 @@ export function contradictionOf2_3(res: HttpResponse): Contradiction | undefined
   return { why: `it contradicts ${describeViolatedRows(res.json)}: ${describeSchemaErrors(violations)}`, on: RESPONSE_200 };
 }
 
+/** 2.3's created_at, "ISO 8601 timestamp in UTC": the schema's format and crypto-transfers.created-at-is-utc read it alike (src/schemas/iso8601.ts). */
+export const CREATED_AT: TimestampField = { name: 'created_at', clause: '2.3', rule: 'in UTC', schemaCheck: 'crypto-transfers.create-address-schema' };
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isString = (v: unknown) => typeof v === 'string';
 
@@ -155,7 +160,7 @@ const ROWS_2_3: Array<[field: string, row: string, holds: (value: unknown) => bo
   ['asset_id', 'asset_id | string, UUID shape', (v) => isString(v) && UUID.test(v as string)],
   ['coin_network_id', 'coin_network_id | string, UUID shape', (v) => isString(v) && UUID.test(v as string)],
   ['network_id', 'network_id | string, UUID shape', (v) => isString(v) && UUID.test(v as string)],
-  ['created_at', 'created_at | string | ISO 8601 timestamp in UTC', (v) => isString(v) && /(?:Z|\+00:?00)$/i.test(v as string)],
+  ['created_at', 'created_at | string | ISO 8601 timestamp in UTC', (v) => isString(v) && iso8601Problem(v as string, 'in UTC') === undefined],
 ];
 
 /** The 2.3 rows an answer's data breaks, quoted, for the FAIL message. */

@@ -8,6 +8,7 @@
 // is taken to be whole seconds, the coarsest common one, so a wait is never
 // too short for the clock behind it.
 import type { HttpResponse } from '../../src/http/client.ts';
+import { readIso8601 } from '../../src/schemas/iso8601.ts';
 
 /** The granularity assumed when no timestamp shows one. */
 export const ASSUMED_GRANULARITY_MS = 1_000;
@@ -19,26 +20,24 @@ export interface ShownClock {
   from: 'shown' | 'assumed';
 }
 
-/** ISO 8601 date-time (RFC 3339 shape), with its fraction, if any, captured. */
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:[.,](\d+))?(?:[Zz]|[+-]\d{2}:?\d{2})?$/;
 /** Names of numeric fields that carry an instant (created_at, valid_until, expires, timestamp…). */
 const INSTANT_NAME = /(_at|_until|time|timestamp|expir|date)$/i;
 const MAX_DEPTH = 6;
 
 /**
- * The finest step one value shows, in ms: a string timestamp's fraction
- * (".123" → 1, none or all zeros → 1000), or a number named like an
- * instant: epoch seconds (1000) or epoch milliseconds (1, unless a multiple
- * of 1000). Undefined when the value is no timestamp.
+ * The finest step one value shows, in ms: an ISO 8601 timestamp's
+ * (src/schemas/iso8601.ts, basic format too) lowest-order part and its
+ * fraction ("…:00.123" → 1, seconds without one or all zeros → 1000), or a
+ * number named like an instant: epoch seconds (1000) or epoch milliseconds
+ * (1, unless a multiple of 1000). Undefined when the value is no timestamp.
  */
 export function stepOf(value: unknown, name = ''): number | undefined {
   if (typeof value === 'string') {
-    const match = ISO_DATE_TIME.exec(value.trim());
-    if (!match) return undefined;
-    const fraction = match[1];
+    const timestamp = readIso8601(value.trim()).timestamp;
+    if (!timestamp) return undefined;
     // A fraction of zeros says no more than none: a whole-second clock may still print ".000".
-    if (!fraction || /^0+$/.test(fraction)) return 1_000;
-    return Math.max(1, 1_000 / 10 ** fraction.replace(/0+$/, '').length);
+    const digits = timestamp.fraction.replace(/0+$/, '').length;
+    return Math.max(1, timestamp.unitMs / 10 ** digits);
   }
   if (typeof value === 'number' && Number.isInteger(value) && INSTANT_NAME.test(name)) {
     if (value >= 1e9 && value < 1e10) return 1_000;

@@ -42,6 +42,10 @@ defineCheck(
     if (outcome.stopped) failUndeclaredAnswer(check, offerStatus.expectStatus ?? [], offer, outcome);
     if (!outcome.reached) {
       const last = outcome.last?.summary ?? 'no status read';
+      // Only an answer at or after the deadline shows the offer not terminal then (src/polling.ts).
+      if (!outcome.answeredAtDeadline) {
+        check.notObserved(`no poll of offer ${shortId(offer.offerId)} was answered at or after the declared ${seconds(outcome.deadlineMs)} deadline (trading.pollDeadlineMs), so whether it had reached a terminal status by then is unknown: ${outcome.polls} polls, last answered ${last}`);
+      }
       check.late(
         `offer ${shortId(offer.offerId)} did not reach a terminal status (trading.terminalStatuses: ${section.terminalStatuses!.join(', ')}) within the declared ${seconds(outcome.deadlineMs)} of its 202: ${outcome.polls} polls, last ${last}`,
         { waitedMs: Math.round(outcome.elapsedMs), declaredBy: 'trading.pollDeadlineMs' },

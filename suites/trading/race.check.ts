@@ -3,7 +3,7 @@
 // answered only with 429/503 exercised nothing and is run again. The race is
 // judged by what it did (race.ts).
 import { defineCheck, isSuccess } from '../../runner/index.ts';
-import { isTransientStatus, transientWaitMs } from '../../src/http/transient.ts';
+import { executedNothing, transientWaitMs } from '../../src/http/transient.ts';
 import { acceptOnce, checkUser, clockOf, createOffer, settleWaitMs, tradingSection } from './support.ts';
 import { judgeExecutions, judgeNoneAccepted, warnBrokenLosers, type Race } from './race.ts';
 
@@ -38,7 +38,7 @@ defineCheck(
         await judgeExecutions(check, http, section, tokens, answered, race);
         return warnBrokenLosers(check, results, race);
       }
-      if (!results.every((r) => isTransientStatus(r.status))) return judgeNoneAccepted(check, results, race);
+      if (!results.every((r) => executedNothing(r.status))) return judgeNoneAccepted(check, results, race);
       await sleep(transientWaitMs(results[0]!.headers['retry-after'], 1));
     }
     check.notObserved(`every simultaneous accept was answered 429 or 503 in ${ROUNDS} rounds, so the race was not exercised`);

@@ -3,12 +3,13 @@
 // many executions its answers and the offer status show (trade ids), never
 // by how its losers were answered. A loser's 5xx is at most a WARN
 // (src/check/outcome.ts, rule 5); a 429 or 503 is a transient answer that
-// executed nothing and decides nothing.
+// executed nothing and decides nothing. A gateway's 502 or 504 may come after
+// the accept executed: it counts as a server error here.
 import { isServerError } from '../../src/check/context.ts';
 import type { CheckContext } from '../../src/check/context.ts';
 import type { HttpClient, HttpResponse } from '../../src/http/client.ts';
 import type { TradingProfile } from '../../src/config/sections/trading.ts';
-import { isTransientStatus } from '../../src/http/transient.ts';
+import { executedNothing } from '../../src/http/transient.ts';
 import { shortId, type Bearer, type CreatedOffer } from './common.ts';
 import { settleIfPossible, showsTradeId, TRADE_ID_KEY, tradeIdIn, tradeIdInStatus } from './status.ts';
 
@@ -21,7 +22,7 @@ export interface Race {
 
 /** A loser's server error says how it lost, not what the race did: at most a WARN. */
 export function warnBrokenLosers(check: CheckContext, results: HttpResponse[], race: Race): void {
-  for (const res of results.filter((r) => isServerError(r.status) && !isTransientStatus(r.status))) {
+  for (const res of results.filter((r) => isServerError(r.status) && !executedNothing(r.status))) {
     check.warn(
       `a simultaneous accept of offer ${shortId(race.offer.offerId)} ${race.when} lost the race with a server error ${res.status} (${race.statuses.join(', ')})`,
       { exchange: res.exchangeId, statuses: race.statuses },
@@ -38,11 +39,11 @@ export function warnBrokenLosers(check: CheckContext, results: HttpResponse[], r
  */
 export function judgeNoneAccepted(check: CheckContext, results: HttpResponse[], race: Race): void {
   const what = `none of ${race.n} simultaneous accepts of the newest offer ${shortId(race.offer.offerId)} ${race.when} was accepted (${race.statuses.join(', ')})`;
-  if (results.some((r) => isServerError(r.status) && !isTransientStatus(r.status))) {
+  if (results.some((r) => isServerError(r.status) && !executedNothing(r.status))) {
     warnBrokenLosers(check, results, race);
     return check.review(`${what}: with server errors among the answers, whether the offer executed cannot be told from them`, { statuses: race.statuses });
   }
-  const refusal = results.find((r) => !isTransientStatus(r.status))!;
+  const refusal = results.find((r) => !executedNothing(r.status))!;
   check.fail(what, { statuses: race.statuses, exchange: refusal.exchangeId }, { on: 'SPEC-1-ACCEPT-OFFER' });
 }
 

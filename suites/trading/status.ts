@@ -139,6 +139,47 @@ export async function settleIfPossible(check: CheckContext, http: HttpClient, se
   if (!outcome.reached) check.note(`offer ${shortId(offer.offerId)} was still processing at the deadline (${outcome.last?.summary ?? 'no status'})`);
 }
 
+/** The keys an offer answered 202 is followed to its end by, for a reason that names them. */
+export const FOLLOW_KEYS = 'trading.offerStatus (extracting status and tradeId), trading.terminalStatuses and trading.pollDeadlineMs';
+
+const canFollow = (section: TradingProfile): boolean =>
+  Boolean(section.offerStatus?.extract?.status && showsTradeId(section) && section.terminalStatuses?.length && section.pollDeadlineMs);
+
+/** Where an offer whose accept answered 202 ended, as far as the profile lets the suite read it. */
+export type OfferEnd =
+  /** The profile does not say how to read it to its end and tell an execution (FOLLOW_KEYS). */
+  | { kind: 'unfollowed' }
+  /** Its status shows the trade its execution made. */
+  | { kind: 'executed'; tradeId: string; polling: OfferPolling }
+  /** A terminal status and no trade: processing ended without an execution. */
+  | { kind: 'ended'; status: string; polling: OfferPolling }
+  /** Polling ended without showing where: why. */
+  | { kind: 'unseen'; why: string; polling: OfferPolling };
+
+const shownId = (value: unknown): string | undefined => ((typeof value === 'string' && value) || typeof value === 'number' ? String(value) : undefined);
+
+/**
+ * Follows an offer whose accept answered 202 to where it ends (4.4 rule 4):
+ * a 202 says the request was received and is still processing, not whether
+ * the offer will execute. Only the trade id its status shows tells an
+ * execution (the profile's tradeId: "the id of the trade the offer's
+ * execution made, null or absent before"); no key says which terminal status
+ * means executed, so without tradeId the offer is not followed at all.
+ */
+export async function followToEnd(check: CheckContext, http: HttpClient, section: TradingProfile, bearer: Bearer, offer: CreatedOffer): Promise<OfferEnd> {
+  if (!canFollow(section)) return { kind: 'unfollowed' };
+  const polling = await pollOffer(check, http, section, bearer, offer);
+  const last = polling.last!;
+  const tradeId = last.read ? shownId(last.tradeId) : undefined;
+  if (tradeId) return { kind: 'executed', tradeId, polling };
+  if (polling.stopped) {
+    const why = `the offer-status operation answered ${last.httpStatus}, a code trading.offerStatus.expectStatus rules out (see trading.accepted-202-reaches-terminal-status)`;
+    return { kind: 'unseen', why, polling };
+  }
+  if (!polling.reached) return { kind: 'unseen', why: `it was still ${last.summary} at the declared ${polling.deadlineMs} ms poll deadline (trading.pollDeadlineMs)`, polling };
+  return { kind: 'ended', status: last.status!, polling };
+}
+
 /** What settleIfPossible may wait: the declared poll deadline, when polling is possible at all. */
 export function settleWaitMs(section: TradingProfile | undefined): number {
   return section?.offerStatus && section.terminalStatuses?.length ? (section.pollDeadlineMs ?? 0) : 0;

@@ -23,8 +23,11 @@ export const acceptPath = (offerId: string) => `/v1/offers/${encodeURIComponent(
 
 export { clockOf } from '../../src/check/context.ts';
 
+/** The trading section with the create-offer operation and its recipes resolved. */
+export type TradingSection = TradingProfile & { createOffer: OperationTemplate; recipes: OfferRecipes };
+
 /** The trading section with the create-offer operation and its recipes, or SKIP naming the key. */
-export function tradingSection(profile: ResolvedProfile, check: CheckContext): TradingProfile & { createOffer: OperationTemplate; recipes: OfferRecipes } {
+export function tradingSection(profile: ResolvedProfile, check: CheckContext): TradingSection {
   const createOffer = check.need(profile, 'trading.createOffer', 'no operation to create a trade offer (not shown by the spec)');
   check.need(profile, 'trading.createOffer.extract.offerId', 'trading.createOffer does not extract the offer id');
   const section = profile.trading!;
@@ -33,8 +36,8 @@ export function tradingSection(profile: ResolvedProfile, check: CheckContext): T
 
 /** The profile keys that declare recipes, old form and new, for SKIP reasons. */
 export const RECIPE_KEYS = {
-  answering200: 'trading.offerRecipes (a recipe with acceptAnswers 200; or trading.fastProcessingMs)',
-  answering202: 'trading.offerRecipes (a recipe with acceptAnswers 202; or trading.slowProcessingMs)',
+  answering200: 'trading.offerRecipes (a recipe with acceptAnswers 200 and no expiresAfterSeconds; or trading.fastProcessingMs)',
+  answering202: 'trading.offerRecipes (a recipe with acceptAnswers 202 and no expiresAfterSeconds; or trading.slowProcessingMs)',
   expiring: 'trading.offerRecipes (a recipe with expiresAfterSeconds; or trading.expiryValiditySeconds)',
 } as const;
 

@@ -1,6 +1,7 @@
 // The 200 answer of user details v2 for an existing user (spec 4.2, 2.2).
 import { defineCheck } from '../../runner/index.ts';
-import { ISO_8601_WITH_OFFSET, USER_DETAILS_SCHEMA, describeData, existingUserId, expectUserServed, getUser, impossibleTimestamp, userOf } from './support.ts';
+import { expectTimestamp } from '../../src/check/timestamp-field.ts';
+import { REGISTERED_AT, USER_DETAILS_SCHEMA, describeData, existingUserId, expectUserServed, getUser, userOf } from './support.ts';
 
 defineCheck(
   {
@@ -65,13 +66,6 @@ defineCheck(
     expectUserServed(check, res, 'GET user details of users.existingUserId');
     const user = userOf(res);
     if (!user) return check.warn(`data is ${describeData(res)}, not a user object, so registered_at cannot be checked (users.details-schema judges the body)`);
-    const value = user.registered_at;
-    if (value === undefined || value === null) return check.warn(`registered_at is ${value === null ? 'null' : 'left out'}, so its format cannot be checked (users.details-schema judges the body)`);
-    if (typeof value !== 'string') return check.fail(`registered_at is ${typeof value}, expected an ISO 8601 string`, { actual: value });
-    if (!ISO_8601_WITH_OFFSET.test(value)) {
-      return check.fail(`registered_at "${value}" is not an ISO 8601 timestamp with a UTC offset (e.g. 2024-01-01T09:30:00Z or …+02:00)`, { actual: value });
-    }
-    const impossible = impossibleTimestamp(value);
-    if (impossible) check.fail(`registered_at "${value}" is not a real date and time (${impossible})`, { actual: value });
+    expectTimestamp(check, REGISTERED_AT, user.registered_at, { exchange: res.exchangeId });
   },
 );

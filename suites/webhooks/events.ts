@@ -37,6 +37,9 @@ export function describeEvent(event: UserUpdateEvent): string {
 /** Acknowledges with the spec's empty-bodied 204 (6.1). */
 export const ACKNOWLEDGE: ResponseStep[] = [{ status: 204 }];
 
+/** Each event's first attempt is refused, its second acknowledged: every event shows a redelivery, if the implementation retries. */
+export const REFUSE_FIRST_ATTEMPT: ResponseStep[] = [{ status: 500 }, { status: 204 }];
+
 /** An event the suite asked for, and when: its delivery cannot arrive before. */
 export interface CausedEvent {
   event: UserUpdateEvent;

@@ -10,10 +10,7 @@
 import { defineCheck } from '../../runner/index.ts';
 import { isAttemptOf, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
 import { applyWorst, judgeContentDigest, judgeDate, judgeHeadersPresent, judgeSignature, type Judgement } from './judgements.ts';
-import { describeEvent, eventsToCause, loadSignatureStrategy, webhookWaitsMs, withWebhookSession, type CausedEvent, type WebhookSession } from './support.ts';
-
-/** Each event's first attempt is refused, its second acknowledged: every event shows a redelivery, if the implementation retries. */
-const REFUSE_FIRST_ATTEMPT = [{ status: 500 }, { status: 204 }];
+import { describeEvent, eventsToCause, loadSignatureStrategy, REFUSE_FIRST_ATTEMPT, webhookWaitsMs, withWebhookSession, type CausedEvent, type WebhookSession } from './support.ts';
 
 /** What a delivery is to this check, for the report: an event it caused, a redelivery, or something else. */
 function roleOf(delivery: ReceivedDelivery, session: WebhookSession, events: ReadonlyMap<ReceivedDelivery, string>): string {

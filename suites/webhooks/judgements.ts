@@ -27,7 +27,8 @@ export type Judgement =
   | { kind: 'fail'; message: string; details?: Record<string, unknown>; on?: string }
   /** The profile's declaration (key) is contradicted. */
   | { kind: 'fail-declared'; key: string; message: string; details?: Record<string, unknown> }
-  | { kind: 'warn'; message: string; details?: Record<string, unknown> }
+  /** A deviation from what the spec implies: `on` names the catalogue sentence it departs from (default the requirement's quote). */
+  | { kind: 'warn'; message: string; details?: Record<string, unknown>; on?: string }
   | { kind: 'review'; message: string; details?: Record<string, unknown> };
 
 const SEVERITY: Record<Judgement['kind'], number> = { pass: 0, review: 1, warn: 2, 'fail-declared': 3, fail: 4 };
@@ -41,7 +42,7 @@ export function apply(check: CheckContext, judgement: Judgement): void {
     case 'fail-declared':
       return check.failDeclared(judgement.key, judgement.message, judgement.details);
     case 'warn':
-      return check.warn(judgement.message, judgement.details);
+      return check.warn(judgement.message, judgement.details, { on: judgement.on });
     case 'review':
       return check.review(judgement.message, judgement.details);
     case 'pass':

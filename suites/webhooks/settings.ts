@@ -32,6 +32,8 @@ export interface WebhookSettings {
   /** The retry schedule the profile declares (6.2: not shown). */
   retryDelaysMs?: number[];
   slowResponseMs?: number;
+  /** The profile's webhooks.addressPropagationMs: waited after every address set up (undefined: not declared, used at once). */
+  addressPropagationMs?: number;
 }
 
 export function webhookSettings(profile: ResolvedProfile, check: CheckContext): WebhookSettings {
@@ -63,6 +65,7 @@ export function webhookSettings(profile: ResolvedProfile, check: CheckContext): 
     observationWindowMs: observationWindowMs(w),
     retryDelaysMs: w.retryDelaysMs?.length ? w.retryDelaysMs : undefined,
     slowResponseMs: w.slowResponseMs,
+    addressPropagationMs: w.addressPropagationMs,
   };
 }
 
@@ -74,6 +77,8 @@ export interface WebhookWaits {
   windows?: number;
   /** The answer is held back slowResponseMs once. */
   slowResponse?: boolean;
+  /** Addresses set up one after another, each followed by the declared propagation (default 1: the session's own). */
+  addresses?: number;
 }
 
 /** Room for the calls around the waits (register, trigger, hub) on a loaded machine. */
@@ -89,6 +94,7 @@ export function webhookWaitsMs(waits: WebhookWaits): (profile: ResolvedProfile) 
     const w = profile.webhooks ?? {};
     const delivery = w.deliveryTimeoutMs ?? WEBHOOK_DEFAULTS.deliveryTimeoutMs;
     const slow = waits.slowResponse ? (w.slowResponseMs ?? 0) : 0;
-    return (waits.deliveries ?? 1) * delivery + (waits.windows ?? 0) * observationWindowMs(w) + slow + CALLS_MARGIN_MS;
+    const propagation = (waits.addresses ?? 1) * (w.addressPropagationMs ?? 0);
+    return (waits.deliveries ?? 1) * delivery + (waits.windows ?? 0) * observationWindowMs(w) + slow + propagation + CALLS_MARGIN_MS;
   };
 }

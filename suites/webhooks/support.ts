@@ -30,7 +30,7 @@ import { unreadableEvent, unreadableReason } from './unreadable.ts';
 import { webhookSettings, type WebhookSettings } from './settings.ts';
 
 export { webhookSettings, webhookWaitsMs, type WebhookSettings } from './settings.ts';
-export { ACKNOWLEDGE, answeredAtMs, describeEvent, eventsToCause, offset, RISK_STATUSES, VERIFICATION_FAILED, VERIFICATION_SUCCEEDED, type CausedEvent, type UserUpdateEvent } from './events.ts';
+export { ACKNOWLEDGE, answeredAtMs, describeEvent, eventsToCause, offset, REFUSE_FIRST_ATTEMPT, RISK_STATUSES, VERIFICATION_FAILED, VERIFICATION_SUCCEEDED, type CausedEvent, type UserUpdateEvent } from './events.ts';
 
 /** What a check asks of its session beyond the receiver's answers. */
 export interface SessionOptions {
@@ -235,10 +235,24 @@ export class WebhookSession {
     return callOperation(http, this.settings.register!, { receiverUrl: url, userId: this.userId }, { bearer: tokens, label });
   }
 
-  /** Sets `url` up as the client's receiving address; a refusal means the check could not run. */
+  /**
+   * Sets `url` up as the client's receiving address; a refusal means the
+   * check could not run. Then waits the propagation the profile declares
+   * (webhooks.addressPropagationMs): an event caused before it may still go
+   * to the address set up before.
+   */
   async setUpAddress(url: string, label?: string): Promise<void> {
     const registered = await this.trySetUpAddress(url, label);
     if (!registered.ok) throw new Error(`setting ${url} as the user-update address failed: ${registered.response.status} (webhooks.register)`);
+    await this.awaitPropagation();
+  }
+
+  /** Waits webhooks.addressPropagationMs, when the profile declares a time. */
+  private async awaitPropagation(): Promise<void> {
+    const ms = this.settings.addressPropagationMs;
+    if (!ms) return;
+    this.fixtures.check.event('address propagation', `waiting the declared ${ms} ms (webhooks.addressPropagationMs) for the address to take effect`);
+    await new Promise((resolve) => setTimeout(resolve, ms));
   }
 
   /**
@@ -250,7 +264,7 @@ export class WebhookSession {
   async setUpUsualAddress(current: string | undefined): Promise<string> {
     if (current) return (await this.setUpAddress(current), current);
     const marked = markedAddress(this.session.url, SUITE_MARKER);
-    if ((await this.trySetUpAddress(marked)).ok) return marked;
+    if ((await this.trySetUpAddress(marked)).ok) return (await this.awaitPropagation(), marked);
     this.fixtures.check.note(`the implementation refused ${marked} as the receiving address; the receiver's address without a query is set up instead`);
     return (await this.setUpAddress(this.session.url), this.session.url);
   }

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { runPtas } from '../support/cli.ts';
 import { CONDITIONS } from '../../reference/conditions/index.ts';
 
-test('ptas reference --list-conditions prints the ten conditions, one line each, with what they touch', async () => {
+test('ptas reference --list-conditions prints the twelve conditions, one line each, with what they touch', async () => {
   const run = await runPtas(['reference', '--list-conditions']);
   assert.equal(run.code, 0, run.stderr);
-  assert.match(run.stdout, /^10 conditions/);
+  assert.match(run.stdout, /^12 conditions/);
   for (const condition of CONDITIONS) {
     const touches = condition.touches === 'all' ? 'all' : condition.touches.join(', ');
     assert.match(run.stdout, new RegExp(`^${condition.name}\\s+\\[${touches}\\] \\S`, 'm'), condition.name);

@@ -90,7 +90,7 @@ test('a fixed-window limiter is read from refill to refill, not from the refused
   const bucket = { resolutionMs: 10, admitted: Array.from({ length: 300 }, (_, i) => (i < 100 ? 2 : 1)), limited: Array.from({ length: 300 }, (_, i) => (i < 100 ? 0 : 3)) };
   assert.equal(refillEstimate(bucket), undefined);
   const a = analyzeRateLimit(
-    run([phase('s1', 100, 0.5, { '2xx': 50 }), phase('s2', 450, 1, { '2xx': 250, '429': 200 }), phase('s3', 450, 1.5, { '2xx': 300, '429': 375 })], { completionTimeline: timeline }),
+    run([phase('s1', 100, 0.5, { '2xx': 50 }), phase('s2', 450, 1, { '2xx': 250, '429': 200 }), phase('s3', 450, 1.5, { '2xx': 300, '429': 375 })], { arrivalTimeline: timeline }),
     { capRps: 800, expectedRps: 200 },
   );
   assert.equal(a.verdict, 'PASS');
@@ -100,26 +100,54 @@ test('a fixed-window limiter is read from refill to refill, not from the refused
 
 test('5xx already at the lowest rate are not load being refused: INCONCLUSIVE, not FAIL', () => {
   const broken = analyzeRateLimit(
-    run([phase('s1', 100, 1, { '2xx': 50, '5xx': 50 }, 'climb', { statusCounts: { '200': 50, '503': 50 } }), phase('s2', 300, 1, { '2xx': 150, '5xx': 150 }, 'climb', { statusCounts: { '200': 150, '503': 150 } })]),
+    run([phase('s1', 100, 1, { '2xx': 50, '5xx': 50 }, 'climb', { statusCounts: { '200': 50, '501': 50 } }), phase('s2', 300, 1, { '2xx': 150, '5xx': 150 }, 'climb', { statusCounts: { '200': 150, '501': 150 } })]),
     { capRps: 300, operation: 'token' },
   );
   assert.equal(broken.verdict, 'INCONCLUSIVE');
   assert.match(broken.reason, /lowest rate/);
 });
 
-test('load refused otherwise than with 429 FAILs on 8\'s sentence: a 5xx section 7 does not list, or connections the target dropped', () => {
-  const on503 = (operation: 'token' | 'accept') =>
-    analyzeRateLimit(run([phase('s1', 100, 1, { '2xx': 100 }, 'climb', { statusCounts: { '200': 100 } }), phase('s2', 300, 1, { '2xx': 200, '5xx': 100 }, 'climb', { statusCounts: { '200': 200, '503': 100 } })]), { capRps: 300, operation });
-  const token503 = on503('token');
-  assert.equal(token503.verdict, 'FAIL', 'section 7 lists no 503 for the token endpoint');
-  assert.equal(token503.on, 'SPEC-8-RATE-LIMIT');
-  assert.match(token503.reason, /server errors section 7 does not list for the token endpoint \(503 ×100\)/);
-  const resets = analyzeRateLimit(
-    run([phase('s1', 300, 1, { '2xx': 200, '429': 90, transport: 10 }, 'climb', { errors: { ECONNRESET: 10 } }), phase('s2', 300, 1, { '2xx': 200, '429': 100 })]),
-    { capRps: 300 },
-  );
-  assert.equal(resets.verdict, 'FAIL', '1.7 % connections dropped while the generator kept up is above the 1 % tolerated');
-  assert.match(resets.reason, /dropped connections/);
+test('load refused otherwise than with 429 FAILs on 8\'s sentence: a 5xx section 7 does not list that is no gateway\'s', () => {
+  const on = (status: string, operation: 'token' | 'accept') =>
+    analyzeRateLimit(run([phase('s1', 100, 1, { '2xx': 100 }, 'climb', { statusCounts: { '200': 100 } }), phase('s2', 300, 1, { '2xx': 200, '5xx': 100 }, 'climb', { statusCounts: { '200': 200, [status]: 100 } })]), { capRps: 300, operation });
+  const token501 = on('501', 'token');
+  assert.equal(token501.verdict, 'FAIL', 'section 7 lists no 501 for the token endpoint, and no gateway answers 501');
+  assert.equal(token501.on, 'SPEC-8-RATE-LIMIT');
+  assert.match(token501.reason, /server errors section 7 does not list for the token endpoint, and no gateway's \(501 ×100\)/);
+  assert.equal(on('505', 'accept').verdict, 'FAIL');
+});
+
+test('a gateway\'s 502, 504 or unlisted 503 and a dropped connection under load are not the limiter\'s answers: named, never a FAIL; without any 429 and no documented limit, ERROR', () => {
+  // The step holds its 300 req/s (the generator kept up): `extra` takes the place of some of its 429s.
+  const withOnset = (extra: Partial<Record<Outcome, number>>, exact: Partial<PhaseResult>) => {
+    const n = Object.values(extra).reduce((a, b) => a + (b ?? 0), 0);
+    return analyzeRateLimit(run([phase('s1', 100, 1, { '2xx': 100 }), phase('s2', 300, 1, { '2xx': 100, '429': 200 - n, ...extra }, 'climb', exact), phase('s3', 300, 1, { '2xx': 100, '429': 200 })]), { capRps: 300, operation: 'token' });
+  };
+  const gateway = withOnset({ '5xx': 50 }, { statusCounts: { '200': 100, '429': 150, '502': 20, '503': 20, '504': 10 } });
+  assert.equal(gateway.verdict, 'PASS', gateway.reason);
+  const warned = gateway.findings.filter((f) => f.level === 'WARN').map((f) => f.message).join(' | ');
+  assert.match(warned, /of the answers under load were 502 ×20, 503 ×20, 504 ×10 \(gateway statuses section 7 does not list for the token endpoint\): not the limiter's answers, transient/);
+  const resets = withOnset({ transport: 10 }, { errors: { ECONNRESET: 10 } });
+  assert.equal(resets.verdict, 'PASS', '1.7 % connections dropped while the generator kept up: no answer of the limiter');
+  assert.match(resets.findings.filter((f) => f.level === 'WARN').map((f) => f.message).join(), /10 dropped connections while the generator kept up: not the limiter's answers/);
+  const few = withOnset({ '5xx': 1 }, { statusCounts: { '502': 1 } });
+  assert.deepEqual(few.findings.filter((f) => /gateway statuses/.test(f.message)).map((f) => f.level), ['INFO'], 'within the tolerated share: noted only');
+  // No 429 at all, only a gateway's 503s and no documented limit: the limiter was not observed.
+  const hidden = analyzeRateLimit(run([phase('s1', 100, 1, { '2xx': 100 }), phase('s2', 300, 1, { '2xx': 100, '5xx': 200 }, 'climb', { statusCounts: { '200': 100, '503': 200 } })]), { capRps: 300, operation: 'token' });
+  assert.equal(hidden.verdict, 'ERROR', hidden.reason);
+  assert.match(hidden.reason, /^not observed: no 429 up to 300 req\/s, and 50\.0 % of the answers were 503 ×200 \(gateway statuses section 7 does not list for the token endpoint\)/);
+});
+
+test('no 429 well above a documented limit, with a gateway\'s answers or dropped connections instead, is still a profile-declared FAIL naming them', () => {
+  const key = 'load.tokenRateLimit.expectedRps';
+  const criteria = { capRps: 400, expectedRps: 100, expectedRpsKey: key, burst: 50, operation: 'token' as const };
+  const instead503 = analyzeRateLimit(run([phase('s1', 100, 1, { '2xx': 100 }), phase('s2', 400, 1, { '2xx': 100, '5xx': 300 }, 'climb', { statusCounts: { '200': 100, '503': 300 } }), phase('s3', 400, 1, { '2xx': 100, '5xx': 300 }, 'climb', { statusCounts: { '200': 100, '503': 300 } })]), criteria);
+  assert.equal(instead503.verdict, 'FAIL', instead503.reason);
+  assert.equal(instead503.declaredBy, key);
+  assert.match(instead503.reason, /\(instead: 503 ×600 \(gateway statuses section 7 does not list for the token endpoint\), which are not the limiter's answers\), though the profile documents a limit of 100 req\/s/);
+  const insteadReset = analyzeRateLimit(run([phase('s1', 100, 1, { '2xx': 100 }), phase('s2', 400, 1, { '2xx': 100, transport: 300 }, 'climb', { errors: { ECONNRESET: 300 } }), phase('s3', 400, 1, { '2xx': 100, transport: 300 }, 'climb', { errors: { ECONNRESET: 300 } })]), criteria);
+  assert.equal(insteadReset.verdict, 'FAIL', insteadReset.reason);
+  assert.match(insteadReset.reason, /600 dropped connections while the generator kept up/);
 });
 
 test('what no sentence makes a failure is not one: 503 on accept sheds load, a listed 500 WARNs, the generator\'s own failures are excused', () => {
@@ -231,8 +259,6 @@ test('413 boundary: a bare reset, a chunked bypass or a 5xx FAIL on the spec; no
   assert.equal(serverError.verdict, 'FAIL');
   assert.equal(serverError.declaredBy, undefined, 'a 5xx contradicts the spec itself');
   assert.equal(serverError.on, 'SPEC-8-SIZE-LIMIT');
-  const transient = judgeBodySize([step(4096, '5xx', 'upper bound', 'content-length', 503)], { maxBytes: 4096, minBytes: 100 });
-  assert.equal(transient.verdict, 'INCONCLUSIVE', 'a 503 still there after asking again is transient: not observed');
   const none = judgeBodySize([step(4096, 'accepted', 'upper bound')], { maxBytes: 4096, minBytes: 100 });
   assert.equal(none.verdict, 'INCONCLUSIVE', 'the limit may lie above the largest size probed');
   assert.match(none.reason, /documents none/);
@@ -244,6 +270,22 @@ test('413 boundary: a bare reset, a chunked bypass or a 5xx FAIL on the spec; no
   assert.equal(judgeBodySize([step(4096, 'accepted', 'upper bound')], { maxBytes: 4096, minBytes: 100, expectedLimitBytes: 8192 }).verdict, 'INCONCLUSIVE');
   const brokenAlways = judgeBodySize([step(4096, '5xx', 'upper bound', 'content-length', 500), step(100, '5xx', 'lower bound', 'content-length', 500)], { maxBytes: 4096, minBytes: 100 });
   assert.equal(brokenAlways.verdict, 'INCONCLUSIVE', 'a 5xx for the plain request is not about size');
+});
+
+test('413 boundary: a gateway\'s 502, 503 or 504 still there after asking again, or a time-out, is no refusal: ERROR naming the size, never FAIL', () => {
+  const context = { maxBytes: 4096, minBytes: 100 };
+  for (const status of [502, 503, 504]) {
+    const gateway = judgeBodySize([step(4096, '413', 'upper bound'), step(100, 'accepted', 'lower bound'), step(1000, 'accepted', 'bisection'), step(2048, '5xx', 'bisection', 'content-length', status)], context);
+    assert.equal(gateway.verdict, 'ERROR', `${status}: ${gateway.reason}`);
+    assert.match(gateway.reason, new RegExp(`^not observed: a content-length body of 2048 bytes \\(bisection\\): still ${status} after being asked again — a gateway's 502, 503 or 504 is a transient answer, so the answer for that size says nothing about the limit \\(observed: 1000 bytes accepted, 4096 bytes refused\\)$`));
+  }
+  const timedOut = judgeBodySize([step(4096, 'timeout', 'upper bound')], context);
+  assert.equal(timedOut.verdict, 'ERROR', 'the largest body got no answer in time: not a refusal, so no bisection follows from it');
+  assert.match(timedOut.reason, /^not observed: a content-length body of 4096 bytes \(upper bound\): no answer within 1 ms — a time-out is not a refusal/);
+  const chunkedTimeout = judgeBodySize([step(4096, '413', 'upper bound'), step(100, 'accepted', 'lower bound'), step(1000, 'accepted', 'bisection'), step(1001, '413', 'bisection'), step(1001, 'timeout', 'boundary', 'chunked')], context);
+  assert.equal(chunkedTimeout.verdict, 'ERROR', 'a chunked body over the limit that got no answer in time was not refused: not observed');
+  // A contradiction shown with its sentence stands beside a size not observed.
+  assert.equal(judgeBodySize([step(4096, '5xx', 'upper bound', 'content-length', 500), step(100, 'accepted', 'lower bound'), step(2048, 'timeout', 'bisection')], context).verdict, 'FAIL');
 });
 
 test('413 boundary: how the 413 comes is not shown — a drained body, a waited-for declared size, a 411 for chunked are findings', () => {

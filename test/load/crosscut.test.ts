@@ -28,15 +28,15 @@ function check(id: string, area: CheckResult['area'], evidence: RecordedExchange
 
 test('the load stage\'s error answers are judged with the conformance checks\' ones, in place of the reporter\'s result', () => {
   const auth = check('auth.bad-grant', 'auth', [exchange(1, 422, 'application/json', '{"error":"bad"}')]);
-  const before = [auth, ...crossCuttingResults('target', [auth], BASE)];
+  const before = [auth, ...crossCuttingResults('target', [auth], { baseUrl: BASE })];
   assert.equal(before.find((c) => c.id === 'errors.error-bodies-are-json')?.verdict, 'PASS');
   const load = [check('load.token-rate-limit', 'load', [exchange(800_000_000, 429, 'text/html', '<html>slow down</html>')])];
-  const after = withLoadEvidence(before, load, BASE);
+  const after = withLoadEvidence(before, load, { baseUrl: BASE });
   assert.deepEqual(after.map((c) => c.id), ['auth.bad-grant', 'errors.error-bodies-are-json'], 'one cross-cutting result, the other results kept');
   const judged = after[1]!;
   assert.equal(judged.verdict, 'FAIL');
   assert.match(judged.reason ?? '', /load\.token-rate-limit: POST \/v1\/oauth\/token → 429 \(text\/html, body not JSON\)/);
   assert.equal(after[0], auth);
   // No load stage: nothing changes.
-  assert.deepEqual(withLoadEvidence(before, [], BASE), before);
+  assert.deepEqual(withLoadEvidence(before, [], { baseUrl: BASE }), before);
 });

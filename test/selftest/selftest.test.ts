@@ -11,7 +11,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { VARIANTS } from '../../reference/variants/index.ts';
 import { CONDITIONS } from '../../reference/conditions/index.ts';
-import { conformanceFaults, runSelfTest } from '../support/selftest.ts';
+import { conformanceFaults, runSelfTest, type FaultVerdict } from '../support/selftest.ts';
+import { FAULT_BASIS, type ExpectedCatch } from './fault-basis.ts';
 
 // PTAS_SELFTEST_ONLY=name,name (fault or variant names, or requirement-id prefixes) narrows the run while developing.
 const only = process.env.PTAS_SELFTEST_ONLY?.split(',').filter(Boolean);
@@ -23,12 +24,15 @@ const conditions = CONDITIONS.filter((c) => !only || only.includes(c.name));
 // PTAS_SELFTEST_VERDICTS=file writes every target's check verdicts (target → check id → verdict):
 // diff two such files to prove a refactoring changed no verdict.
 const verdictsFile = process.env.PTAS_SELFTEST_VERDICTS;
+// PTAS_SELFTEST_BASIS=file writes what each fault was caught on (check and basis, over its runs): the shape of fault-basis.ts.
+const basisFile = process.env.PTAS_SELFTEST_BASIS;
 
 const percent = (part: number, whole: number) => (whole ? (100 * part) / whole : 100).toFixed(1);
 
 test('self-test: clean reference passes, every fault is caught (also under latency and closed connections), every legitimate variant and every real-world condition is conformant', { timeout: 12 * 60_000 }, async (t) => {
   const result = await runSelfTest({ faults, variants, conditions }, { workers: Number(process.env.PTAS_SELFTEST_WORKERS) || undefined });
   if (verdictsFile) writeFileSync(verdictsFile, JSON.stringify(verdictsByTarget(result), null, 2) + '\n');
+  if (basisFile) writeFileSync(basisFile, JSON.stringify(observedBases(result.faults), null, 2) + '\n');
   assert.deepEqual(result.errors, [], 'the check runner reported errors');
 
   const falseFailures = result.clean.filter((c) => c.verdict === 'FAIL' || c.verdict === 'WARN' || c.verdict === 'ERROR');
@@ -64,6 +68,10 @@ test('self-test: clean reference passes, every fault is caught (also under laten
     'faults no check caught',
   );
   assert.deepEqual(notFlagged.map((f) => f.target), [], 'faults of MUST requirements that left the run CONFORMANT');
+  const { wrongBasis, collateral } = judgeBases(result.faults);
+  t.diagnostic(`bases: ${result.faults.length - wrongBasis.length}/${result.faults.length} fault runs caught on the basis test/selftest/fault-basis.ts names; collateral findings: ${collateral.length}`);
+  assert.deepEqual(wrongBasis, [], 'faults caught, but not by the check or on the basis fault-basis.ts names (or with no entry there)');
+  assert.deepEqual(collateral, [], 'collateral findings: checks that FAILed (or WARNed) in a fault\'s run on something the fault does not concern');
   assert.deepEqual(
     result.variants.filter((v) => !specific.includes(v)).map((v) => `${v.target} → ${v.verdict}: ${v.falseVerdicts.map((c) => `${c.id}=${c.verdict} ${c.reason}`).join('; ') || 'no check FAILed or ERRORed'}`),
     [],
@@ -84,4 +92,37 @@ function verdictsByTarget(result: Awaited<ReturnType<typeof runSelfTest>>): Reco
     ...Object.fromEntries(result.variants.map((v) => [v.target, byId(v.checks)])),
     ...Object.fromEntries(result.conditions.map((c) => [c.target, byId(c.checks)])),
   };
+}
+
+const sameCatch = (a: ExpectedCatch, check: string, basis: string) => a[0] === check && a[1] === basis;
+
+/**
+ * Each caught fault run against the basis table: caught by a listed check on
+ * its listed basis, and no other check's finding beside it (a collateral
+ * finding blames a check the fault does not concern).
+ */
+function judgeBases(faults: FaultVerdict[]): { wrongBasis: string[]; collateral: string[] } {
+  const wrongBasis: string[] = [];
+  const collateral: string[] = [];
+  for (const f of faults.filter((v) => v.caught)) {
+    const expected = FAULT_BASIS[f.fault.name];
+    const seen = f.catches.map((c) => `${c.check}=${c.verdict} on ${c.basis}`).join(', ');
+    if (!expected) {
+      wrongBasis.push(`${f.target}: no entry in fault-basis.ts (caught by ${seen})`);
+      continue;
+    }
+    if (!f.catches.some((c) => expected.some((e) => sameCatch(e, c.check, c.basis)))) wrongBasis.push(`${f.target}: caught by ${seen}; expected ${expected.map((e) => `${e[0]} on ${e[1]}`).join(' or ')}`);
+    for (const c of f.catches.filter((c) => !expected.some((e) => sameCatch(e, c.check, c.basis)))) collateral.push(`${f.target}: ${c.check}=${c.verdict} on ${c.basis}`);
+  }
+  return { wrongBasis, collateral };
+}
+
+/** What each fault was caught on over all its runs, as fault-basis.ts lists it. */
+function observedBases(faults: FaultVerdict[]): Record<string, ExpectedCatch[]> {
+  const out: Record<string, ExpectedCatch[]> = {};
+  for (const f of faults) {
+    const list = (out[f.fault.name] ??= []);
+    for (const c of f.catches) if (!list.some((e) => sameCatch(e, c.check, c.basis))) list.push([c.check, c.basis]);
+  }
+  return out;
 }

@@ -19,7 +19,7 @@ import { referenceProfile } from '../../reference/profile.ts';
 import { minimalProfile } from './minimal-profile.ts';
 import { spawnReferences } from '../../app/run/reference-process.ts';
 import { runConformance } from '../../app/run/conformance.ts';
-import type { CheckResult } from '../../src/check/model.ts';
+import type { CheckResult, VerdictBasis } from '../../src/check/model.ts';
 import { breaksConformance, runVerdict } from '../../src/results/verdict.ts';
 import type { RunVerdict } from '../../src/results/model.ts';
 import { listConformanceChecks } from '../../app/run/list.ts';
@@ -36,6 +36,8 @@ export interface FaultVerdict {
   target: string;
   checks: CheckResult[];
   caught: boolean;
+  /** Every check that caught something in the fault's run, with what it rested on (test/selftest/fault-basis.ts holds what each fault must be caught on). */
+  catches: Catch[];
   /** A MUST requirement's fault must make the run NOT CONFORMANT. */
   notConformant: boolean;
 }
@@ -100,6 +102,24 @@ export async function conformanceFaults(): Promise<Fault[]> {
  */
 export function isCaught(checks: CheckResult[]): boolean {
   return checks.some((c) => c.verdict === 'FAIL' || (c.severity !== 'MUST' && c.verdict === 'WARN'));
+}
+
+/** One check's finding in a fault's run: its verdict and the name of its basis (basisName). */
+export interface Catch {
+  check: string;
+  verdict: CheckResult['verdict'];
+  basis: string;
+}
+
+/** A basis as the basis table names it: the sentence's id (the spec's or a standard's), or `profile:KEY` for a profile's declaration. */
+export function basisName(basis: VerdictBasis | undefined): string {
+  if (!basis) return 'none';
+  return basis.kind === 'profile-declared' ? `profile:${basis.profileKey}` : basis.requirement;
+}
+
+/** The checks that caught something (isCaught's verdicts), with their bases. */
+export function catchesOf(checks: CheckResult[]): Catch[] {
+  return checks.filter((c) => c.verdict === 'FAIL' || (c.severity !== 'MUST' && c.verdict === 'WARN')).map((c) => ({ check: c.id, verdict: c.verdict, basis: basisName(c.basis) }));
 }
 
 interface ServerPlan {
@@ -274,7 +294,7 @@ export async function runSelfTest(
           const fault = faults.find((f) => f.name === plan.faults[0])!;
           const checks = byTarget(plan.name);
           const must = requirementById(fault.requirement)?.level === 'MUST';
-          return { fault, target: plan.name, checks, caught: isCaught(checks), notConformant: !must || checks.some(breaksConformance) };
+          return { fault, target: plan.name, checks, caught: isCaught(checks), catches: catchesOf(checks), notConformant: !must || checks.some(breaksConformance) };
         }),
       variants,
       conditions: conditionVerdicts,

@@ -157,6 +157,47 @@ test('a connection reset is asked again for an idempotent method only (RFC 9110 
   await assert.rejects(http.post('/x', { json: {} }), (error: unknown) => error instanceof TransportError && error.kind === 'CONNECTION_RESET');
 });
 
+test('a gateway\'s 502 or 504 is asked again for an idempotent method only; each attempt names the one it repeats (retryOf)', async (t) => {
+  let calls = 0;
+  const server = await startServer((req, res) => {
+    calls++;
+    if (calls <= 2) {
+      res.writeHead(calls === 1 ? 502 : 504, { 'content-type': 'text/html', ...(calls === 1 ? { 'retry-after': '0' } : {}) });
+      return res.end('<html><h1>Bad Gateway</h1></html>');
+    }
+    res.end('{}');
+  });
+  t.after(() => server.close());
+  const { http, exchanges } = client(server.url);
+  assert.equal((await http.get('/v2/users/u1', { label: 'user details' })).status, 200);
+  assert.deepEqual(exchanges.map((e) => e.response?.status), [502, 504, 200]);
+  assert.deepEqual(exchanges.map((e) => e.retryOf), [undefined, exchanges[0]!.id, exchanges[1]!.id], 'each later attempt names the attempt it repeats');
+  assert.match(exchanges[2]!.label!, /^user details \(attempt 3, after 504\)$/);
+
+  // A POST or PATCH may have reached the service behind the gateway: it is not sent again, and the check is ERROR "not observed".
+  for (const send of [() => http.post('/v1/crypto-transfers/addresses/withdrawals', { json: {} }), () => http.patch('/v1/offers/o1/accept', { json: {} })]) {
+    calls = 0;
+    exchanges.length = 0;
+    await assert.rejects(send(), (error: unknown) => {
+      assert.ok(error instanceof TransientAnswerError);
+      assert.match(error.checkReason(), /^not observed: (POST|PATCH) \/v1\/\S+ was answered 502, a gateway's answer that may come after the service acted on the request, so a (POST|PATCH) is not sent again \(RFC 9110 9\.2\.2\)/);
+      return true;
+    });
+    assert.equal(exchanges.length, 1, 'sent once');
+  }
+  // A 503 says the request was not handled: asked again whatever the method (the evidence of a retry after a 503 names it too).
+  let busy = 0;
+  const unavailable = await startServer((_req, res) => {
+    busy++;
+    res.writeHead(busy === 1 ? 503 : 200, { 'retry-after': '0' });
+    res.end('{}');
+  });
+  t.after(() => unavailable.close());
+  const other = client(unavailable.url);
+  assert.equal((await other.http.post('/v1/oauth/token', { json: {} })).status, 200);
+  assert.equal(other.exchanges[1]!.retryOf, other.exchanges[0]!.id);
+});
+
 test('a relative path never leaves the target: one that would name another host or port after the base URL is refused before anything is sent', () => {
   const redactor = new Redactor();
   const base = 'https://sandbox.acme.example';

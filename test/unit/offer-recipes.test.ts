@@ -38,9 +38,27 @@ test('recipes change createOffer: a body replaces, headers and query merge, valu
   assert.equal(slow.values.processingMs, 5000);
   assert.equal(slow.values.validitySeconds, 30);
   assert.equal(slow.declaredBy, 'trading.offerRecipes.slow');
-  assert.equal(recipes.expiring?.name, 'short');
-  assert.equal(recipes.expiring?.template.path, '/v1/users/{userId}/short-offers');
-  assert.deepEqual(recipes.expiring?.template.query, { ttl: '2' });
+  assert.deepEqual(recipes.expiring.map((r) => r.name), ['short']);
+  assert.equal(recipes.expiring[0]!.template.path, '/v1/users/{userId}/short-offers');
+  assert.deepEqual(recipes.expiring[0]!.template.query, { ttl: '2' });
+});
+
+test('every expiring recipe is listed for the expiry checks, and none makes the offers the other checks accept at once', () => {
+  const recipes = offerRecipes({
+    createOffer,
+    offerRecipes: {
+      fast: { acceptAnswers: 200, expiresAfterSeconds: 1 },
+      small: { acceptAnswers: 200 },
+      slow: { acceptAnswers: 202 },
+      'expiring-slow': { values: { processingMs: 5000 }, acceptAnswers: 202, expiresAfterSeconds: 1 },
+    },
+  })!;
+  assert.deepEqual(recipes.expiring.map((r) => [r.name, r.expiresAfterSeconds]), [['fast', 1], ['expiring-slow', 1]]);
+  // A retry after a transient answer could outlast a validity of a second: its refusal would answer nothing these checks ask.
+  assert.equal(recipes.standard.name, 'small');
+  assert.deepEqual(recipes.answering200.map((r) => r.name), ['small']);
+  assert.deepEqual(recipes.answering202.map((r) => r.name), ['slow']);
+  assert.equal(recipes.all.length, 4);
 });
 
 test('without a fast recipe the standard offer is the first answering 200, else createOffer as it is (never a slow one)', () => {
@@ -61,7 +79,7 @@ test('the older processing-time keys are the recipes fast, slow and expiring, na
       ['expiring', 20, undefined, 1, 'trading.expiryValiditySeconds'],
     ],
   );
-  assert.equal(recipes.expiring!.values.validitySeconds, 1);
+  assert.equal(recipes.expiring[0]!.values.validitySeconds, 1);
 });
 
 test('a profile mixing recipes with the older keys is refused with a sentence that says how to migrate', () => {

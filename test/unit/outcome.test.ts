@@ -14,8 +14,8 @@ import type { HttpResponse } from '../../src/http/client.ts';
 const basis = specBasis(['TOKEN-REFRESH-SINGLE-USE'])!;
 const fail = (extra: Partial<Claim> = {}): Claim => ({ level: 'FAIL', message: 'refused', basis, ...extra });
 
-test('a transient answer (429, 503) or no answer never decides a rule: ERROR "not observed"', () => {
-  for (const status of [429, 503]) {
+test('a transient answer (429; 502, 503, 504 from a gateway) or no answer never decides a rule: ERROR "not observed"', () => {
+  for (const status of [429, 502, 503, 504]) {
     const finding = decideFinding(fail({ observed: { kind: 'answer', status } }), 'MUST');
     assert.equal(finding.level, 'ERROR');
     assert.match(finding.message, new RegExp(`^not observed: refused — the answer was ${status}`));

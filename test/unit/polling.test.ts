@@ -1,7 +1,7 @@
 // pollUntilTerminal against a real local server: it stops at the first
-// terminal status, backs off with a bounded interval, and ends at the
-// deadline — never later — when the status never becomes terminal or a poll
-// never answers.
+// terminal status, backs off with a bounded interval, judges the deadline on
+// a poll sent at the deadline, and ends no later than the deadline and the
+// answer's grace when a poll never answers.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -83,28 +83,32 @@ test('a status that never becomes terminal ends at the deadline with a timeline,
   const outcome = await pollUntilTerminal(statusPoll({ job: 'never' }), { deadlineMs, initialIntervalMs: 25, maxIntervalMs: 200 }, sink);
   const took = performance.now() - started;
   assert.equal(outcome.reached, false);
+  assert.equal(outcome.answeredAtDeadline, true, 'the last answer came at the deadline');
   assert.equal(outcome.last?.status, 'in_progress');
   assert.ok(took <= deadlineMs + 50, `took ${took} ms for a ${deadlineMs} ms deadline`);
-  assert.ok(took >= deadlineMs - 300, `gave up early, after ${took} ms`);
+  assert.ok(took >= deadlineMs, `judged before the deadline, after ${took} ms`);
   const times = hits.get('never')!;
   assert.equal(times.length, outcome.polls);
   const gaps = times.slice(1).map((t, i) => t - times[i]!);
   assert.ok(gaps.every((g) => g <= 200 + 40), `a gap exceeded the 200 ms bound: ${gaps.map(Math.round).join(', ')}`);
+  // The last poll went out at the deadline.
+  assert.ok(times.at(-1)! - started >= deadlineMs, `the last poll went out ${Math.round(times.at(-1)! - started)} ms in, before the ${deadlineMs} ms deadline`);
   // The waits polling scheduled grow (the gaps the server saw carry the machine's jitter besides).
-  const waits = sink.events.map((e) => /poll in (\d+) ms/.exec(e.detail ?? '')?.[1]).filter((w) => w !== undefined).map(Number);
+  const waits = sink.events.map((e) => /next poll in (\d+) ms/.exec(e.detail ?? '')?.[1]).filter((w) => w !== undefined).map(Number);
   assert.ok(waits[1]! > waits[0]!, `the interval grows: ${waits.join(', ')}`);
   assert.equal(sink.events.length, outcome.polls);
   assert.match(sink.events.at(-1)!.detail!, /still not terminal at the 1\.2 s deadline/);
 });
 
-test('a poll that never answers does not hold polling past the deadline', async () => {
+test('a poll that never answers does not hold polling past the deadline and its grace, and leaves the deadline unjudged', async () => {
   const sink = recorder();
   const started = performance.now();
-  const outcome = await pollUntilTerminal(statusPoll({ job: 'hang' }), { deadlineMs: 400 }, sink);
+  const outcome = await pollUntilTerminal(statusPoll({ job: 'hang' }), { deadlineMs: 400, answerGraceMs: 200 }, sink);
   const took = performance.now() - started;
   assert.equal(outcome.reached, false);
+  assert.equal(outcome.answeredAtDeadline, false);
   assert.equal(outcome.last, undefined);
-  assert.ok(took < 450, `took ${took} ms`);
+  assert.ok(took >= 600 && took < 650, `took ${took} ms`);
   assert.deepEqual(sink.events.map((e) => e.name), ['poll 1 unanswered']);
 });
 
@@ -125,4 +129,17 @@ test('a final observation ends polling at once, without a terminal status and be
 
 test('a non-positive deadline is refused', async () => {
   await assert.rejects(pollUntilTerminal(statusPoll({ job: 'x' }), { deadlineMs: 0 }, recorder()), RangeError);
+});
+
+test('answered before the deadline, then silent at it: "not terminal at the deadline" is not concluded from the earlier answer', async () => {
+  let polls = 0;
+  const outcome = await pollUntilTerminal(
+    () => (++polls === 1 ? Promise.resolve({ terminal: false, summary: 'status in_progress (HTTP 200)' }) : new Promise<PollObservation>(() => undefined)),
+    { deadlineMs: 300, initialIntervalMs: 1_000, answerGraceMs: 100 },
+    recorder(),
+  );
+  assert.equal(outcome.reached, false);
+  assert.equal(outcome.answeredAtDeadline, false);
+  assert.equal(outcome.last?.summary, 'status in_progress (HTTP 200)');
+  assert.equal(polls, 2, 'the second poll went out at the deadline');
 });

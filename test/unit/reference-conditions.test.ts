@@ -18,6 +18,10 @@ import { CONDITIONS, ConditionSet } from '../../reference/conditions/index.ts';
 import { answerDelayMs, LATENCY_MAX_MS, LATENCY_MIN_MS } from '../../reference/conditions/latency.ts';
 import { TransientAnswers } from '../../reference/conditions/transient-answers.ts';
 import { TRANSIENT_PERIOD } from '../../reference/conditions/transient-period.ts';
+import { GatewayPages } from '../../reference/conditions/gateway-html.ts';
+import { ACCEPT_ROUTE } from '../../reference/routes/accept.ts';
+import { WITHDRAWAL_ADDRESS_ROUTE } from '../../reference/routes/crypto-transfers.ts';
+import { TOKEN_ROUTE } from '../../reference/routes/token.ts';
 import { LONG_PROCESSING_MS, longProcessingDefaults, withLongProcessing } from '../../reference/conditions/long-processing.ts';
 import { referenceClock } from '../../reference/conditions/second-resolution.ts';
 import { SHORT_TOKEN_LIFETIME_SECONDS } from '../../reference/conditions/short-token-lifetime.ts';
@@ -30,7 +34,7 @@ import { withFreshValues } from '../../src/placeholders.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const JWKS = '/.well-known/jwks.json';
-const NAMES = ['latency', 'connection-close', 'proxy-html', 'transient-503', 'transient-429', 'slow-webhooks', 'deterministic-tokens', 'second-resolution', 'short-token-lifetime', 'long-processing'];
+const NAMES = ['latency', 'connection-close', 'proxy-html', 'transient-503', 'transient-429', 'gateway-html', 'slow-webhooks', 'deterministic-tokens', 'second-resolution', 'short-token-lifetime', 'slow-processing', 'long-processing'];
 const NO_FRACTION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:\d{2})$/;
 
 interface Answer {
@@ -93,7 +97,7 @@ function rawExchange(url: string, path: string): Promise<{ head: string; closedB
   });
 }
 
-test('the catalogue holds the ten conditions, each with what it does and what it touches; unknown names are refused', () => {
+test('the catalogue holds the twelve conditions, each with what it does and what it touches; unknown names are refused', () => {
   assert.deepEqual(CONDITIONS.map((c) => c.name), NAMES);
   for (const c of CONDITIONS) assert.ok(c.description.length > 20 && (c.touches === 'all' || c.touches.length > 0), c.name);
   assert.throws(() => new ConditionSet(['latency', 'nope']), /unknown condition: nope \(see --list-conditions\)/);
@@ -188,6 +192,38 @@ for (const status of [503, 429] as const) {
     });
   });
 }
+
+test('gateway-html: every 20th request of an operation gets the gateway\'s HTML page — 502/504 in turn to a GET, 503 to the token endpoint —, every other one with Retry-After, never twice in a row', async () => {
+  await withReference(['gateway-html'], async ({ ref, call }) => {
+    const runs = await statusRuns(call, [JWKS, '/reference/v1/webhooks/jwks.json'], 4 * TRANSIENT_PERIOD);
+    for (const [path, answers] of runs) {
+      const at = answers.flatMap((a, i) => (a.status !== 200 ? [i] : []));
+      assert.equal(at.length, 4, `${path}: pages at ${at.join(', ')}`);
+      at.slice(1).forEach((i, k) => assert.equal(i - at[k]!, TRANSIENT_PERIOD, `${path}: every 20th`));
+      assert.deepEqual(at.map((i) => answers[i]!.status), [502, 504, 502, 504], path);
+      assert.deepEqual(at.map((i) => answers[i]!.headers.get('retry-after')), ['1', null, '1', null], path);
+      for (const i of at) {
+        assert.equal(answers[i]!.headers.get('content-type'), 'text/html');
+        assert.match(answers[i]!.text, /^<html>[\s\S]*<h1>50[24] /);
+      }
+    }
+    // A refresh answered by the gateway never reached the service: its refresh token stays usable.
+    const body = { grant_type: 'client_credentials', client_id: ref.options.clientId, client_secret: ref.options.clientSecret };
+    let refreshToken = (await call('POST', TOKEN_ROUTE, { json: body, retry: true })).json.refresh_token;
+    const statuses: number[] = [];
+    for (let i = 0; i < 2 * TRANSIENT_PERIOD; i++) {
+      const answer = await call('POST', TOKEN_ROUTE, { json: { grant_type: 'refresh_token', client_id: ref.options.clientId, refresh_token: refreshToken } });
+      statuses.push(answer.status);
+      if (answer.status === 200) refreshToken = answer.json.refresh_token;
+      else assert.match(answer.headers.get('content-type') ?? '', /^text\/html/);
+    }
+    assert.deepEqual(statuses.filter((s) => s !== 200), [503, 503], 'the token endpoint\'s row does not list 503: two pages in 40 requests');
+  });
+  const pages = new GatewayPages(() => 0);
+  for (const route of [`POST ${WITHDRAWAL_ADDRESS_ROUTE}`, `PATCH ${ACCEPT_ROUTE}`]) {
+    assert.deepEqual(Array.from({ length: 2 * TRANSIENT_PERIOD }, () => pages.next(route)).filter(Boolean), [], `${route}: its row lists 503, and a 502 or 504 to it would not be sent again`);
+  }
+});
 
 test('transient answers come before the operation does anything: a refresh answered 503 or 429 leaves its refresh token usable', async () => {
   await withReference(['transient-503', 'transient-429'], async ({ ref, call }) => {

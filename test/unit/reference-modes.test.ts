@@ -190,7 +190,14 @@ test('the profiles of these variants: what a certification team writes for each,
   assert.equal(recipes.standard.name, 'fast');
   assert.deepEqual(recipes.standard.template.body, { amount: '10.00', currency: 'EUR' });
   assert.deepEqual(recipes.answering202.map((r) => [r.name, r.template.body]), [['slow', { amount: '9999.00', currency: 'EUR' }]]);
-  assert.deepEqual([recipes.expiring?.template.body, recipes.expiring?.expiresAfterSeconds], [{ amount: '10.00', currency: 'EUR', validity_seconds: 1 }, 1]);
+  assert.deepEqual(
+    recipes.expiring.map((r) => [r.name, r.template.body, r.expiresAfterSeconds]),
+    [
+      ['expiring', { amount: '10.00', currency: 'EUR', validity_seconds: 1 }, 1],
+      ['expiringSlow', { amount: '9999.00', currency: 'EUR', validity_seconds: 1 }, 1],
+    ],
+    'an expiring offer on each path, fast and slow',
+  );
   assert.deepEqual(trading.createOffer?.body, { amount: '10.00', currency: 'EUR' }, 'a plain createOffer is a body the implementation takes');
 
   const renamed = profileOf('user-id-header-renamed');

@@ -9,6 +9,7 @@ import { seedUsers } from '../../reference/fixtures/users.ts';
 import { referenceProfile } from '../../reference/profile.ts';
 import type { ReferenceOptions } from '../../reference/options.ts';
 import { describeSchemaErrors, validateAgainst } from '../../src/schemas/registry.ts';
+import { parseIso8601 } from '../../src/schemas/iso8601.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -109,6 +110,14 @@ describe('reference trade offers', () => {
     await sleep(1_050);
     assert.equal(await r.status(expiring), 'expired');
     assert.equal((await r.accept(expiring, user)).status, 410);
+  });
+
+  test('an expired offer is gone (410) on the slow path too, and nothing executes', async () => {
+    const user = await r.newUser();
+    const expiring = await r.createOffer(user, { processingMs: 600, validitySeconds: 1 });
+    await sleep(1_050);
+    assert.equal((await r.accept(expiring, user)).status, 410);
+    assert.equal(await r.status(expiring), 'expired');
   });
 
   test('ownership, unknown offers, the user header and external_transaction_id', async () => {
@@ -229,6 +238,24 @@ test('the offer-status-404-while-processing fault answers 404 for an offer in pr
   }
 });
 
+test('the offer-expiry-fast-path-only fault: an expired fast offer is gone (410), an expired slow one is answered 202 and executes', async () => {
+  const r = await tradingReference({ faults: ['offer-expiry-fast-path-only'] });
+  try {
+    const [user, other] = [await r.newUser(), await r.newUser()];
+    const fast = await r.createOffer(user, { processingMs: 0, validitySeconds: 1 });
+    const slow = await r.createOffer(other, { processingMs: 600, validitySeconds: 1 });
+    await sleep(1_050);
+    assert.equal((await r.accept(fast, user)).status, 410);
+    assert.equal((await r.accept(slow, other)).status, 202);
+    await sleep(700);
+    const view = (await r.call('GET', `/reference/v1/offers/${slow}`)).json.data;
+    assert.equal(view.status, 'accepted');
+    assert.ok(view.trade?.trade_id, 'the expired offer executed: its status shows a trade');
+  } finally {
+    await r.ref.close();
+  }
+});
+
 test('the accept-body-500 fault answers 500 to an accept with a body, and not to one without', async () => {
   const r = await tradingReference({ faults: ['accept-body-500'] });
   try {
@@ -326,6 +353,25 @@ describe('legitimate variants of accept (reference/variants/trading.ts)', () => 
     }
   });
 
+  test('timestamps-iso8601-basic: the trade time at +01:00 and the offer\'s timestamps in basic format, the same instants, valid against 2.4', async () => {
+    const r = await tradingReference({ ...roomy, variants: ['timestamps-iso8601-basic'] });
+    try {
+      const user = await r.newUser();
+      const before = Date.now();
+      const offer = await r.createOffer(user, { processingMs: 0 });
+      const res = await r.accept(offer, user);
+      assertTrade(res.json);
+      assert.match(res.json.data.time, /^\d{8}T\d{6}\.\d{3}\+0100$/);
+      assert.ok(Math.abs(parseIso8601(res.json.data.time)! - before) < 5_000, res.json.data.time);
+      const view = (await r.call('GET', `/reference/v1/offers/${offer}`)).json.data;
+      assert.equal(view.trade.time, res.json.data.time);
+      for (const key of ['created_at', 'valid_until']) assert.match(view[key], /^\d{8}T\d{6}\.\d{3}Z$/, key);
+      assert.ok(parseIso8601(view.valid_until)! > parseIso8601(view.created_at)!);
+    } finally {
+      await r.ref.close();
+    }
+  });
+
   test('accept-202-without-body: 202 with an empty body', async () => {
     const r = await tradingReference({ ...roomy, variants: ['accept-202-without-body'] });
     try {
@@ -414,9 +460,11 @@ test("the reference's trading profile section validates and names every key the 
   assert.equal(trading.createOffer!.extract!.offerId, '/data/id');
   assert.equal(trading.offerStatus!.extract!.status, '/data/status');
   assert.equal(trading.offerStatus!.extract!.tradeId, '/data/trade/trade_id');
-  // The recipes a team would write: one well within the predefined time, one well beyond it, one that expires.
-  const { fast, slow, expiring } = trading.offerRecipes!;
+  // The recipes a team would write: one well within the predefined time, one well beyond it, and one that expires on each path.
+  const { fast, slow, expiring, expiringSlow } = trading.offerRecipes!;
   assert.ok((fast!.values!.processingMs as number) < trading.processingTimeMs! && (slow!.values!.processingMs as number) > trading.processingTimeMs!);
   assert.deepEqual([fast!.acceptAnswers, slow!.acceptAnswers, expiring!.expiresAfterSeconds], [200, 202, 1]);
+  assert.deepEqual([expiring!.values!.processingMs, expiringSlow!.values!.processingMs], [fast!.values!.processingMs, slow!.values!.processingMs]);
+  assert.deepEqual([expiringSlow!.acceptAnswers, expiringSlow!.expiresAfterSeconds, expiringSlow!.values!.validitySeconds], [202, 1, 1]);
   assert.ok(seedUsers(1).some((u) => u.id === trading.userId));
 });

@@ -8,6 +8,7 @@ import { seedDirectory } from '../../reference/crypto-transfers/directory.ts';
 import { seedUsers } from '../../reference/fixtures/users.ts';
 import { referenceProfile } from '../../reference/profile.ts';
 import { describeSchemaErrors, validateAgainst } from '../../src/schemas/registry.ts';
+import { parseIso8601 } from '../../src/schemas/iso8601.ts';
 import { variesPerRequest, withFreshValues } from '../../src/placeholders.ts';
 import { compareField } from '../../suites/crypto-transfers/echo.ts';
 
@@ -192,6 +193,18 @@ describe('legitimate variants of create withdrawal address (reference/variants/c
       assertAddress(await post({ to, userId: other, json: first }));
       // Owner name or host differences do not make another beneficiary address.
       assert.equal((await post({ to, userId: owner, json: { ...first, owner_legal_name: 'Someone Else' } })).status, 422);
+    } finally {
+      await running.close();
+    }
+  });
+
+  test('timestamps-iso8601-basic: created_at in basic format with a decimal comma, in UTC, valid against 2.3', async () => {
+    const { running, to } = await variantReference(['timestamps-iso8601-basic']);
+    try {
+      const before = Date.now();
+      const createdAt = String(assertAddress(await post({ to, userId: owner, json: fresh() })).created_at);
+      assert.match(createdAt, /^\d{8}T\d{6},\d{3}Z$/);
+      assert.ok(Math.abs(parseIso8601(createdAt)! - before) < 5_000, createdAt);
     } finally {
       await running.close();
     }

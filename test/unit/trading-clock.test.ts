@@ -14,6 +14,9 @@ test('a timestamp shows the step of its fraction; none, or only zeros, is whole 
   assert.equal(stepOf('2026-03-01T10:00:00.120+01:00'), 10);
   assert.equal(stepOf('2026-03-01T10:00:00.5Z'), 100);
   assert.equal(stepOf('2026-03-01T10:00:00.123456Z'), 1, 'finer than a millisecond counts as a millisecond');
+  assert.equal(stepOf('20260301T100000Z'), 1_000, 'ISO 8601 basic format (timestamps-iso8601-basic)');
+  assert.equal(stepOf('20260301T100000,120+0100'), 10);
+  assert.equal(stepOf('2026-03-01T10:00Z'), 60_000, 'a timestamp in whole minutes shows no finer clock');
   assert.equal(stepOf('not a time'), undefined);
   assert.equal(stepOf('10.00'), undefined);
 });

@@ -1,7 +1,8 @@
 // The reference's user-update webhook end to end on loopback: its own
 // register/trigger operations, a delivery the suite's verifiers accept, and
 // the retry schedule after 500s and timeouts under one idempotency key; the
-// delivery variants and the faults only the every-delivery check sees.
+// delivery variants, the faults only the every-delivery check sees, and the
+// verification-params faults (a failed verification, a redelivery).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request } from 'undici';
@@ -61,11 +62,13 @@ test('register and trigger validate their input and need a bearer', async () => 
   assert.equal(jwks.json.keys[0].crv, 'Ed25519');
 });
 
-async function deliverOne(script: ResponseStep[], waitMs: number, options: Parameters<typeof startReference>[0] = {}) {
+const RISK_FINISHED = { action: 'risk_evaluation', status: 'finished' };
+
+async function deliverOne(script: ResponseStep[], waitMs: number, options: Parameters<typeof startReference>[0] = {}, event: Record<string, unknown> = RISK_FINISHED) {
   const { reference, receiver, token } = await setUp(options);
   await call(reference.url, 'PUT', WEBHOOK_REGISTER_PATH, { url: receiver.url }, token);
   const session = await receiver.router.openSession({ users: [['suite-user']], script, holdMs: 0 });
-  const triggered = await call(reference.url, 'POST', eventsPath(USER), { action: 'risk_evaluation', status: 'finished' }, token);
+  const triggered = await call(reference.url, 'POST', eventsPath(USER), event, token);
   assert.equal(triggered.status, 202);
   await session.waitFor(() => true, 2_000);
   await new Promise((resolve) => setTimeout(resolve, waitMs));
@@ -157,4 +160,22 @@ test('faults of every delivery: unsigned redeliveries, undigested other kinds', 
     undigested.deliveries.map((d) => [carriesEvent(d, { action: 'risk_evaluation' }, [USER]), field(d, 'content-digest') !== undefined]).sort(),
     [[false, false], [false, false], [true, true]],
   );
+});
+
+test('faults of the verification params: a failed verification without success, redeliveries without timestamp (digested and signed as sent)', async () => {
+  const faults = ['webhook-failed-verification-without-success'];
+  const failed = await deliverOne([{ status: 204 }], 100, { faults }, { action: 'verification', success: false });
+  assert.deepEqual(Object.keys(paramsOf(failed.deliveries[0]!)!).sort(), ['action', 'timestamp', 'user_pid']);
+  const succeeded = await deliverOne([{ status: 204 }], 100, { faults }, { action: 'verification', success: true });
+  assert.equal(paramsOf(succeeded.deliveries[0]!)!.success, true, 'a successful verification keeps success');
+
+  const verification = { action: 'verification', success: true };
+  const { deliveries, jwks } = await deliverOne([{ status: 500 }, { status: 204 }], 300, { faults: ['webhook-redelivery-without-timestamp'], webhookRetryBaseMs: 50 }, verification);
+  assert.deepEqual(deliveries.map((d) => Object.keys(paramsOf(d)!).sort()), [['action', 'success', 'timestamp', 'user_pid'], ['action', 'success', 'user_pid']]);
+  assert.equal(idempotencyKey(deliveries[1]!), idempotencyKey(deliveries[0]!));
+  for (const d of deliveries) {
+    assert.equal(verifyContentDigest(field(d, 'content-digest'), d.body).ok, true);
+    const verdict = await verifyRfc9421(d, { jwks }, { requiredComponents: WEBHOOK_DEFAULTS.requiredComponents, skewSeconds: 5, now: d.receivedAt });
+    assert.equal(verdict.verified, true, verdict.reason);
+  }
 });

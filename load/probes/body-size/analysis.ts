@@ -5,18 +5,23 @@
 //
 // What backs each verdict: section 8 names a request
 // size limit on the token endpoint, with status 413, but not its value. So a
-// body the service refuses for its size must get 413 — a 5xx, a bare reset or
-// a chunked body let through above the limit it applies to Content-Length
-// bodies FAIL on that text ("Request size limit (status 413) | Token
-// endpoint"). No 413 up to the probe's largest size is INCONCLUSIVE: the
+// body the service refuses for its size must get 413 — a 5xx that is no
+// gateway's, a bare reset or a chunked body let through above the limit it
+// applies to Content-Length bodies FAIL on that text ("Request size limit
+// (status 413) | Token endpoint"). A step that got no answer in time (a
+// time-out is not a refusal) or only a gateway's 502, 503 or 504 (transient,
+// asked again) says nothing about its size: ERROR, naming it (answer.ts).
+// No 413 up to the probe's largest size is INCONCLUSIVE: the
 // limit may lie above it — unless the profile documents a smaller limit, a
 // profile-declared FAIL. How and when the 413 comes (before the body is
 // read, with Connection: close, after 100-continue) is not shown: findings.
 import type { SizeProbeStep } from '../../../src/results/load-model.ts';
 import type { AnalysisFinding } from '../rate-limit/analysis.ts';
+import { sizeAnswer } from './answer.ts';
 
 export interface BodySizeJudgement {
-  verdict: 'PASS' | 'FAIL' | 'INCONCLUSIVE';
+  /** ERROR: a size the judgement needs got no answer in time, or only a gateway's (answer.ts). */
+  verdict: 'PASS' | 'FAIL' | 'INCONCLUSIVE' | 'ERROR';
   reason: string;
   /** Set on a FAIL that contradicts the profile's documented limit rather than the spec's text: the profile key, and its value. */
   declaredBy?: string;
@@ -29,7 +34,13 @@ export interface BodySizeJudgement {
   findings: AnalysisFinding[];
 }
 
-const refused = (s: SizeProbeStep) => s.outcome !== 'accepted' && s.outcome !== 'other-4xx';
+const refused = (s: SizeProbeStep) => sizeAnswer(s) === 'refused';
+
+/** The probe that withholds its body waits for no answer on purpose: its time-out is a finding, not a lost answer. */
+const WITHHELD = 'declared size, body withheld';
+
+/** Steps whose answer says nothing about their size: a time-out, or a gateway's status still there after being asked again. */
+const unobserved = (steps: SizeProbeStep[]) => steps.filter((s) => s.purpose !== WITHHELD && sizeAnswer(s) === 'unobserved');
 
 /** The sentence every spec FAIL of the probe rests on: 8 names the size limit's status, 413. */
 export const SIZE_LIMIT_SENTENCE = 'SPEC-8-SIZE-LIMIT';
@@ -39,7 +50,7 @@ export const DOCUMENTED_BODY_LIMIT_KEY = 'load.tokenBodyLimit.expectedBytes';
 
 function describe(s: SizeProbeStep): string {
   if (s.outcome === 'reset') return `the connection was closed without a status${s.errorCode ? ` (${s.errorCode})` : ''}`;
-  if (s.outcome === 'timeout') return 'no answer in time';
+  if (s.outcome === 'timeout') return `no answer within ${Math.round(s.durationMs)} ms`;
   return `${s.status}`;
 }
 
@@ -50,8 +61,11 @@ export function judgeBodySize(steps: SizeProbeStep[], context: ProbeContext): Bo
   const findings: AnalysisFinding[] = [];
   const upper = steps.find((s) => s.purpose === 'upper bound');
   if (!upper) return { verdict: 'INCONCLUSIVE', reason: 'no request was sent', findings };
+  // A contradiction shown with its sentence (a server error where 413 is due) stands beside a size not observed.
   const unusable = unusableAnswers(steps, context, findings);
   if (unusable) return unusable;
+  const lost = unobserved(steps);
+  if (lost.length) return notObserved(lost, steps, findings);
   if (!refused(upper)) return noLimitFound(upper, context, findings);
 
   const bounds = sizeBounds(steps);
@@ -77,21 +91,35 @@ export function judgeBodySize(steps: SizeProbeStep[], context: ProbeContext): Bo
   };
 }
 
-/** Answers that say nothing about a size limit (the smallest body refused) or contradict 8 outright (a 5xx). */
+/**
+ * Steps that got no answer in time, or only a gateway's: the sizes they probe
+ * were not observed, so neither is the limit where they lie. ERROR, naming
+ * each, with what the other steps did show.
+ */
+function notObserved(lost: SizeProbeStep[], steps: SizeProbeStep[], findings: AnalysisFinding[]): BodySizeJudgement {
+  const what = lost.map((s) => `a ${s.framing} body of ${s.sizeBytes} bytes (${s.purpose}): ${s.outcome === 'timeout' ? describe(s) : `still ${s.status} after being asked again`}`);
+  const kinds = [lost.some((s) => s.outcome === 'timeout') ? 'a time-out is not a refusal' : '', lost.some((s) => s.outcome !== 'timeout') ? "a gateway's 502, 503 or 504 is a transient answer" : ''].filter(Boolean);
+  const { largestAcceptedBytes: accepted, smallestRejectedBytes: rejected } = sizeBounds(steps);
+  const seen = [Number.isFinite(accepted) ? `${accepted} bytes accepted` : '', Number.isFinite(rejected) ? `${rejected} bytes refused` : ''].filter(Boolean);
+  const known = seen.length ? ` (observed: ${seen.join(', ')})` : '';
+  return {
+    verdict: 'ERROR',
+    reason: `not observed: ${what.join('; ')} — ${kinds.join(', and ')}, so the answer for that size says nothing about the limit${known}`,
+    details: { unobserved: lost.map((s) => ({ sizeBytes: s.sizeBytes, framing: s.framing, purpose: s.purpose, outcome: s.outcome, status: s.status })) },
+    findings,
+  };
+}
+
+/** Answers that say nothing about a size limit (the smallest body refused) or contradict 8 outright (a 5xx that is no gateway's). */
 function unusableAnswers(steps: SizeProbeStep[], context: ProbeContext, findings: AnalysisFinding[]): BodySizeJudgement | undefined {
   const lower = steps.find((s) => s.purpose === 'lower bound');
   if (lower && refused(lower)) {
     // The plain request failing says nothing about a size limit; the conformance checks judge that answer.
     return { verdict: 'INCONCLUSIVE', reason: `even the smallest request body (${context.minBytes} bytes) was refused: ${describe(lower)}`, findings };
   }
-  const serverErrors = steps.filter((s) => s.outcome === '5xx');
-  if (!serverErrors.length) return undefined;
-  // A 503 is a transient answer (it was asked again as advised): never the basis of a verdict.
-  const first = serverErrors.find((s) => s.status !== 503);
-  if (!first) {
-    const transient = serverErrors[0]!;
-    return { verdict: 'INCONCLUSIVE', reason: `a ${transient.framing} body of ${transient.sizeBytes} bytes was still answered 503 after being asked again: a transient answer, so the limit was not observed`, findings };
-  }
+  // A gateway's status is not observed (answer.ts): what is left is the service's own server error.
+  const first = steps.find((s) => s.outcome === '5xx' && refused(s));
+  if (!first) return undefined;
   return {
     verdict: 'FAIL',
     on: SIZE_LIMIT_SENTENCE,
@@ -103,7 +131,7 @@ function unusableAnswers(steps: SizeProbeStep[], context: ProbeContext, findings
 
 /** The largest accepted and the smallest refused size of the bisection (Content-Length bodies actually sent). */
 function sizeBounds(steps: SizeProbeStep[]): Bounds {
-  const declared = steps.filter((s) => s.framing === 'content-length' && s.purpose !== 'declared size, body withheld');
+  const declared = steps.filter((s) => s.framing === 'content-length' && s.purpose !== WITHHELD && sizeAnswer(s) !== 'unobserved');
   const accepted = declared.filter((s) => !refused(s)).map((s) => s.sizeBytes);
   const rejected = declared.filter(refused).map((s) => s.sizeBytes);
   return { largestAcceptedBytes: Math.max(...accepted), smallestRejectedBytes: Math.min(...rejected) };
@@ -155,7 +183,7 @@ function framingFindings(steps: SizeProbeStep[], limit: number, over: number): A
     else if (s.outcome !== '413') findings.push({ level: 'WARN', message: `with Expect: 100-continue the smallest oversize body got ${describe(s)} instead of 413` });
     else if (s.answeredBeforeBodyComplete) findings.push({ level: 'INFO', message: `with Expect: 100-continue, 413 came before the body was sent` });
   }
-  const withheld = steps.find((s) => s.purpose === 'declared size, body withheld');
+  const withheld = steps.find((s) => s.purpose === WITHHELD);
   if (withheld?.outcome === 'timeout') {
     // Refusing from the declared size, before the body, is good practice, not something the spec shows.
     findings.push({

@@ -9,6 +9,8 @@ import { fillRequest, type FilledRequest } from '../../scenarios/request.ts';
 import type { RequestTemplate } from '../../scenarios/types.ts';
 import { advisedWaitSec } from '../rate-limit/headers.ts';
 import { judgeBodySize, type BodySizeJudgement } from './analysis.ts';
+import { sizeAnswer } from './answer.ts';
+import { TRANSIENT_STATUSES } from '../../../src/spec/answer-class.ts';
 import { sendSized, type SizedResponse } from './raw-request.ts';
 import { HTTP_DEFAULTS } from '../../../src/config/profile.ts';
 import type { SocketTarget } from '../../../src/http/connection.ts';
@@ -41,27 +43,28 @@ export interface BodySizeProbeRun {
   exchanges: SizedExchange[];
   requests: number;
   requestBudget: number;
-  /** Requests repeated because they were answered 429 or 503 (not counted in the budget). */
+  /** Requests repeated because they were answered 429, or 502, 503 or 504 (not counted in the budget). */
   rateLimitedRetries: number;
   minBytes: number;
 }
 
 const MAX_429_RETRIES = 5;
-/** Answers that say "not now" (src/check/outcome.ts TRANSIENT_STATUSES): asked again, never judged. */
-const TRANSIENT = new Set([429, 503]);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export async function runBodySizeProbe(options: BodySizeProbeOptions): Promise<BodySizeProbeRun> {
   const prober = new BodySizeProber(options);
   const finish = () => prober.result();
   const upper = await prober.probe(options.maxBytes, 'content-length', 'upper bound');
-  if (!refused(upper)) return finish();
+  if (sizeAnswer(upper) !== 'refused') return finish();
   const lower = await prober.probe(prober.minBytes, 'content-length', 'lower bound');
-  if (refused(lower)) return finish();
+  if (sizeAnswer(lower) !== 'accepted') return finish();
 
   const bisection = new SizeBisection(prober.minBytes, options.maxBytes);
   for (let size = bisection.next(); size !== undefined && !options.signal?.aborted; size = bisection.next()) {
-    bisection.record(size, refused(await prober.probe(size, 'content-length', 'bisection')));
+    const answer = sizeAnswer(await prober.probe(size, 'content-length', 'bisection'));
+    // A time-out or a gateway's answer says nothing about this size: the bisection cannot go on (the judgement says so).
+    if (answer === 'unobserved') return finish();
+    bisection.record(size, answer === 'refused');
   }
   const limit = bisection.low;
   // The smallest oversize body must get a readable 413; a bare reset is retried once where a good server can answer before the body.
@@ -74,9 +77,7 @@ export async function runBodySizeProbe(options: BodySizeProbeOptions): Promise<B
   return finish();
 }
 
-const refused = (r: SizedResponse) => r.outcome !== 'accepted' && r.outcome !== 'other-4xx';
-
-/** Sends the probe's requests one at a time, paced and retried on 429, and keeps each as a step with its exchange. */
+/** Sends the probe's requests one at a time, paced and retried on a transient answer, and keeps each as a step with its exchange. */
 class BodySizeProber {
   readonly steps: SizeProbeStep[] = [];
   readonly exchanges: SizedExchange[] = [];
@@ -128,7 +129,12 @@ class BodySizeProber {
     return response;
   }
 
-  /** Sends at the current pace; a 429 or 503 is waited out as advised and asked again, up to MAX_429_RETRIES times. */
+  /**
+   * Sends at the current pace; a transient answer (429; a gateway's 502, 503,
+   * 504) is waited out as advised and asked again, up to MAX_429_RETRIES
+   * times. The probe's request is a client_credentials grant: sent again, it
+   * only issues another token, whatever happened behind a gateway.
+   */
   private async sendPaced(body: Buffer, framing: Framing, sendBytes: number | undefined): Promise<SizedResponse> {
     const options = this.options;
     for (let attempt = 0; ; attempt++) {
@@ -145,8 +151,8 @@ class BodySizeProber {
         sendBytes,
         tls: options.tls,
       });
-      if (!TRANSIENT.has(response.status ?? 0) || attempt >= MAX_429_RETRIES) return response;
-      // The rate limit (or an instance briefly unavailable) is not what this probe measures: wait as told and ask again.
+      if (!TRANSIENT_STATUSES.has(response.status ?? 0) || attempt >= MAX_429_RETRIES) return response;
+      // The rate limit (or an instance or gateway briefly unavailable) is not what this probe measures: wait as told and ask again.
       this.rateLimitedRetries++;
       this.paceMs = Math.min(1_000, Math.max(25, 2 * this.paceMs));
       const advised = advisedWaitSec(response.headers ?? {}) ?? 1;

@@ -4,14 +4,17 @@
 //
 // What backs each verdict: section 8 names a rate limit on the token
 // endpoint and on accept, with status 429, but not its value. So
-//   - load refused otherwise than with 429 — 5xx outside the operation's
-//     section 7 list, or connections the target dropped while the generator
-//     kept up (overload.ts) — FAILs on 8's "Rate limit (status 429) | Token
-//     endpoint, accept trade offer"; 503 on accept (listed) is load shed, a
-//     listed 500 a warning, the generator's own failures nobody's;
+//   - load refused otherwise than with 429 — a 5xx outside the operation's
+//     section 7 list that is no gateway's (overload.ts) — FAILs on 8's "Rate
+//     limit (status 429) | Token endpoint, accept trade offer"; 503 on accept
+//     (listed) is load shed, a listed 500 a warning, the generator's own
+//     failures nobody's; a gateway status the row does not list (502, 504,
+//     503 on the token endpoint) and a dropped connection are no answer of the
+//     limiter: named, a warning beyond the tolerated share, never a FAIL;
 //   - no 429 up to the cap is INCONCLUSIVE: the limit may be above the cap, as
 //     its value is "not shown" — unless the profile documents the limit and the
-//     probe went well above it, a profile-declared FAIL (declaredBy);
+//     probe went well above it, a profile-declared FAIL (declaredBy), or
+//     gateway answers and dropped connections hid the limiter: ERROR;
 //   - everything else observed (429s below the limit, a collapse, slow 429s,
 //     no recovery, an estimate off the documented value) is a finding.
 import type { NormalizedRun, PhaseResult } from '../../result/normalized.ts';
@@ -21,7 +24,7 @@ import { limitRange, overloadFindings, recoveryCheck, type LimitRange } from './
 import { DEFAULT_MAX_SERVER_ERROR_SHARE, round1, type AnalysisFinding, type RateLimitAnalysis, type RateLimitCriteria } from './model.ts';
 import { noLimitFound } from './no-limit.ts';
 import { admitted, describeCounts, hasOnset, toRateStep } from './steps.ts';
-import { overloadAnswers, shareOf, SPEC_OPERATION, type LimitedOperation, type OverloadAnswers } from './overload.ts';
+import { describeTransient, overloadAnswers, shareOf, SPEC_OPERATION, type LimitedOperation, type OverloadAnswers } from './overload.ts';
 import { OPERATION_NAMES, SECTION_7_CODES } from '../../../src/spec/status-codes.ts';
 
 export { DEFAULT_MAX_SERVER_ERROR_SHARE, DOCUMENTED_LIMIT_TOLERANCE, type AnalysisFinding, type RateLimitAnalysis, type RateLimitCriteria } from './model.ts';
@@ -40,7 +43,7 @@ export function analyzeRateLimit(run: NormalizedRun, criteria: RateLimitCriteria
   const overload = onsetIndex >= 0 ? climb.slice(onsetIndex) : climb;
   const refused = overloadVerdict(run, climb, overload, onsetIndex, criteria, steps, findings);
   if (refused) return refused;
-  if (onsetIndex < 0) return noLimitFound(climb, criteria, steps, findings);
+  if (onsetIndex < 0) return noLimitFound(climb, { ...criteria, operation: operationOf(run, criteria) }, steps, findings);
 
   const onset = climb[onsetIndex]!;
   const plateau = climb.slice(onsetIndex + 1);
@@ -72,6 +75,13 @@ function overloadNotes(under: OverloadAnswers, operation: LimitedOperation, maxS
     });
   }
   if (under.shed.count) findings.push({ level: 'INFO', message: `load was shed with 503 ×${under.shed.count}, an answer section 7 lists for ${name}` });
+  if (under.transient.count) {
+    const share = shareOf(under.transient, under.total);
+    findings.push({
+      level: share > maxShare ? 'WARN' : 'INFO',
+      message: `${(share * 100).toFixed(1)} % of the answers under load were ${describeTransient(under, name)}: not the limiter's answers, transient, so they decide nothing (README "Verdicts")`,
+    });
+  }
   if (shareOf(under.listed, under.total) > maxShare) {
     findings.push({
       level: 'WARN',
@@ -81,10 +91,10 @@ function overloadNotes(under: OverloadAnswers, operation: LimitedOperation, maxS
 }
 
 /**
- * Load refused otherwise than with 429 — 5xx outside section 7's list, or
- * connections the target dropped while the generator kept up (overload.ts)
- * — beyond maxShare: a FAIL on 8's "Rate limit (status 429)"; INCONCLUSIVE
- * when they came at the lowest rate already; undefined when within maxShare.
+ * Load refused otherwise than with 429 — a 5xx outside section 7's list that
+ * is no gateway's (overload.ts) — beyond maxShare: a FAIL on 8's "Rate limit
+ * (status 429)"; INCONCLUSIVE when they came at the lowest rate already;
+ * undefined when within maxShare.
  */
 function overloadVerdict(run: NormalizedRun, climb: PhaseResult[], overload: PhaseResult[], onsetIndex: number, criteria: RateLimitCriteria, steps: RateStep[], findings: AnalysisFinding[]): RateLimitAnalysis | undefined {
   const maxShare = criteria.maxServerErrorShare ?? DEFAULT_MAX_SERVER_ERROR_SHARE;
@@ -98,23 +108,19 @@ function overloadVerdict(run: NormalizedRun, climb: PhaseResult[], overload: Pha
     // Failing at the lowest rate already is not load being refused: the conformance checks judge those answers.
     return {
       verdict: 'INCONCLUSIVE',
-      reason: `already at ${climb[0]!.offeredRps} req/s, the lowest rate, answers were server errors or dropped connections (${describeCounts(first.against.by)}): they do not come with load, so they say nothing about a rate limit`,
+      reason: `already at ${climb[0]!.offeredRps} req/s, the lowest rate, answers were server errors (${describeCounts(first.against.by)}): they do not come with load, so they say nothing about a rate limit`,
       steps,
       findings,
     };
   }
   const name = OPERATION_NAMES[SPEC_OPERATION[operation]];
-  const kinds = [
-    under.against.count > under.dropped ? `server errors section 7 does not list for ${name}` : '',
-    under.dropped ? 'dropped connections while the generator kept up' : '',
-  ].filter(Boolean);
   const where = overload.filter((p) => overloadAnswers([p], operation).against.count > 0).map((p) => `${p.offeredRps} req/s`);
   return {
     verdict: 'FAIL',
     on: RATE_LIMIT_SENTENCE,
-    reason: `${(share * 100).toFixed(1)} % of the answers under load were ${kinds.join(' or ')} (${describeCounts(under.against.by)}) at ${where.join(', ')}, where the rate limit's status is 429`,
+    reason: `${(share * 100).toFixed(1)} % of the answers under load were server errors section 7 does not list for ${name}, and no gateway's (${describeCounts(under.against.by)}) at ${where.join(', ')}, where the rate limit's status is 429`,
     details: {
-      expected: `429 above the limit (8); at most ${maxShare * 100} % other refusals outside section 7's list for ${name} (${SECTION_7_CODES[SPEC_OPERATION[operation]].join(', ')})`,
+      expected: `429 above the limit (8); at most ${maxShare * 100} % other refusals outside section 7's list for ${name} (${SECTION_7_CODES[SPEC_OPERATION[operation]].join(', ')}) besides a gateway's 502, 503, 504`,
       actual: under.against.by,
       share,
     },

@@ -2,8 +2,8 @@
 // of the "plateau" steps — those after the first step with 429s — when the
 // bucket is already drained and every refill is spent at once
 // (staircase.ts explains why that is unbiased); where the embedded engine
-// kept a completion timeline, it is read from when answers completed.
-import type { CompletionTimeline, NormalizedRun, PhaseResult } from '../../result/normalized.ts';
+// kept an arrival timeline, it is read from when the requests were sent.
+import type { ArrivalTimeline, NormalizedRun, PhaseResult } from '../../result/normalized.ts';
 import { round1, type AnalysisFinding, type RateLimitAnalysis } from './model.ts';
 import { admitted } from './steps.ts';
 
@@ -16,12 +16,12 @@ export interface LimitEstimate {
 export function estimateLimit(run: NormalizedRun, onset: PhaseResult, plateau: PhaseResult[], findings: AnalysisFinding[]): LimitEstimate {
   let estimate: number;
   let estimateMethod: RateLimitAnalysis['estimateMethod'] = 'plateau-steps';
-  const stepwise = run.completionTimeline && refillEstimate(run.completionTimeline);
-  const fromTimeline = run.completionTimeline && timelineEstimate(run.completionTimeline);
+  const stepwise = run.arrivalTimeline && refillEstimate(run.arrivalTimeline);
+  const fromTimeline = run.arrivalTimeline && timelineEstimate(run.arrivalTimeline);
   if (stepwise && stepwise.rps !== undefined) {
     // A limiter that refills in steps (a fixed window): read over whole refill periods, not the refused tail of each.
     estimate = stepwise.rps;
-    estimateMethod = 'completion-timeline';
+    estimateMethod = 'arrival-timeline';
     if ((stepwise.periodSec ?? 0) >= 0.5) {
       findings.push({
         level: 'INFO',
@@ -30,7 +30,7 @@ export function estimateLimit(run: NormalizedRun, onset: PhaseResult, plateau: P
     }
   } else if (fromTimeline && !stepwise) {
     estimate = fromTimeline.rps;
-    estimateMethod = 'completion-timeline';
+    estimateMethod = 'arrival-timeline';
   } else if (plateau.length) {
     // Also where the limiter refills in steps but showed fewer than two refills: whole steps are the next best span.
     if (stepwise) findings.push({ level: 'INFO', message: 'admissions came in bursts with only 429s between (a fixed-window limiter?), too few to read whole periods: the limit is read from the plateau steps' });
@@ -45,7 +45,7 @@ export function estimateLimit(run: NormalizedRun, onset: PhaseResult, plateau: P
   return { estimate, estimateMethod };
 }
 
-/** A stretch of completion slots this long with 429s and not one admitted answer is a limiter waiting for its next refill. */
+/** A stretch of arrival slots this long with 429s and not one admitted answer is a limiter waiting for its next refill. */
 const REFILL_GAP_SLOTS_MS = 50;
 /** Share of drained 100 ms windows with no admitted answer from which the limiter counts as refilling in steps. */
 const STEPWISE_SHARE = 0.3;
@@ -60,7 +60,7 @@ const STEPWISE_SHARE = 0.3;
  * not look stepwise (a token bucket refills continuously); without rps when
  * it does but shows fewer than two refills.
  */
-export function refillEstimate(timeline: CompletionTimeline): { rps?: number; periods: number; periodSec?: number } | undefined {
+export function refillEstimate(timeline: ArrivalTimeline): { rps?: number; periods: number; periodSec?: number } | undefined {
   if (!looksStepwise(timeline)) return undefined;
   const gapSlots = Math.max(1, Math.round(REFILL_GAP_SLOTS_MS / timeline.resolutionMs));
   const refills: number[] = [];
@@ -82,7 +82,7 @@ export function refillEstimate(timeline: CompletionTimeline): { rps?: number; pe
 }
 
 /** At least three 100 ms windows with 429s, and of them STEPWISE_SHARE or more with nothing admitted. */
-function looksStepwise(timeline: CompletionTimeline): boolean {
+function looksStepwise(timeline: ArrivalTimeline): boolean {
   const { admittedIn, limitedIn } = windowTotals(timeline, 100);
   let drained = 0;
   let empty = 0;
@@ -95,7 +95,7 @@ function looksStepwise(timeline: CompletionTimeline): boolean {
 }
 
 /** Admitted and limited answers per whole window of windowMs (a trailing partial window is left out). */
-function windowTotals(timeline: CompletionTimeline, windowMs: number): { per: number; admittedIn: number[]; limitedIn: number[] } {
+function windowTotals(timeline: ArrivalTimeline, windowMs: number): { per: number; admittedIn: number[]; limitedIn: number[] } {
   const per = Math.max(1, Math.round(windowMs / timeline.resolutionMs));
   const count = Math.floor(timeline.admitted.length / per);
   const admittedIn: number[] = [];
@@ -114,14 +114,18 @@ function windowTotals(timeline: CompletionTimeline, windowMs: number): { per: nu
 }
 
 /**
- * The limit read from the completion timeline: admitted answers per second
+ * The limit read from the arrival timeline: admitted requests per second
  * over the windows in which the bucket stayed drained — 429s in the window
  * and in both neighbours. Once drained, every token is spent the moment it
- * refills, so admitted answers arrive at exactly the sustained rate; reading
- * them by completion time keeps this true when a busy server falls behind
- * the arrivals (a stall only delays the spending of tokens, it loses none).
+ * refills, so requests are admitted at exactly the sustained rate. They are
+ * placed by when they were sent, since the limiter decides as a request
+ * arrives: an admitted answer that comes a second after the 429s of its
+ * moment (a slow operation behind the limiter) stays in its own window, and
+ * the answers of the burst admitted before the drain never land among the
+ * drained windows. A server that falls behind decides later than the
+ * arrivals, but a stall only delays the spending of tokens, it loses none.
  */
-export function timelineEstimate(timeline: CompletionTimeline, windowMs = 100): { rps: number; windows: number } | undefined {
+export function timelineEstimate(timeline: ArrivalTimeline, windowMs = 100): { rps: number; windows: number } | undefined {
   const { per, admittedIn, limitedIn } = windowTotals(timeline, windowMs);
   const count = admittedIn.length;
   let sum = 0;

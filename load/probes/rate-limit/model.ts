@@ -14,8 +14,9 @@ export interface RateLimitCriteria {
   burst?: number;
   /**
    * Share tolerated under overload of the answers that count against the
-   * target (overload.ts: 5xx outside section 7's list, connections it
-   * dropped while the generator kept up; default 1 %).
+   * target (overload.ts: 5xx outside section 7's list other than a
+   * gateway's; default 1 %), and of gateway answers and dropped connections
+   * before they are a warning (or, with no 429 and no documented limit, ERROR).
    */
   maxServerErrorShare?: number;
   /** The operation, for section 7's list of its codes; else read from the scenario's name. */
@@ -29,8 +30,9 @@ export interface AnalysisFinding {
 }
 
 export interface RateLimitAnalysis {
-  verdict: 'PASS' | 'FAIL' | 'INCONCLUSIVE';
-  /** One line: why FAIL or INCONCLUSIVE, or what was found. */
+  /** ERROR: the limiter could not be observed (only gateway answers and dropped connections came instead of 429s). */
+  verdict: 'PASS' | 'FAIL' | 'INCONCLUSIVE' | 'ERROR';
+  /** One line: why FAIL, INCONCLUSIVE or ERROR, or what was found. */
   reason: string;
   /** Set on a FAIL that contradicts the profile (a documented limit), not the spec's text: the profile key, and its value. */
   declaredBy?: string;
@@ -49,8 +51,8 @@ export interface RateLimitAnalysis {
    * rate of requests that come faster than it, depending on their spacing.
    */
   limitRangeRps?: [number, number];
-  /** How the estimate was read: from when answers completed (embedded engine) or from the plateau steps' counts. */
-  estimateMethod?: 'completion-timeline' | 'plateau-steps';
+  /** How the estimate was read: from when the admitted and refused requests were sent (an arrival timeline), or from the plateau steps' counts. */
+  estimateMethod?: 'arrival-timeline' | 'plateau-steps';
   recovered?: boolean;
   findings: AnalysisFinding[];
 }

@@ -1,11 +1,14 @@
 // Who the answers of a staircase that are neither admitted nor 429 count
 // against. Section 8 names the rate limit's status, 429, for the token
-// endpoint and accept; section 7 lists each operation's codes. So, under
-// overload:
-//   - a 5xx outside the operation's section 7 list (503, 502, 504 on the
-//     token endpoint; 502, 504 on accept), or a connection the target dropped
-//     while the generator held its plan, is load refused otherwise than with
-//     429: it counts against the target;
+// endpoint and accept; section 7 lists each operation's codes; an answer is
+// classified once, by src/spec/answer-class.ts. So, under overload:
+//   - a gateway status the row does not list (502, 504; 503 on the token
+//     endpoint), or a connection the target dropped while the generator held
+//     its plan, is no answer of the limiter: transient, it contradicts no
+//     sentence on its own (README "Verdicts": retried, then ERROR; a staircase
+//     cannot ask again, so it is counted and named, never a FAIL);
+//   - any other 5xx outside the row (501, 505, …) is load refused otherwise
+//     than with 429: it counts against the target;
 //   - 503 where section 7 lists it (accept) is a listed overload answer: load
 //     shed, not a failure;
 //   - another listed 5xx (500), or a 5xx whose code the engine did not record
@@ -13,7 +16,8 @@
 //   - the generator's own time-outs and cut requests, and any transport
 //     failure in a step the generator could not hold (arrivals dropped or
 //     late, the rate not reached), are the generator's, not the target's.
-import { SECTION_7_CODES, type SpecOperation } from '../../../src/spec/status-codes.ts';
+import { answerClass } from '../../../src/spec/answer-class.ts';
+import type { SpecOperation } from '../../../src/spec/status-codes.ts';
 import { answered, type PhaseResult } from '../../result/normalized.ts';
 
 export type LimitedOperation = 'token' | 'accept';
@@ -36,9 +40,11 @@ export interface Tally {
 export interface OverloadAnswers {
   /** Every answer and failure of the steps. */
   total: number;
-  /** 5xx outside section 7's list, and connections dropped while the generator held its plan. */
+  /** 5xx outside section 7's list other than a gateway's. */
   against: Tally;
-  /** Of `against`, the dropped connections (the rest are 5xx). */
+  /** Gateway statuses the row does not list, and connections dropped while the generator held its plan: not the limiter's answers. */
+  transient: Tally;
+  /** Of `transient`, the dropped connections (the rest are gateway statuses). */
   dropped: number;
   /** 503 where section 7 lists it: load shed with a listed answer. */
   shed: Tally;
@@ -62,13 +68,15 @@ export function generatorFellBehind(phase: PhaseResult): boolean {
   return phase.offeredRps > 0 && phase.durationSec >= 0.5 && phase.achievedRps < 0.95 * phase.offeredRps;
 }
 
-function tallyServerErrors(phase: PhaseResult, listedCodes: readonly number[], out: OverloadAnswers): void {
+function tallyServerErrors(phase: PhaseResult, operation: SpecOperation, out: OverloadAnswers): void {
   let recorded = 0;
   for (const [code, n] of Object.entries(phase.statusCounts)) {
     const status = Number(code);
     if (status < 500) continue;
     recorded += n;
-    if (!listedCodes.includes(status)) add(out.against, code, n);
+    const whose = answerClass(operation, status);
+    if (whose === 'gateway') add(out.transient, code, n);
+    else if (whose === 'unlisted') add(out.against, code, n);
     else if (status === 503) add(out.shed, code, n);
     else add(out.listed, code, n);
   }
@@ -82,7 +90,7 @@ function tallyTransport(phase: PhaseResult, out: OverloadAnswers): void {
     coded += n;
     if (behind || GENERATOR_FAILURES.has(code)) add(out.excused, code, n);
     else {
-      add(out.against, code, n);
+      add(out.transient, code, n);
       out.dropped += n;
     }
   }
@@ -90,21 +98,30 @@ function tallyTransport(phase: PhaseResult, out: OverloadAnswers): void {
   const uncoded = phase.answers.transport - coded;
   if (behind) add(out.excused, 'transport failure', uncoded);
   else {
-    add(out.against, 'transport failure', uncoded);
+    add(out.transient, 'transport failure', uncoded);
     out.dropped += Math.max(0, uncoded);
   }
 }
 
 /** The steps' answers other than admitted ones and 429, sorted by who they count against. */
 export function overloadAnswers(phases: readonly PhaseResult[], operation: LimitedOperation): OverloadAnswers {
-  const listedCodes = SECTION_7_CODES[SPEC_OPERATION[operation]] as readonly number[];
-  const out: OverloadAnswers = { total: 0, against: tally(), dropped: 0, shed: tally(), listed: tally(), excused: tally() };
+  const out: OverloadAnswers = { total: 0, against: tally(), transient: tally(), dropped: 0, shed: tally(), listed: tally(), excused: tally() };
   for (const p of phases) {
     out.total += answered(p);
-    tallyServerErrors(p, listedCodes, out);
+    tallyServerErrors(p, SPEC_OPERATION[operation], out);
     tallyTransport(p, out);
   }
   return out;
 }
 
 export const shareOf = (t: Tally, total: number) => (total ? t.count / total : 0);
+
+/** The transient answers in words: the gateway statuses by code, and the dropped connections, with what each is. */
+export function describeTransient(under: OverloadAnswers, operationName: string): string {
+  const gateway = Object.entries(under.transient.by).filter(([code]) => /^\d{3}$/.test(code));
+  const parts = [
+    gateway.length ? `${gateway.map(([code, n]) => `${code} ×${n}`).join(', ')} (gateway statuses section 7 does not list for ${operationName})` : '',
+    under.dropped ? `${under.dropped} dropped connections while the generator kept up` : '',
+  ];
+  return parts.filter(Boolean).join(' and ');
+}

@@ -9,9 +9,11 @@ import { PLATEAU_SEC, recoveryStep, RECOVERY_SHARE, staircaseScenarios } from '.
 import type { LoadScenario, PlannedStep } from '../../scenarios/types.ts';
 import { analyzeRateLimit, DEFAULT_MAX_SERVER_ERROR_SHARE, hasOnset, type RateLimitAnalysis, type RateLimitCriteria } from './analysis.ts';
 import { advisedWaitSec } from './headers.ts';
+import { sizedStaircase, type PlanFor } from './pilot.ts';
 
 export interface RateLimitRunOptions extends Omit<EngineOptions, 'scenario' | 'onPhaseEnd' | 'rateLimitExpected'> {
-  scenario: LoadScenario;
+  /** The staircase as planned; or, with planFor, the staircase planned for the answer time a pilot observes. */
+  scenario: LoadScenario | { planFor: PlanFor; declaredLatencyMs?: number };
   criteria: RateLimitCriteria;
   /** Longest wait honoured from Retry-After before the recovery step. */
   maxBackoffSec?: number;
@@ -34,7 +36,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * estimate needs; refusals that count against the target beyond the
  * tolerated share end the climb early, as the verdict is already certain.
  */
-function climbController(maxServerErrorShare: number, maxInFlight: number, operation: LimitedOperation): (phase: PhaseResult) => PhaseDecision {
+function climbController(maxServerErrorShare: number, maxInFlight: number, operation: LimitedOperation, latencyMs: number | undefined): (phase: PhaseResult) => PhaseDecision {
   let onsetSeen = false;
   return (phase) => {
     if (onsetSeen) return 'stop';
@@ -44,7 +46,7 @@ function climbController(maxServerErrorShare: number, maxInFlight: number, opera
     if (!hasOnset(phase)) return 'continue';
     onsetSeen = true;
     const plateau: PlannedStep = { name: `${phase.name}-plateau`, role: 'climb', rate: phase.offeredRps, durationSec: PLATEAU_SEC, startSec: 0 };
-    return { replaceRest: staircaseScenarios([plateau], maxInFlight).scenarios };
+    return { replaceRest: staircaseScenarios([plateau], maxInFlight, latencyMs).scenarios };
   };
 }
 
@@ -101,18 +103,19 @@ function observed(controller: (phase: PhaseResult) => PhaseDecision, onStep: OnC
 }
 
 export async function runRateLimitProbe(options: RateLimitRunOptions & { onStep?: OnClimbStep }): Promise<RateLimitRun> {
-  const { scenario, log } = options;
+  const { log } = options;
+  const scenario = 'planFor' in options.scenario ? await sizedStaircase(options, options.scenario.planFor, options.scenario.declaredLatencyMs, log) : options.scenario;
   // Section 7's row of the operation the scenario measures (user details is no rate-limited operation: token's row).
   const criteria: RateLimitCriteria = { ...options.criteria, operation: options.criteria.operation ?? (scenario.operation === 'accept' ? 'accept' : 'token') };
   const climbSteps = (scenario.steps ?? []).filter((s) => s.role === 'climb');
   const maxInFlight = options.maxInFlight ?? 512;
-  const climbScenario = { ...scenario, ...staircaseScenarios(climbSteps, maxInFlight) };
+  const climbScenario = { ...scenario, ...staircaseScenarios(climbSteps, maxInFlight, scenario.latencyMs) };
   const climb = await runEngine({
     ...options,
     scenario: climbScenario,
     rateLimitExpected: true,
     timelineResolutionMs: 10,
-    onPhaseEnd: observed(climbController(criteria.maxServerErrorShare ?? DEFAULT_MAX_SERVER_ERROR_SHARE, maxInFlight, criteria.operation!), options.onStep),
+    onPhaseEnd: observed(climbController(criteria.maxServerErrorShare ?? DEFAULT_MAX_SERVER_ERROR_SHARE, maxInFlight, criteria.operation!, scenario.latencyMs), options.onStep),
   });
   if (options.afterClimb) await options.afterClimb(climb);
   const preliminary = analyzeRateLimit(climb, criteria);
@@ -126,7 +129,7 @@ export async function runRateLimitProbe(options: RateLimitRunOptions & { onStep?
   const step = recoveryStep(0, Math.min(criteria.capRps, RECOVERY_SHARE * preliminary.estimatedLimitRps), 0);
   const recovery = await runEngine({
     ...options,
-    scenario: { ...scenario, ...staircaseScenarios([step], maxInFlight) },
+    scenario: { ...scenario, ...staircaseScenarios([step], maxInFlight, scenario.latencyMs) },
     rateLimitExpected: true,
   });
   const run = appendRun(climb, recovery);

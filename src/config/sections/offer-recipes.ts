@@ -6,6 +6,14 @@
 // and what it declares: acceptAnswers 200 or 202 (spec 3.1; the predefined
 // time is not shown) and expiresAfterSeconds.
 //
+// A recipe that declares expiresAfterSeconds makes offers meant to run out:
+// the expiry checks try every such recipe (a slow one too, since validity
+// may be checked on one code path only), each offer once it has expired. The
+// checks that accept an offer at once never take one, whatever its
+// acceptAnswers (which then only says which path its offers take): a retry
+// after a transient answer (Retry-After) could come after its validity, and
+// its refusal would be no answer to what they ask.
+//
 // Profiles written before recipes (trading.fastProcessingMs,
 // slowProcessingMs, expiryValiditySeconds) keep working: those keys become
 // the recipes fast, slow and expiring here, so every check reads recipes only.
@@ -24,13 +32,20 @@ export interface ResolvedRecipe {
   declaredBy: string;
 }
 
+/** A recipe that declares how long its offers stay valid. */
+export type ExpiringRecipe = ResolvedRecipe & { expiresAfterSeconds: number };
+
+const expires = (recipe: ResolvedRecipe): recipe is ExpiringRecipe => recipe.expiresAfterSeconds !== undefined;
+
 export interface OfferRecipes {
   /** Makes the offers of every check that needs "an offer to accept": fast, else the first answering 200, else createOffer as it is. */
   standard: ResolvedRecipe;
+  /** The recipes declaring acceptAnswers 200 whose offers stay valid (no expiresAfterSeconds). */
   answering200: ResolvedRecipe[];
+  /** The recipes declaring acceptAnswers 202 whose offers stay valid (no expiresAfterSeconds). */
   answering202: ResolvedRecipe[];
-  /** The recipe whose offers expire soon (the expiry checks), if any. */
-  expiring?: ResolvedRecipe;
+  /** Every recipe whose offers expire soon (expiresAfterSeconds), in the profile's order: the expiry checks try each. */
+  expiring: ExpiringRecipe[];
   all: ResolvedRecipe[];
 }
 
@@ -88,11 +103,13 @@ export function offerRecipes(section: TradingProfile | undefined): OfferRecipes 
     expiresAfterSeconds: recipe.expiresAfterSeconds,
     declaredBy: recipe.declaredBy,
   }));
-  const answering200 = all.filter((r) => r.acceptAnswers === 200);
-  const answering202 = all.filter((r) => r.acceptAnswers === 202);
+  const expiring = all.filter(expires);
+  const lasting = all.filter((r) => !expires(r));
+  const answering200 = lasting.filter((r) => r.acceptAnswers === 200);
+  const answering202 = lasting.filter((r) => r.acceptAnswers === 202);
   const plain: ResolvedRecipe = { name: 'createOffer', template: createOffer, values: baseValues(section), declaredBy: 'trading.createOffer' };
-  const standard = all.find((r) => r.name === 'fast' && r.acceptAnswers !== 202) ?? answering200[0] ?? plain;
-  return { standard, answering200, answering202, expiring: all.find((r) => r.expiresAfterSeconds !== undefined), all };
+  const standard = lasting.find((r) => r.name === 'fast' && r.acceptAnswers !== 202) ?? answering200[0] ?? plain;
+  return { standard, answering200, answering202, expiring, all };
 }
 
 /** A sentence for a profile that sets both forms, else undefined. */

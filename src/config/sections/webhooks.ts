@@ -59,6 +59,8 @@ export interface WebhooksProfile {
   observationWindowMs?: number;
   retryDelaysMs?: number[];
   slowResponseMs?: number;
+  /** How long a newly set up receiving address takes to take effect (not shown by the spec): every session waits it after setting one up. */
+  addressPropagationMs?: number;
 }
 
 export const WEBHOOK_DEFAULTS = {
@@ -77,6 +79,12 @@ export const WEBHOOK_DEFAULTS = {
    */
   deliveryTimeoutMs: 30_000,
   observationWindowMs: 5_000,
+  /**
+   * Without a declared addressPropagationMs: how long new-address-takes-effect
+   * waits before it causes one more event when the first reached an earlier
+   * address (the spec shows no propagation time, so a miss after it is REVIEW).
+   */
+  addressPropagationWindowMs: 5_000,
   /** What a delivery is expected to be signed over when the profile does not say (spec 5 rule 5 names these headers); missing ones only warn. */
   requiredComponents: ['@method', ['@target-uri', '@path'], 'content-digest', 'date', 'x-bts-idempotency-key'] as Array<string | string[]>,
 } as const;

@@ -18,7 +18,7 @@ function rateLimitFigures(probe: RateLimitProbe): HTMLDListElement {
     ['429 onset', perSecond(probe.onsetRps) ?? 'none up to the cap', 'fig-key'],
     ['estimated limit', perSecond(probe.estimatedLimitRps) ?? '—', 'fig-key'],
     probe.estimatedBurst !== undefined && ['estimated burst', `${formatInt(probe.estimatedBurst)} requests`],
-    probe.estimateMethod && ['estimated from', probe.estimateMethod === 'completion-timeline' ? 'answers per second under 429s' : 'per-step counts'],
+    probe.estimateMethod && ['estimated from', probe.estimateMethod === 'plateau-steps' ? 'per-step counts' : 'admissions per second under 429s'],
     ['expected (profile)', perSecond(probe.expectedLimitRps) ?? 'not set'],
     ['rate cap', `${formatNumber(probe.capRps)} req/s`],
     ['steps', formatInt(steps.length)],
