@@ -23,7 +23,7 @@ interface Deliveries {
   waitFor(predicate: (d: ReceivedDelivery) => boolean, timeoutMs: number): Promise<ReceivedDelivery | undefined>;
 }
 
-/** A later delivery of the event `first` is, by its key: undefined `first` carries none (then no delivery is its redelivery by key). */
+/** Whether `candidate` carries `first`'s X-BTS-Idempotency-Key (and is another delivery): a redelivery of its event. Never when `first` carries no key. */
 export function carriesKeyOf(candidate: ReceivedDelivery, first: ReceivedDelivery): boolean {
   const key = idempotencyKey(first);
   return key !== undefined && candidate !== first && idempotencyKey(candidate) === key;
