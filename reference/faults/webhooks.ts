@@ -30,6 +30,11 @@ export const webhooksFaults: Fault[] = [
     description:
       'Deliveries are signed with an ECDSA P-256 key (as webhook-signature-ecdsa-p256), but the signature is written DER-encoded (about 70 bytes) instead of the 64-byte r‖s concatenation RFC 9421 3.3.4 requires.',
   },
+  {
+    name: 'webhook-params-double-encoded',
+    requirement: 'WEBHOOK-BODY-SCHEMA',
+    description: 'params is sent as a JSON string holding the params object (encoded twice: {"params": "{\\"action\\": …}"}), not as an object.',
+  },
   { name: 'webhook-body-without-params', requirement: 'WEBHOOK-BODY-SCHEMA', description: 'The event fields are sent at the top level of the body instead of inside params.' },
   { name: 'webhook-timestamp-milliseconds', requirement: 'WEBHOOK-BODY-SCHEMA', description: 'params.timestamp is Unix time in milliseconds instead of seconds.' },
   {

@@ -23,7 +23,8 @@
 //   webhook-signature-hmac             hmac-sha256 with options.webhookSharedSecret; the JWK Set
 //                                      stays served, empty: a shared secret is never published;
 //   jwks-requires-bearer               (an auth variant) the JWK Set answers 401 without a bearer;
-//   webhook-body-extra-members         more members in the body and in params than 6.1 lists.
+//   webhook-body-extra-members         more members in the body and in params than 6.1 lists;
+//   webhook-at-least-once              an acknowledged event delivered once more, under its key (dispatcher.ts).
 import { randomUUID, createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { ReferenceContext } from '../context.ts';

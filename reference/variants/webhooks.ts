@@ -107,6 +107,14 @@ export const webhooksVariants: Variant[] = [
       '6.1: "Body shape: an object with params. The params for a verification result hold" action, success, user_pid and timestamp — what they hold, not that they hold nothing else; the params of the other actions are "not shown".',
   },
   {
+    name: 'webhook-at-least-once',
+    area: 'webhooks',
+    description:
+      'Delivery is at least once: the first acknowledgement of an event does not end it; the event is delivered once more after the first retry delay, under the same X-BTS-Idempotency-Key and with the same body, as a queue-backed sender that lost the acknowledgement would. That redelivery\'s acknowledgement ends it.',
+    allowedBy:
+      '5 rule 5: X-BTS-Idempotency-Key is there so that "a receiver can use them to verify and de-duplicate messages", which a sender that never repeats a message would not need; 6.2: "Retry and redelivery behaviour: not shown." The suite warns on one redelivery after a written acknowledgement, and fails two in a row.',
+  },
+  {
     name: 'webhook-signature-hmac',
     area: 'webhooks',
     description:

@@ -3,8 +3,10 @@
 // An answer of 200, 201, 202 or 204 confirms receipt (spec 6.1); anything
 // else, a connection error or a timeout is retried on the server's schedule
 // (schedule.ts: exponential backoff from webhookRetryBaseMs by default, the
-// slow-webhooks condition's seconds), under the same idempotency key. One
-// dispatcher per server: its state is its own.
+// slow-webhooks condition's seconds), under the same idempotency key. With
+// the webhook-at-least-once variant an acknowledged event is sent once more,
+// after the first retry delay, under its key. One dispatcher per server: its
+// state is its own.
 import { appendFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
@@ -73,11 +75,15 @@ export class WebhookDispatcher {
 
   private async deliver(event: WebhookEvent): Promise<void> {
     const { firstDelayMs, retryDelaysMs: delays } = this.schedule;
+    // webhook-at-least-once: the first acknowledgement does not end the event; it is sent once more, as a redelivery.
+    let duplicates = this.ctx.variants.has('webhook-at-least-once') ? 1 : 0;
     // unref: a queued delivery must not keep a closed reference's process alive.
     if (firstDelayMs > 0) await sleep(firstDelayMs, undefined, { ref: false });
     for (let attempt = 1; ; attempt++) {
-      if (this.acknowledged(await this.attempt(event, attempt))) return;
-      const delay = delays[attempt - 1];
+      const acknowledged = this.acknowledged(await this.attempt(event, attempt));
+      if (acknowledged && duplicates-- === 0) return;
+      // The duplicate comes after the first retry delay, as a sender that lost track of the acknowledgement would retry.
+      const delay = acknowledged ? (delays[0] ?? this.ctx.options.webhookRetryBaseMs) : delays[attempt - 1];
       if (delay === undefined) return;
       await sleep(delay, undefined, { ref: false });
     }

@@ -56,6 +56,7 @@ export function eventParams(request: EventRequest, userId: string, at: Date, fau
 /** `iso` writes occurred_at (webhook-body-extra-members): the reference clock's format, whole seconds under second-resolution. */
 export function eventBody(params: Record<string, unknown>, eventId: string, faults: FaultSet, variants: VariantSet, iso: (instant: Date) => string = (d) => d.toISOString()): string {
   if (faults.has('webhook-body-without-params')) return JSON.stringify(params);
+  if (faults.has('webhook-params-double-encoded')) return JSON.stringify({ params: JSON.stringify(params) });
   if (!variants.has('webhook-body-extra-members')) return JSON.stringify({ params });
   const occurredAt = iso(new Date(Number(params.timestamp) * 1000));
   return JSON.stringify({ event: 'user-update', event_id: eventId, occurred_at: occurredAt, params: { ...params, event_id: eventId, source: 'ptas-reference' } });

@@ -11,8 +11,9 @@
 // seconds after the event must not make the checks take turns.
 //
 // The event under test is told from everything else by its content: the
-// first delivery after the cause, not taken before, whose JSON carries the
-// caused action and names the user, in params or at the top level (6.2 lists
+// first delivery after the cause, not taken before and no later attempt (by
+// its key: redelivery.ts) of an event delivered before the cause, whose JSON
+// carries the caused action and names the user, in params or at the top level (6.2 lists
 // many other notification kinds and does not show which operation emits
 // which). Every other delivery is kept as evidence and never judged as the event.
 import { waitingOnOtherChecks, type CheckContext, type CheckFixtures } from '../../runner/index.ts';
@@ -24,10 +25,18 @@ import type { ResponseStep } from '../../src/webhooks/routing.ts';
 import { signatureStrategy, type SignatureStrategy } from '../../src/webhooks/signature/index.ts';
 import { answeredAtMs, describeEvent, type CausedEvent, type UserUpdateEvent } from './events.ts';
 import { markedAddress, SUITE_MARKER } from './markers.ts';
+import { isAttemptByKey } from './redelivery.ts';
+import { unreadableEvent, unreadableReason } from './unreadable.ts';
 import { webhookSettings, type WebhookSettings } from './settings.ts';
 
 export { webhookSettings, webhookWaitsMs, type WebhookSettings } from './settings.ts';
 export { ACKNOWLEDGE, answeredAtMs, describeEvent, eventsToCause, offset, REFUSE_FIRST_ATTEMPT, RISK_STATUSES, VERIFICATION_FAILED, VERIFICATION_SUCCEEDED, type CausedEvent, type UserUpdateEvent } from './events.ts';
+
+/** What a check asks of its session beyond the receiver's answers. */
+export interface SessionOptions {
+  /** The check judges the body's shape (6.1): it takes a delivery whose event cannot be read as its event (unreadable.ts). */
+  judgesBodyShape?: boolean;
+}
 
 export class WebhookSession {
   /** The deliveries taken as the events under test, in the order they were taken. */
@@ -37,6 +46,7 @@ export class WebhookSession {
     private readonly fixtures: CheckFixtures,
     readonly settings: WebhookSettings,
     private readonly session: RemoteSession,
+    private readonly options: SessionOptions = {},
   ) {}
 
   /** The id of the user this session holds: its events are caused for this user. */
@@ -104,6 +114,8 @@ export class WebhookSession {
    */
   private couldBe(delivery: ReceivedDelivery, caused: CausedEvent, exactly: boolean): boolean {
     if (delivery.receivedAtMs < caused.atMs || this.taken.some((t) => isRepeatOf(delivery, t))) return false;
+    // An attempt (by key) of an event that arrived before the cause, a late retry of an earlier check's event, is not the caused one.
+    if (this.deliveries.some((d) => d.receivedAtMs < caused.atMs && isAttemptByKey(delivery, d))) return false;
     return carriesEvent(delivery, caused.event, this.eventUserIds, exactly);
   }
 
@@ -113,8 +125,9 @@ export class WebhookSession {
    * first delivery with the action for the user is taken (its success or
    * status is then judged wrong by the check), and failing that a body that
    * is not JSON at all, which cannot be told apart: section 1 makes every
-   * body JSON, so judging it as the event is no false verdict. Events caused
-   * back to back are collected side by side (each with its own wait).
+   * body JSON, so judging it as the event is no false verdict. Failing all
+   * that, a delivery whose event cannot be read: see unreadableOrError.
+   * Events caused back to back are collected side by side (each with its own wait).
    */
   async findDeliveryOf(caused: CausedEvent): Promise<ReceivedDelivery | undefined> {
     let delivery: ReceivedDelivery | undefined;
@@ -126,11 +139,24 @@ export class WebhookSession {
     } finally {
       await this.session.endCause();
     }
+    delivery ??= this.unreadableOrError(caused);
     if (delivery) {
       this.taken.push(delivery);
       this.fixtures.check.event(`delivery #${delivery.seq} is the ${describeEvent(caused.event)} event`);
     }
     return delivery;
+  }
+
+  /**
+   * After the wait, a delivery naming the user whose event cannot be read
+   * (unreadable.ts): the event, for a check that judges the body's shape;
+   * for any other check, ERROR naming that check.
+   */
+  private unreadableOrError(caused: CausedEvent): ReceivedDelivery | undefined {
+    const candidates = this.deliveries.filter((d) => d.receivedAtMs >= caused.atMs && !this.taken.some((t) => isRepeatOf(d, t)));
+    const found = unreadableEvent(candidates, this.eventUserIds);
+    if (!found || this.options.judgesBodyShape) return found?.delivery;
+    return this.fixtures.check.notObserved(unreadableReason(found), { delivery: found.delivery.seq, body: found.delivery.body.toString('utf8').slice(0, 200) });
   }
 
   /**
@@ -272,13 +298,14 @@ export async function loadSignatureStrategy(fixtures: CheckFixtures, settings: W
  * follow `script`: waits for a free user (outside the check's time limit),
  * sets up the receiving address (setUpUsualAddress, under the hub's address
  * lock: see withAddressLock) unless `setUpAddress` is false, and
- * afterwards keeps every delivery of the session as evidence.
+ * afterwards keeps every delivery of the session as evidence; a check that
+ * judges the body's shape says so (`judgesBodyShape`).
  */
 export async function withWebhookSession(
   fixtures: CheckFixtures,
   script: ResponseStep[],
   body: (session: WebhookSession) => Promise<void>,
-  options: { setUpAddress?: boolean } = {},
+  options: { setUpAddress?: boolean } & SessionOptions = {},
 ): Promise<void> {
   const { check, http, profile, targetName } = fixtures;
   const settings = webhookSettings(profile, check);
@@ -297,7 +324,7 @@ export async function withWebhookSession(
     const key = idempotencyKey(d);
     check.event(`delivery #${d.seq} received`, `${d.method} ${d.requestTarget}, key ${key ?? '(none)'}; answered ${step.status}${step.delayMs ? ` after ${step.delayMs} ms` : ''}`);
   };
-  const webhookSession = new WebhookSession(fixtures, settings, session);
+  const webhookSession = new WebhookSession(fixtures, settings, session, { judgesBodyShape: options.judgesBodyShape });
   try {
     if (settings.register && options.setUpAddress !== false) {
       await webhookSession.withAddressLock((current) => webhookSession.setUpUsualAddress(current));

@@ -45,6 +45,7 @@ defineCheck(
   },
   async (fixtures) => {
     const { check } = fixtures;
+    // This check judges the shape: a delivery whose event cannot be read is taken as the event (support.ts, unreadable.ts).
     await withWebhookSession(fixtures, REFUSE_FIRST_ATTEMPT, async (session) => {
       // Caused back to back and collected side by side: one delivery wait and one observation window for both.
       const causes = [await session.mustCause(VERIFICATION_SUCCEEDED), await session.mustCause(VERIFICATION_FAILED)];
@@ -61,6 +62,6 @@ defineCheck(
       }
       const judgements = judged.flatMap((verification) => judgeVerificationBody(verification, session));
       applyWorst(check, judgements, `all ${judged.length} verification deliveries (success true and false; ${redeliveries} of them redeliveries) carry params with action, success, user_pid and a Unix-time timestamp`);
-    });
+    }, { judgesBodyShape: true });
   },
 );

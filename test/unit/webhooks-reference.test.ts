@@ -103,6 +103,21 @@ test('an attempt that times out is retried', async () => {
   assert.equal(idempotencyKey(deliveries[1]!), idempotencyKey(deliveries[0]!));
 });
 
+test('webhook-at-least-once: an acknowledged event comes once more, under its key and with its body; acknowledging that ends it', async () => {
+  const { deliveries } = await deliverOne([{ status: 204 }], 400, { variants: ['webhook-at-least-once'], webhookRetryBaseMs: 50 });
+  assert.equal(deliveries.length, 2);
+  assert.equal(idempotencyKey(deliveries[1]!), idempotencyKey(deliveries[0]!));
+  assert.ok(deliveries[1]!.body.equals(deliveries[0]!.body));
+  assert.ok(deliveries[1]!.receivedAtMs - deliveries[0]!.receivedAtMs >= 45, 'after the first retry delay');
+});
+
+test('webhook-params-double-encoded: params is a JSON string holding the params object', async () => {
+  const { deliveries } = await deliverOne([{ status: 204 }], 50, { faults: ['webhook-params-double-encoded'] });
+  const { params } = JSON.parse(deliveries[0]!.body.toString('utf8')) as { params: unknown };
+  assert.equal(typeof params, 'string');
+  assert.equal((JSON.parse(params as string) as { action: string }).action, 'risk_evaluation');
+});
+
 const field = (d: { fieldLines: Array<[string, string]> }, name: string) => d.fieldLines.find(([n]) => n === name)?.[1];
 
 test('webhook-unrelated-notifications: an offer-status notification before and after the event, each signed and digested', async () => {
