@@ -276,7 +276,7 @@ function documentedVariables(file: string): { names: Set<string>; prefixes: Set<
   return { names: new Set(found.filter((n) => !n.endsWith('_'))), prefixes: new Set(found.filter((n) => n.endsWith('_'))) };
 }
 
-const SELFTEST_VARIABLES = ['PTAS_SELFTEST_ONLY', 'PTAS_SELFTEST_WORKERS', 'PTAS_SELFTEST_VERDICTS'];
+const SELFTEST_VARIABLES = ['PTAS_SELFTEST_ONLY', 'PTAS_SELFTEST_WORKERS', 'PTAS_SELFTEST_VERDICTS', 'PTAS_SELFTEST_BASIS'];
 
 test('every environment variable README.md and load/README.md document has a case in this file', () => {
   const covered = new Set([
