@@ -14,7 +14,7 @@ const PILOT_STEP: PlannedStep = { name: 'pilot', role: 'climb', rate: 10, durati
 export type PilotOptions = Omit<EngineOptions, 'scenario' | 'rateLimitExpected'>;
 
 /** The slowest answer of the pilot in ms, or undefined when none came (the climb then sizes from what the profile declares). */
-export async function observeAnswerTimeMs(options: PilotOptions, scenario: LoadScenario): Promise<number | undefined> {
+async function observeAnswerTimeMs(options: PilotOptions, scenario: LoadScenario): Promise<number | undefined> {
   // Not the climb's: its decisions, progress, captured iterations, timeline or answer samples.
   const { onPhaseEnd, onProgress, capture, timelineResolutionMs, onAnswer, segment, ...reach } = options;
   const run = await runEngine({ ...reach, scenario: { ...scenario, ...staircaseScenarios([PILOT_STEP], 8) }, rateLimitExpected: true });
