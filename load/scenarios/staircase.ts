@@ -117,8 +117,12 @@ function round2(seconds: number): number {
  * arrivals the step is meant to offer.
  */
 export function vusFor(rate: number, maxInFlight: number, latencyMs = 0): number {
-  const heldSec = Math.max(0.5, (1.5 * latencyMs) / 1000);
-  return Math.max(4, Math.min(maxInFlight, Math.ceil(rate * heldSec) + 20));
+  return Math.max(4, Math.min(maxInFlight, Math.ceil(rate * heldInFlightSec(latencyMs)) + 20));
+}
+
+/** The seconds of arrivals a step keeps room for in flight (vusFor): half a second, or one and a half answer times. */
+export function heldInFlightSec(latencyMs = 0): number {
+  return Math.max(0.5, (1.5 * latencyMs) / 1000);
 }
 
 /** The steps as k6 constant-arrival-rate scenarios plus the thresholds that surface their sub-metrics; latencyMs as vusFor. */

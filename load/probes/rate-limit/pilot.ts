@@ -4,7 +4,7 @@
 // at a low rate; the slowest answer counts, since a step must outlast its
 // slow answers rather than its typical ones.
 import { runEngine, type EngineOptions } from '../../engine/engine.ts';
-import { latencyStretchSec, staircaseScenarios } from '../../scenarios/staircase.ts';
+import { heldInFlightSec, latencyStretchSec, staircaseScenarios } from '../../scenarios/staircase.ts';
 import type { LoadScenario, PlannedStep } from '../../scenarios/types.ts';
 
 /** Three arrivals, 100 ms apart: far below any limit worth probing, so they are answered as the operation answers alone. */
@@ -36,7 +36,7 @@ export async function sizedStaircase(options: PilotOptions, planFor: PlanFor, de
   const stretch = latencyStretchSec(latencyMs);
   if (latencyMs !== undefined && stretch > 0) {
     const how = observed !== undefined ? 'answers took up to' : 'the profile declares';
-    const heldSec = Math.round((1.5 * latencyMs) / 10) / 100;
+    const heldSec = Math.round(heldInFlightSec(latencyMs) * 100) / 100;
     log?.(`${how} ${Math.round(latencyMs)} ms: each step lasts ${stretch} s longer and keeps up to ${heldSec} s of arrivals in flight`);
   }
   return planFor(latencyMs);
