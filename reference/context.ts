@@ -32,9 +32,9 @@ export interface ReferenceContext {
 const BEARER = /^Bearer\s+(\S+)$/i;
 const VERIFIED_CACHE_LIMIT = 10_000;
 
-async function claimsFor(ctx: ReferenceContext, token: string): Promise<TokenClaims | undefined> {
+async function claimsFor(ctx: ReferenceContext, token: string, signatureUnchecked: boolean): Promise<TokenClaims | undefined> {
   const jwt = ctx.opaqueTokens.get(token) ?? token;
-  if (ctx.faults.has('bearer-signature-unchecked')) {
+  if (signatureUnchecked) {
     try {
       return decodeJwt(jwt) as TokenClaims;
     } catch {
@@ -56,16 +56,21 @@ async function claimsFor(ctx: ReferenceContext, token: string): Promise<TokenCla
  * Authenticates the bearer access token of a request (spec 5). Answers 401
  * itself and returns undefined when the request may not proceed.
  */
-/**
- * authenticate, except that a request without any Authorization passes when
- * `fault` is active (the faults that drop one operation's bearer requirement).
- */
-export async function authenticateUnless(fault: string, ctx: ReferenceContext, req: RouteRequest, res: ServerResponse): Promise<boolean> {
-  if (ctx.faults.has(fault) && !req.raw.headers.authorization) return true;
-  return (await authenticate(ctx, req, res)) !== undefined;
+/** The faults that break one operation's bearer rule, and not the others'. */
+export interface OperationBearerFaults {
+  /** A request without any Authorization passes. */
+  notRequired: string;
+  /** The bearer JWT is decoded without verifying its signature, so a tampered one passes. */
+  signatureUnchecked: string;
 }
 
-export async function authenticate(ctx: ReferenceContext, req: RouteRequest, res: ServerResponse): Promise<TokenClaims | undefined> {
+/** authenticate, under the faults that break only this operation's bearer rule. */
+export async function authenticateUnless(faults: OperationBearerFaults, ctx: ReferenceContext, req: RouteRequest, res: ServerResponse): Promise<boolean> {
+  if (ctx.faults.has(faults.notRequired) && !req.raw.headers.authorization) return true;
+  return (await authenticate(ctx, req, res, ctx.faults.has(faults.signatureUnchecked))) !== undefined;
+}
+
+export async function authenticate(ctx: ReferenceContext, req: RouteRequest, res: ServerResponse, signatureUnchecked = false): Promise<TokenClaims | undefined> {
   const header = req.raw.headers.authorization;
   if (!header) {
     if (ctx.faults.has('missing-bearer-allowed')) {
@@ -75,7 +80,7 @@ export async function authenticate(ctx: ReferenceContext, req: RouteRequest, res
     return undefined;
   }
   const match = BEARER.exec(header);
-  const claims = match ? await claimsFor(ctx, match[1]!) : undefined;
+  const claims = match ? await claimsFor(ctx, match[1]!, signatureUnchecked || ctx.faults.has('bearer-signature-unchecked')) : undefined;
   const usable = claims && (claims.token_use === 'access' || ctx.faults.has('refresh-token-as-bearer'));
   if (!usable || ctx.faults.has('valid-bearer-rejected')) {
     sendError(res, 401, 'unauthorized', 'invalid bearer credential', { 'www-authenticate': 'Bearer error="invalid_token"' });

@@ -27,6 +27,8 @@ export interface SignOptions {
   issuer?: string;
   /** No jti claim (the deterministic-tokens condition's access tokens). */
   withoutJti?: boolean;
+  /** exp in milliseconds rather than seconds (the jwt-exp-milliseconds fault): such a token never expires here. */
+  expInMilliseconds?: boolean;
 }
 
 export class TokenKeys {
@@ -66,7 +68,7 @@ export class TokenKeys {
     if (!options.withoutJti) jwt.setJti(jti);
     return jwt
       .setIssuedAt(now)
-      .setExpirationTime(now + ttlSeconds)
+      .setExpirationTime((now + ttlSeconds) * (options.expInMilliseconds ? 1000 : 1))
       .sign(internal ? this.internalSecret : this.privateKey);
   }
 

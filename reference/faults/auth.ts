@@ -5,6 +5,13 @@ export const authFaults: Fault[] = [
   { name: 'expires-in-as-string', requirement: 'TOKEN-RESPONSE-SCHEMA', description: 'expires_in is sent as a JSON string instead of an integer.' },
   { name: 'token-content-type-text', requirement: 'TOKEN-JSON-BODY', description: 'Token responses are labelled Content-Type: text/plain.' },
   { name: 'opaque-tokens', requirement: 'TOKEN-JWT-FORMAT', description: 'Access and refresh tokens are opaque random strings instead of JWTs.' },
+  {
+    name: 'jwt-exp-milliseconds',
+    requirement: 'TOKEN-JWT-FORMAT',
+    description: "The access token's exp claim counts milliseconds since the epoch, where a JWT's NumericDate counts seconds (RFC 7519 §2).",
+    // Caught on RFC 7519's words alone, without auth.expiresInUnit.
+    minimalProfile: [],
+  },
   { name: 'expires-in-mismatch', requirement: 'TOKEN-EXPIRES-IN', description: 'expires_in announces three times the lifetime the token\'s exp claim carries.' },
   { name: 'jwks-wrong-key', requirement: 'TOKEN-JWKS-VERIFIES', description: 'The published JWK Set holds a key that did not sign the tokens.' },
   { name: 'refresh-reissues-old-access-token', requirement: 'TOKEN-REFRESH-RENEWS', description: 'A refresh returns the access token issued with the refresh token instead of a new one.' },

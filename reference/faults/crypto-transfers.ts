@@ -9,6 +9,7 @@ export const cryptoTransfersFaults: Fault[] = [
   { name: 'wda-user-header-optional', requirement: 'WDA-USER-HEADER-REQUIRED', description: 'Without svc-user-id the address is created for the first seeded user.' },
   { name: 'wda-unknown-user-accepted', requirement: 'WDA-UNKNOWN-USER-REJECTED', description: 'A svc-user-id naming no user gets an address book and a 200.' },
   { name: 'wda-bearer-not-required', requirement: 'WDA-BEARER-REQUIRED', description: 'Creating a withdrawal address without Authorization is let through.' },
+  { name: 'wda-bearer-signature-unchecked', requirement: 'WDA-BEARER-INVALID-REJECTED', description: 'Creating a withdrawal address decodes the bearer JWT without verifying its signature, so a tampered access token is let through (user details still verifies it).' },
   { name: 'wda-malformed-uuid-accepted', requirement: 'WDA-INVALID-BODY-REJECTED', description: 'host_id is stored as sent, UUID-shaped or not: a malformed host_id is answered 200 with a host_id that contradicts 2.3 ("string, UUID shape").' },
   { name: 'wda-parameter-error-409', requirement: 'WDA-PARAMETER-ERROR-CODE', description: 'Body parameter errors are answered 409 instead of 422.' },
   { name: 'wda-omitted-field-500', requirement: 'WDA-REQUIRED-FIELDS', description: 'A body without the optional destination_tag causes a 500.' },

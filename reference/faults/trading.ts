@@ -44,6 +44,7 @@ export const tradingFaults: Fault[] = [
   { name: 'offer-ownership-unchecked', requirement: 'OFFER-OWNERSHIP', description: 'Any svc-user-id can accept any user\'s offer.' },
   { name: 'unknown-offer-200', requirement: 'OFFER-UNKNOWN-REJECTED', description: 'Accepting an offer id that names no offer answers 200 with data: null (the lookup\'s miss serialised as the result).' },
   { name: 'accept-bearer-not-required', requirement: 'OFFER-BEARER-REQUIRED', description: 'Accepting an offer without Authorization is let through.' },
+  { name: 'accept-bearer-signature-unchecked', requirement: 'OFFER-BEARER-INVALID-REJECTED', description: 'Accepting an offer decodes the bearer JWT without verifying its signature, so a tampered access token is let through (user details still verifies it).' },
   { name: 'accept-user-header-optional', requirement: 'OFFER-USER-HEADER-REQUIRED', description: 'Without svc-user-id the offer is accepted on behalf of its owner.' },
   { name: 'external-transaction-id-rejected', requirement: 'OFFER-EXTERNAL-TRANSACTION-ID', description: 'An accept carrying external_transaction_id is refused with 422.' },
   { name: 'accept-body-500', requirement: 'OFFER-ACCEPT-BODY-NOT-SHOWN', description: 'An accept that carries a request body (even {}) causes a 500.' },

@@ -69,7 +69,7 @@ class AcceptRoute {
   }
 
   async handle(req: RouteRequest, res: ServerResponse): Promise<void> {
-    if (!(await authenticateUnless('accept-bearer-not-required', this.ctx, req, res))) return;
+    if (!(await authenticateUnless({ notRequired: 'accept-bearer-not-required', signatureUnchecked: 'accept-bearer-signature-unchecked' }, this.ctx, req, res))) return;
     const rateLimited = !this.bucket.take() && !this.fault('no-accept-rate-limit');
     if (rateLimited && !this.fault('rate-limited-accept-executes')) return this.sendRateLimited(res);
     // slow-processing: what the limiter let through answers late (conditions/slow-processing.ts).

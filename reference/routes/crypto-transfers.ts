@@ -83,7 +83,7 @@ class WithdrawalAddresses {
   }
 
   async create(req: RouteRequest, res: ServerResponse): Promise<void> {
-    if (!(await authenticateUnless('wda-bearer-not-required', this.ctx, req, res))) return;
+    if (!(await authenticateUnless({ notRequired: 'wda-bearer-not-required', signatureUnchecked: 'wda-bearer-signature-unchecked' }, this.ctx, req, res))) return;
     const userId = this.userOf(req, res);
     if (!userId) return;
 

@@ -166,6 +166,7 @@ export class TokenGrants {
     const withoutJti = ctx.conditions.has('deterministic-tokens');
     return ctx.keys.sign('access', clientId, accessTokenLifetimeSeconds(ctx.options.accessTokenTtlSeconds, ctx.conditions), undefined, {
       withoutJti,
+      expInMilliseconds: this.fault('jwt-exp-milliseconds'),
       ...(unrecognised ? { issuer: `${ctx.keys.issuer}/unrecognised` } : {}),
     });
   }

@@ -2,6 +2,7 @@
 import { defineCheck } from '../../runner/index.ts';
 import { clientCredentialsBody, issuePair, postToken } from '../../src/auth/tokens.ts';
 import { decodeJwt, readJwt } from '../../src/auth/jwt.ts';
+import { millisecondTimeClaims } from '../../src/auth/numeric-date.ts';
 import { jwksSource, loadJwks, verifyWithJwks } from '../../src/auth/jwks.ts';
 
 defineCheck(
@@ -65,6 +66,13 @@ defineCheck(
         continue;
       }
       const { header, payload } = jwt.decoded;
+      for (const wrong of millisecondTimeClaims(payload, pair.response.startedAt.getTime())) {
+        check.fail(
+          `${name}'s ${wrong.claim} claim ${wrong.value} counts milliseconds (it names ${wrong.asMilliseconds} only when read so): a NumericDate counts seconds`,
+          { field: `${name}.${wrong.claim}`, actual: wrong.value, exchange: pair.response.exchangeId },
+          { on: 'RFC7519-2' },
+        );
+      }
       check.note(`${name}: alg ${String(header.alg)}${header.typ ? `, typ ${String(header.typ)}` : ''}`, { claims: Object.keys(payload) });
     }
   },
@@ -87,6 +95,8 @@ defineCheck(
     const { exp, iat } = decoded.payload;
     if (typeof exp !== 'number') return check.skip('the access token carries no numeric exp claim');
     if (!Number.isFinite(pair.expiresIn)) return check.skip('expires_in is not a number (the token-response check judges its type)');
+    const inMilliseconds = millisecondTimeClaims(decoded.payload, pair.response.startedAt.getTime()).map((c) => c.claim);
+    if (inMilliseconds.length) check.notObserved(`the access token's ${inMilliseconds.join(' and ')} count milliseconds, so no lifetime can be read from its claims: see auth.tokens-are-jwts`, { claims: inMilliseconds });
     const issuedAt = typeof iat === 'number' ? iat : Math.floor(pair.response.startedAt.getTime() / 1000);
     const lifetime = exp - issuedAt;
     // Clocks and rounding: a few seconds, or 5 % of a long lifetime.

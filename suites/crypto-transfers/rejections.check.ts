@@ -1,7 +1,7 @@
 // Requests that creating a withdrawal address must refuse (spec 4.3, 5, 7):
-// no bearer, no or an unknown svc-user-id. Section 7 ties no code to a
+// no bearer or a forged one, no or an unknown svc-user-id. Section 7 ties no code to a
 // missing or unknown user, so any 4xx of 4.3's list passes (expectRefused);
-// only the missing bearer has its tied code, 401.
+// only the missing or forged bearer has its tied code, 401.
 //
 // A server error to any of them, or to a body below, is judged by what it
 // did (src/check/server-error.ts): 7 lists 500 for the operation, so it is a
@@ -21,6 +21,7 @@ import { defineCheck, isServerError, isSuccess } from '../../runner/index.ts';
 import type { HttpResponse } from '../../runner/index.ts';
 import type { WithdrawalAddressRequest } from '../../src/config/sections/crypto-transfers.ts';
 import { variesPerRequest } from '../../src/placeholders.ts';
+import { tamperPayload } from '../../src/auth/jwt.ts';
 import { PARAMETER_ERROR_CODES, REQUEST_FIELDS, addressEffect, contradictionOf2_3, freshBody, postWithdrawalAddress, withdrawalFixture, type Contradiction, type PostOptions } from './support.ts';
 
 defineCheck(
@@ -72,6 +73,21 @@ defineCheck(
     const fixture = withdrawalFixture(profile, check);
     const res = await postWithdrawalAddress(http, { userId: fixture.userId, json: freshBody(fixture), label: 'create without Authorization' });
     check.expectUnauthorized(res, 'creating a withdrawal address without a bearer credential', { operation: 'withdrawalAddress', effect: addressEffect(res, 'WDA-BEARER-REQUIRED') });
+  },
+);
+
+defineCheck(
+  {
+    id: 'crypto-transfers.tampered-bearer-401',
+    title: 'Creating a withdrawal address with a tampered bearer token is refused (401 expected)',
+    requirements: ['WDA-BEARER-INVALID-REJECTED'],
+  },
+  async ({ check, http, profile, tokens }) => {
+    // Each operation verifies the bearer on its own: user details refusing a forged token says nothing of this one.
+    const fixture = withdrawalFixture(profile, check);
+    const forged = tamperPayload(await tokens.current());
+    const res = await postWithdrawalAddress(http, { bearer: forged, userId: fixture.userId, json: freshBody(fixture), label: 'create with a forged access token' });
+    check.expectUnauthorized(res, 'creating a withdrawal address with an access token whose payload was forged under its signature', { operation: 'withdrawalAddress', effect: addressEffect(res, 'WDA-BEARER-INVALID-REJECTED') });
   },
 );
 

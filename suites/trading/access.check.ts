@@ -1,11 +1,12 @@
 // Who may accept which offer (spec 4.4, 5 rules 1 and 4, 7): a bearer
-// credential and the svc-user-id of the offer's owner are required, and an
+// credential (a valid one: a forged payload is refused) and the svc-user-id of the offer's owner are required, and an
 // unknown offer id is refused. Section 7 ties no code to these refusals: any
 // 4xx of accept's list passes, and 404 "record not found" too where the offer
 // is unknown (or, to the user asking, someone else's). A server error or a
 // 202 is judged by what it did to the offer (refusal-effect.ts); an unknown
 // id names no offer whose status could show it.
 import { defineCheck } from '../../runner/index.ts';
+import { tamperPayload } from '../../src/auth/jwt.ts';
 import { effectUnknown } from '../../src/check/server-error.ts';
 import { ACCEPTED, accept, checkUser, clockOf, createOffer, freshOffer, ownerAndOtherUser, settleWaitMs, shortId, tradingSection } from './support.ts';
 import { acceptEffect } from './refusal-effect.ts';
@@ -71,6 +72,23 @@ defineCheck(
     const res = await accept(http, offer.offerId, { userId, label: 'accept without Authorization' });
     const what = `accept at ${clockOf(res)} of offer ${shortId(offer.offerId)} without a bearer credential`;
     check.expectUnauthorized(res, what, { operation: 'acceptOffer', effect: await acceptEffect({ check, http, section, bearer }, offer, res, 'OFFER-BEARER-REQUIRED') });
+  },
+);
+
+defineCheck(
+  {
+    id: 'trading.accept-with-tampered-bearer-401',
+    title: 'Accepting an offer with a tampered bearer token is refused (401 expected)',
+    requirements: ['OFFER-BEARER-INVALID-REJECTED'],
+    waitsMs: (profile) => settleWaitMs(profile.trading),
+  },
+  async ({ check, http, profile, tokens }) => {
+    // Each operation verifies the bearer on its own: user details refusing a forged token says nothing of accept.
+    const { section, bearer, userId, offer } = await freshOffer({ check, http, profile, tokens });
+    const forged = tamperPayload(await tokens.current());
+    const res = await accept(http, offer.offerId, { bearer: forged, userId, label: 'accept with a forged access token' });
+    const what = `accept at ${clockOf(res)} of offer ${shortId(offer.offerId)} with an access token whose payload was forged under its signature`;
+    check.expectUnauthorized(res, what, { operation: 'acceptOffer', effect: await acceptEffect({ check, http, section, bearer }, offer, res, 'OFFER-BEARER-INVALID-REJECTED') });
   },
 );
 

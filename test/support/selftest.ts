@@ -24,7 +24,7 @@ import { breaksConformance, runVerdict } from '../../src/results/verdict.ts';
 import type { RunVerdict } from '../../src/results/model.ts';
 import { listConformanceChecks } from '../../app/run/list.ts';
 import { CROSSCUT_CHECKS } from '../../src/crosscut/index.ts';
-import { requirementById } from '../../src/requirements.ts';
+import { catalogue, requirementById } from '../../src/requirements.ts';
 import { runLoadStage } from '../../load/stage.ts';
 
 export const CLEAN = 'clean';
@@ -111,10 +111,20 @@ export interface Catch {
   basis: string;
 }
 
-/** A basis as the basis table names it: the sentence's id (the spec's or a standard's), or `profile:KEY` for a profile's declaration. */
+/**
+ * A basis as the basis table names it: the requirement whose own quote it is,
+ * the id of the catalogue sentence it quotes otherwise (another sentence of
+ * the spec, or a standard's section), or `profile:KEY` for a profile's
+ * declaration. So a FAIL quoting the wrong sentence of the right requirement
+ * is told apart.
+ */
 export function basisName(basis: VerdictBasis | undefined): string {
   if (!basis) return 'none';
-  return basis.kind === 'profile-declared' ? `profile:${basis.profileKey}` : basis.requirement;
+  if (basis.kind === 'profile-declared') return `profile:${basis.profileKey}`;
+  if (basis.kind === 'spec' && basis.quote === requirementById(basis.requirement)?.quote) return basis.requirement;
+  const source = basis.kind === 'standard' ? basis.standard : 'spec';
+  const sentence = Object.entries(catalogue().sentences).find(([, s]) => s.source === source && s.clause === basis.clause && s.quote === basis.quote);
+  return sentence?.[0] ?? basis.requirement;
 }
 
 /** The checks that caught something (isCaught's verdicts), with their bases. */
