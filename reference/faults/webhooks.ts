@@ -5,12 +5,20 @@ export const webhooksFaults: Fault[] = [
   { name: 'webhook-content-type-text', requirement: 'WEBHOOK-POST-JSON', description: 'User-update deliveries are labelled Content-Type: text/plain.' },
   { name: 'webhook-idempotency-header-renamed', requirement: 'WEBHOOK-HEADERS-PRESENT', description: 'The idempotency key is sent as Idempotency-Key instead of X-BTS-Idempotency-Key.' },
   {
+    name: 'webhook-digest-legacy-form',
+    requirement: 'WEBHOOK-CONTENT-DIGEST',
+    description: 'Content-Digest is written in RFC 3230\'s Digest form (sha-256=BASE64, no colons), not the dictionary of byte sequences RFC 9530 defines.',
+    // A FAIL on RFC 9530 section 2 without any declaration: no webhooks.digestAlgorithms.
+    minimalProfile: ['webhooks.register', 'webhooks.trigger', 'webhooks.userId'],
+  },
+  {
     name: 'webhook-digest-other-body',
     requirement: 'WEBHOOK-CONTENT-DIGEST',
     description: 'Content-Digest is computed over a pretty-printed body while the compact body is sent.',
     // A FAIL on RFC 9530 section 2 without any declaration: no webhooks.digestAlgorithms.
     minimalProfile: ['webhooks.register', 'webhooks.trigger', 'webhooks.userId'],
   },
+  { name: 'webhook-date-rfc850', requirement: 'WEBHOOK-DATE', description: 'Date is written in the obsolete RFC 850 form ("Sunday, 06-Nov-94 08:49:37 GMT"), which RFC 9110 5.6.7 lets recipients read but forbids senders to generate.', minimalProfile: ['webhooks.register', 'webhooks.trigger', 'webhooks.userId'] },
   { name: 'webhook-stale-date', requirement: 'WEBHOOK-DATE', description: 'Date lies ten minutes in the past (and is signed that way).' },
   { name: 'webhook-signature-wrong-key', requirement: 'WEBHOOK-SIGNATURE', description: 'Deliveries are signed with a key that is not in the published JWK Set.' },
   { name: 'webhook-signature-skips-digest', requirement: 'WEBHOOK-SIGNATURE', description: 'The signature does not cover content-digest, so the body is not protected by it.' },

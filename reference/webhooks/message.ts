@@ -66,7 +66,17 @@ function contentDigest(text: string, algorithm: 'sha-256' | 'sha-512'): string {
 function digestOf(event: WebhookEvent, body: string, { faults, variants }: DeliveryChoices): string | undefined {
   if (event.kind !== 'user-update' && faults.has('webhook-other-kinds-undigested')) return undefined;
   const digested = faults.has('webhook-digest-other-body') ? JSON.stringify(JSON.parse(body), null, 2) : body;
-  return contentDigest(digested, variants.has('webhook-digest-sha512') ? 'sha-512' : 'sha-256');
+  const digest = contentDigest(digested, variants.has('webhook-digest-sha512') ? 'sha-512' : 'sha-256');
+  // RFC 3230's Digest form under RFC 9530's name: the base64 without the colons of a byte sequence.
+  return faults.has('webhook-digest-legacy-form') ? digest.replace(/=:(.*):$/, '=$1') : digest;
+}
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** The obsolete RFC 850 form of an HTTP-date ("Sunday, 06-Nov-94 08:49:37 GMT"), which recipients read and senders must not generate (RFC 9110 5.6.7). */
+function rfc850Date(date: Date): string {
+  const [, day, month, year, time] = date.toUTCString().split(' ');
+  return `${WEEKDAYS[date.getUTCDay()]}, ${day}-${month}-${year!.slice(2)} ${time} GMT`;
 }
 
 export async function buildDelivery(event: WebhookEvent, attempt: number, choices: DeliveryChoices, signer: WebhookSigner): Promise<DeliveryRequest> {
@@ -81,7 +91,7 @@ export async function buildDelivery(event: WebhookEvent, attempt: number, choice
     'content-type': contentTypeOf(choices),
     [keyHeader]: key,
     // toUTCString() is exactly the IMF-fixdate format.
-    date: date.toUTCString(),
+    date: faults.has('webhook-date-rfc850') ? rfc850Date(date) : date.toUTCString(),
     ...(digest ? { 'content-digest': digest } : {}),
   };
   const moreComponents = variants.has('webhook-signature-more-components');

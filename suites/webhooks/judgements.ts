@@ -73,6 +73,7 @@ const REQUIRED_HEADERS: ReadonlyArray<[name: string, display: string]> = [
 /** The sentence a missing header contradicts. */
 const HEADERS_SENTENCE = 'SPEC-5-RULE-5-HEADERS';
 const CONTENT_DIGEST_SENTENCE = 'RFC9530-2';
+const CONTENT_DIGEST_FORM_SENTENCE = 'RFC9530-2-DICTIONARY';
 const HTTP_DATE_SENTENCE = 'RFC9110-5.6.7';
 
 /** 5 rule 5: "Outgoing webhooks carry the headers Signature, Content-Digest, Date and X-BTS-Idempotency-Key". */
@@ -85,7 +86,8 @@ export function judgeHeadersPresent(delivery: ReceivedDelivery): Judgement {
 
 /**
  * Content-Digest: present (5 rule 5 names it so that "a receiver can use
- * them to verify"), and each member under an active algorithm of RFC 9530
+ * them to verify"), in RFC 9530's form (a dictionary of byte sequences), and
+ * each member under an active algorithm of RFC 9530
  * the header names (sha-256, sha-512) the digest of the delivered bytes
  * (RFC 9530 section 2), declared or not. What the spec leaves open is which
  * algorithm: a declared webhooks.digestAlgorithms must be among those carried
@@ -102,10 +104,8 @@ export function judgeContentDigest(delivery: ReceivedDelivery, settings: Pick<We
   const verdict = verifyContentDigest(value, delivery.body);
   const details = { delivery: delivery.seq, contentDigest: value, compared: verdict.compared, ignored: verdict.ignored };
   const undeclared = 'webhooks.digestAlgorithms is not set, and how Content-Digest is computed is not shown (5)';
-  if (verdict.kind === 'malformed') {
-    if (declared) return { kind: 'fail-declared', key: 'webhooks.digestAlgorithms', message: `${at}: ${verdict.reason}`, details };
-    return { kind: 'review', message: `${at}: ${verdict.reason}; recorded, not verified (${undeclared})`, details };
-  }
+  // Not a dictionary, or a member of a known algorithm that is no byte sequence: RFC 9530's form, whatever algorithm was meant.
+  if (verdict.kind === 'malformed') return { kind: 'fail', on: CONTENT_DIGEST_FORM_SENTENCE, message: `${at}: ${verdict.reason}`, details };
   const wrong = verdict.compared.filter((c) => !c.matches);
   const wrongActive = wrong.find((c) => !isDeprecatedDigestAlgorithm(c.algorithm));
   if (wrongActive) {
@@ -128,9 +128,10 @@ export function judgeContentDigest(delivery: ReceivedDelivery, settings: Pick<We
 }
 
 /**
- * Date: present (5 rule 5) and an HTTP-date (RFC 9110 5.6.7; the obsolete
- * forms only warn, since a sender must generate IMF-fixdate), within the
- * profile's declared skew, else within a generous default as a warning.
+ * Date: present (5 rule 5) and an HTTP-date a sender may generate: RFC 9110
+ * 5.6.7 has senders generate IMF-fixdate, so an obsolete form (RFC 850,
+ * asctime) FAILs on the same MUST as a malformed date; within the profile's
+ * declared skew, else within a generous default as a warning.
  */
 export function judgeDate(delivery: ReceivedDelivery, settings: Pick<WebhookSettings, 'dateSkewSeconds' | 'dateSkewDeclared'>): Judgement {
   const at = `delivery #${delivery.seq}`;
@@ -149,7 +150,7 @@ export function judgeDate(delivery: ReceivedDelivery, settings: Pick<WebhookSett
     return { kind: 'warn', message: `${message}, more than the ${skew} s the suite tolerates when webhooks.dateSkewSeconds is not set (the spec shows no skew)`, details };
   }
   if (!parsed.imfFixdate) {
-    return { kind: 'warn', message: `${at}: Date "${value}" is an obsolete HTTP-date form; RFC 9110 5.6.7 has senders generate the IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT")`, details };
+    return { kind: 'fail', on: HTTP_DATE_SENTENCE, message: `${at}: Date "${value}" is an obsolete HTTP-date form, which a recipient reads but a sender must not generate: RFC 9110 5.6.7 has senders generate the IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT")`, details };
   }
   return { kind: 'pass', message: `${at}: Date is ${Math.abs(offsetSeconds)} s from the receipt time (allowed ${skew} s)`, details };
 }

@@ -103,6 +103,8 @@ export const FAULT_BASIS: Record<string, readonly ExpectedCatch[]> = {
   'webhook-address-change-ignored': [['webhooks.new-address-takes-effect', 'profile:webhooks.addressPropagationMs']],
   'webhook-body-without-params': [['webhooks.verification-body-schema', 'WEBHOOK-BODY-SCHEMA']],
   'webhook-content-type-text': [['webhooks.delivery-post-json', 'WEBHOOK-POST-JSON']],
+  'webhook-date-rfc850': [['webhooks.date-within-skew', 'RFC9110-5.6.7']],
+  'webhook-digest-legacy-form': [['webhooks.content-digest-matches', 'RFC9530-2-DICTIONARY']],
   'webhook-digest-other-body': [['webhooks.content-digest-matches', 'RFC9530-2']],
   'webhook-failed-verification-without-success': [['webhooks.verification-body-schema', 'SPEC-6-1-PARAMS-SUCCESS']],
   'webhook-idempotency-header-renamed': [['webhooks.delivery-headers-present', 'SPEC-5-RULE-5-HEADERS']],

@@ -67,7 +67,16 @@ test('what the suite cannot verify stays REVIEW or WARN: an unknown algorithm, a
   assert.equal(judgeContentDigest(withHeaders([['content-digest', 'blake3=:AAAA:']]), {}).kind, 'review');
   assert.equal(judgeContentDigest(withHeaders([['content-digest', `md5=:${digestOf('md5', pretty)}:`]]), {}).kind, 'warn', 'a deprecated mismatch');
   assert.equal(judgeContentDigest(withHeaders([['content-digest', `md5=:${digestOf('md5', compact)}:`]]), {}).kind, 'warn', 'deprecated only');
-  assert.equal(judgeContentDigest(withHeaders([['content-digest', 'not a dictionary ((']]), {}).kind, 'review');
+});
+
+test("a Content-Digest not in RFC 9530's form FAILs on section 2, declared or not: no dictionary, or a known algorithm's member that is no byte sequence", () => {
+  for (const value of ['not a dictionary ((', `sha-256=${digestOf('sha256', compact)}`, 'sha-256=42']) {
+    for (const settings of [{}, { digestAlgorithms: ['sha-256'] as const }]) {
+      const judged = judgeContentDigest(withHeaders([['content-digest', value]]), settings);
+      assert.deepEqual([judged.kind, judged.kind === 'fail' && judged.on], ['fail', 'RFC9530-2-DICTIONARY'], value);
+    }
+  }
+  assert.equal(outcomeOf(judgeContentDigest(withHeaders([['content-digest', 'sha-256=42']]), {}), ['WEBHOOK-CONTENT-DIGEST']).basis?.kind, 'standard');
 });
 
 test('a missing Content-Digest or Date FAILs on 5 rule 5; a Date that is no HTTP-date on RFC 9110 5.6.7', () => {
@@ -81,4 +90,15 @@ test('a missing Content-Digest or Date FAILs on 5 rule 5; a Date that is no HTTP
   const badDate = judgeDate(withHeaders([['date', '2024-01-01T00:00:00Z']]), { dateSkewSeconds: 60, dateSkewDeclared: true });
   assert.equal(badDate.kind === 'fail' && badDate.on, 'RFC9110-5.6.7');
   assert.equal(outcomeOf(badDate, ['WEBHOOK-DATE']).basis?.kind, 'standard');
+});
+
+test('an obsolete HTTP-date form FAILs on RFC 9110 5.6.7 as a malformed one does: a sender must generate IMF-fixdate', () => {
+  const now = new Date();
+  const [, day, month, year, time] = now.toUTCString().split(' ');
+  const weekday = now.toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' });
+  for (const obsolete of [`${weekday}, ${day}-${month}-${year!.slice(2)} ${time} GMT`, `${weekday.slice(0, 3)} ${month} ${String(Number(day)).padStart(2, ' ')} ${time} ${year}`]) {
+    const judged = judgeDate({ ...withHeaders([['date', obsolete]]), receivedAt: now }, { dateSkewSeconds: 60, dateSkewDeclared: true });
+    assert.deepEqual([judged.kind, judged.kind === 'fail' && judged.on], ['fail', 'RFC9110-5.6.7'], obsolete);
+  }
+  assert.equal(judgeDate({ ...withHeaders([['date', now.toUTCString()]]), receivedAt: now }, { dateSkewSeconds: 60, dateSkewDeclared: true }).kind, 'pass');
 });
