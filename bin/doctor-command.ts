@@ -2,7 +2,6 @@
 // operation, whether the profile describes it right (app/doctor/).
 import type { Argv, CommandModule } from 'yargs';
 import { connectionOptions, fail, profileFrom, type ConnectionArgs } from './connection.ts';
-import { runDoctor } from '../app/doctor/run-doctor.ts';
 
 interface DoctorArgs extends ConnectionArgs {
   json?: boolean;
@@ -23,6 +22,7 @@ export const doctorCommand: CommandModule<object, DoctorArgs> = {
       ) as unknown as Argv<DoctorArgs>,
   handler: async (args) => {
     try {
+      const { runDoctor } = await import('../app/doctor/run-doctor.ts');
       const outcome = await runDoctor({ profile: profileFrom(args), profileFile: args.config, json: args.json });
       process.exitCode = outcome.exitCode;
     } catch (error) {

@@ -7,9 +7,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { connectionOptions, fail, profileFrom, type ConnectionArgs } from './connection.ts';
 import { ConfigError } from '../src/config/errors.ts';
-import { listScenarios, ptasLoad } from '../app/load/run-load.ts';
-import { ptasLoadMerge } from '../app/load/merge.ts';
-import { ptasLoadK6Operator } from '../app/load/k6-operator.ts';
 
 interface CapArgs {
   maxRps?: number;
@@ -72,6 +69,7 @@ const mergeCommand: CommandModule<object, MergeArgs> = {
       ) as unknown as Argv<MergeArgs>,
   handler: async (args) => {
     try {
+      const { ptasLoadMerge } = await import('../app/load/merge.ts');
       const outcome = await ptasLoadMerge({ inputs: args.inputs, out: args.out, output: process.stdout });
       process.exitCode = outcome.exitCode;
     } catch (error) {
@@ -97,6 +95,7 @@ const k6OperatorCommand: CommandModule<object, OperatorArgs> = {
       .epilog('The client secret never enters the manifests: the TestRun reads it from the Secret (env valueFrom.secretKeyRef).') as unknown as Argv<OperatorArgs>,
   handler: async (args) => {
     try {
+      const { ptasLoadK6Operator } = await import('../app/load/k6-operator.ts');
       await ptasLoadK6Operator({
         scenario: args.scenario,
         profile: profileFrom(args),
@@ -159,6 +158,8 @@ export const loadCommand: CommandModule<object, LoadArgs> = {
           'Exit codes: 0 PASS or INCONCLUSIVE, 1 FAIL, 2 usage or config error, 3 target unreachable, 4 internal error, 5 ERROR (a threshold over zero samples).',
       ) as unknown as Argv<LoadArgs>,
   handler: async (args) => {
+    // Loaded here, not at the top: every other command starts without the load engine.
+    const { listScenarios, ptasLoad } = await import('../app/load/run-load.ts');
     if (args.list) {
       process.stdout.write(listScenarios());
       return;

@@ -3,10 +3,6 @@
 // (app/merge/merge.ts; the re-run policy: src/results/attempts.ts).
 import type { Argv, CommandModule } from 'yargs';
 import { EXIT } from '../src/exit-codes.ts';
-import { loadPublicKey, loadSigningKey } from '../src/certify/signing.ts';
-import { exitCodeFor } from '../src/results/verdict.ts';
-import { mergeShards } from '../app/merge/merge.ts';
-import { terminalSummary } from '../reports/terminal.ts';
 import { fail } from './connection.ts';
 import { bundleLine } from './bundle-args.ts';
 
@@ -35,8 +31,15 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
           `Re-runs: give every run of a part (e.g. part2 and part2-rerun); each is an attempt, ordered by when it started. The same run given twice (the same manifest.json: the same directory or a copy) is refused as a duplicate. Each check of that part records every attempt and gets one verdict: ERROR and SKIP attempts are set aside when another attempt gave a verdict (an infrastructure retry that recovered); a FAIL followed by a PASS, WARN or REVIEW is FLAKY — for certification a fail-then-pass is not a pass, and FLAKY makes the run NOT CONFORMANT as FAIL does, keeping the failing attempt's evidence; a FAIL never becomes anything but FAIL or FLAKY; otherwise the verdict of the last attempt that gave one. A part's interruption, problems outside any check and load figures are its latest run's.\n\n` +
           `Exit codes: as ptas run for the merged verdict (0 conformant, 1 not conformant, 5 incomplete), ${EXIT.USAGE} refused (the first problem is named).`,
       ) as unknown as Argv<MergeArgs>,
-  handler: (args) => {
+  handler: async (args) => {
     try {
+      // Loaded here, not at the top: every other command starts without them.
+      const [{ loadPublicKey, loadSigningKey }, { exitCodeFor }, { mergeShards }, { terminalSummary }] = await Promise.all([
+        import('../src/certify/signing.ts'),
+        import('../src/results/verdict.ts'),
+        import('../app/merge/merge.ts'),
+        import('../reports/terminal.ts'),
+      ]);
       const merged = mergeShards({
         dirs: args.dirs,
         outDir: args.out,

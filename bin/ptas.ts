@@ -7,17 +7,13 @@ import { hideBin } from 'yargs/helpers';
 import { ENVIRONMENT_VARIABLES } from '../src/config/load.ts';
 import { EXIT } from '../src/exit-codes.ts';
 import { ConfigError } from '../src/config/errors.ts';
-import { ptasRun } from '../app/run/run.ts';
 import { DEFAULT_CHECK_TIMEOUT_MS } from '../runner/settings.ts';
 import { connectionOptions, fail, profileFrom } from './connection.ts';
-import { listAllChecks } from '../app/run/list.ts';
-import { terminalSummary } from '../reports/terminal.ts';
 import { runReferenceCommand, referenceOptionsBuilder, type ReferenceArgs } from './reference-command.ts';
 import { loadCommand } from './load-command.ts';
 import { initCommand } from './init-command.ts';
 import { doctorCommand } from './doctor-command.ts';
 import { reportCommand, reporterOption } from './report-command.ts';
-import { emitGithubReport } from '../reports/github.ts';
 import { verifyCommand } from './verify-command.ts';
 import { mergeCommand } from './merge-command.ts';
 import { serveCommand } from './serve-command.ts';
@@ -85,6 +81,8 @@ await yargs(hideBin(process.argv))
     async (args) => {
       try {
         const profile = profileFrom(args);
+        // Each command loads what it runs when it runs: `ptas verify` or `--help` never loads the checks.
+        const [{ ptasRun }, { terminalSummary }, { emitGithubReport }] = await Promise.all([import('../app/run/run.ts'), import('../reports/terminal.ts'), import('../reports/github.ts')]);
         const abort = new AbortController();
         // First Ctrl-C: stop and write a partial report marked INCOMPLETE. Second: leave at once.
         process.once('SIGINT', () => {
@@ -136,6 +134,7 @@ await yargs(hideBin(process.argv))
     (y) => y.option('json', { type: 'boolean', describe: 'Print JSON instead of a table' }),
     async (args) => {
       try {
+        const { listAllChecks } = await import('../app/run/list.ts');
         const checks = await listAllChecks();
         if (args.json) {
           process.stdout.write(JSON.stringify(checks, null, 2) + '\n');

@@ -5,9 +5,7 @@ import { FAULTS } from '../reference/faults/index.ts';
 import { VARIANTS } from '../reference/variants/index.ts';
 import { CONDITIONS } from '../reference/conditions/index.ts';
 import { REFERENCE_DEFAULTS, type ReferenceOptions } from '../reference/options.ts';
-import { startReference } from '../reference/server.ts';
 import { referenceModes, type ReferenceModeArgs } from '../reference/modes.ts';
-import { profileHints } from '../reference/profile-hints.ts';
 import { REFERENCE_ENV_PREFIX, REFERENCE_SECRET_VARIABLES, withEnvironmentDefaults } from './reference-env.ts';
 
 export interface ReferenceArgs extends ReferenceModeArgs {
@@ -192,6 +190,8 @@ export async function runReferenceCommand(args: ReferenceArgs): Promise<void> {
   }
   const options = referenceOptionsFrom(args, process.env);
   const secretFromEnv = options.clientSecret !== undefined;
+  // The reference's server is loaded when one starts: every other command starts without it.
+  const [{ startReference }, { profileHints }] = await Promise.all([import('../reference/server.ts'), import('../reference/profile-hints.ts')]);
   let running;
   try {
     running = await startReference(options);

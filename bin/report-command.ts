@@ -11,14 +11,7 @@ import path from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { ConfigError } from '../src/config/errors.ts';
 import { EXIT } from '../src/exit-codes.ts';
-import { compareWithBaseline } from '../reports/baseline.ts';
-import { emitGithubReport } from '../reports/github.ts';
-import { buildHistory } from '../reports/history.ts';
-import { readHistory } from '../reports/history-read.ts';
-import { renderHistoryHtml } from '../reports/html/history.ts';
 import { readResultsFile, resolveResultsPath, ResultsFileError } from '../reports/read-results.ts';
-import { terminalSummary } from '../reports/terminal.ts';
-import { writeReport } from '../reports/write.ts';
 
 /** `--reporter`, shared by `ptas run` and `ptas report` so both say the same. */
 export const reporterOption = {
@@ -51,7 +44,14 @@ function checkMode(args: ReportArgs): true {
   return true;
 }
 
+// The report's renderers are loaded when a report is written: every other command starts without them.
 async function reportOneRun(args: ReportArgs): Promise<void> {
+  const [{ compareWithBaseline }, { emitGithubReport }, { terminalSummary }, { writeReport }] = await Promise.all([
+    import('../reports/baseline.ts'),
+    import('../reports/github.ts'),
+    import('../reports/terminal.ts'),
+    import('../reports/write.ts'),
+  ]);
   const results = readResultsFile(args.results!);
   const previous = args.baseline ? readResultsFile(args.baseline) : undefined;
   const diff = previous ? compareWithBaseline(previous, results) : undefined;
@@ -63,7 +63,8 @@ async function reportOneRun(args: ReportArgs): Promise<void> {
   if (args.failOnRegression && diff && diff.regressions > 0) process.exitCode = EXIT.NOT_CONFORMANT;
 }
 
-function reportHistory(args: ReportArgs): void {
+async function reportHistory(args: ReportArgs): Promise<void> {
+  const [{ buildHistory }, { readHistory }, { renderHistoryHtml }] = await Promise.all([import('../reports/history.ts'), import('../reports/history-read.ts'), import('../reports/html/history.ts')]);
   const history = buildHistory(readHistory(args.history!));
   const outDir = path.resolve(args.out!);
   mkdirSync(outDir, { recursive: true });
@@ -100,7 +101,7 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       .epilog('Exit codes: 0 written (and no regression when --fail-on-regression), 1 regressions, 2 usage error or a missing or invalid results file.') as unknown as Argv<ReportArgs>,
   handler: async (args) => {
     try {
-      if (args.history !== undefined) reportHistory(args);
+      if (args.history !== undefined) await reportHistory(args);
       else await reportOneRun(args);
     } catch (error) {
       if (!(error instanceof ResultsFileError)) throw error;

@@ -6,14 +6,8 @@ import path from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { ConfigError } from '../src/config/errors.ts';
 import { EXIT } from '../src/exit-codes.ts';
-import { createServer, DEFAULT_HOST, DEFAULT_PORT } from '../app/serve/server.ts';
-import { describePolicy } from '../app/serve/profile-policy.ts';
-import { DEFAULT_MAX_QUEUED_RUNS, DEFAULT_MAX_QUEUED_RUNS_PER_TOKEN } from '../app/serve/runs.ts';
-import { consolePort } from '../app/serve/console-port.ts';
-import { logValue } from '../app/serve/log.ts';
-import { registerConsole } from '../app/serve/console/routes.ts';
-import { StoreLayout } from '../app/serve/store/layout.ts';
-import { TokenStore } from '../app/serve/tokens.ts';
+import { DEFAULT_HOST, DEFAULT_MAX_QUEUED_RUNS, DEFAULT_MAX_QUEUED_RUNS_PER_TOKEN, DEFAULT_PORT } from '../app/serve/defaults.ts';
+import type { TokenStore } from '../app/serve/tokens.ts';
 import { fail } from './connection.ts';
 
 const DEFAULT_DATA = './ptas-data';
@@ -38,7 +32,9 @@ interface TokenArgs {
   data: string;
 }
 
-function tokenStore(data: string): TokenStore {
+// The server's modules are loaded by the handler that needs them: every other command starts without them.
+async function tokenStore(data: string): Promise<TokenStore> {
+  const [{ StoreLayout }, { TokenStore }] = await Promise.all([import('../app/serve/store/layout.ts'), import('../app/serve/tokens.ts')]);
   const layout = new StoreLayout(data);
   layout.ensure();
   return new TokenStore(layout.tokensFile);
@@ -58,9 +54,9 @@ const tokenCommand: CommandModule<object, TokenArgs> = {
       })
       .example('$0 serve token create --name ci-nightly', 'A token for a CI job (printed once: put it in the job\'s secrets)')
       .example('$0 serve token revoke --name ci-nightly', 'It stops working at once, also on a running server') as unknown as Argv<TokenArgs>,
-  handler: (args) => {
+  handler: async (args) => {
     try {
-      const tokens = tokenStore(args.data);
+      const tokens = await tokenStore(args.data);
       if (args.action === 'create') {
         const token = tokens.create(args.name!);
         process.stderr.write(`ptas serve: token ${args.name} created; it is shown this once (the store keeps only its SHA-256):\n`);
@@ -130,6 +126,13 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       ) as unknown as Argv<ServeArgs>,
   handler: async (args) => {
     try {
+      const [{ createServer }, { describePolicy }, { consolePort }, { logValue }, { registerConsole }] = await Promise.all([
+        import('../app/serve/server.ts'),
+        import('../app/serve/profile-policy.ts'),
+        import('../app/serve/console-port.ts'),
+        import('../app/serve/log.ts'),
+        import('../app/serve/console/routes.ts'),
+      ]);
       const server = await createServer({
         host: args.host,
         port: args.port,

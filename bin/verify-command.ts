@@ -3,8 +3,6 @@
 import path from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { EXIT } from '../src/exit-codes.ts';
-import { loadPublicKey } from '../src/certify/signing.ts';
-import { verifyBundle } from '../app/verify/verify-bundle.ts';
 import { fail } from './connection.ts';
 import { nonceArgument } from './bundle-args.ts';
 
@@ -27,6 +25,7 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
       .epilog(`Exit codes: 0 the bundle holds, ${EXIT.NOT_CONFORMANT} a discrepancy (the first is named), 2 usage error (a key that cannot be read).`) as unknown as Argv<VerifyArgs>,
   handler: async (args) => {
     try {
+      const [{ loadPublicKey }, { verifyBundle }] = await Promise.all([import('../src/certify/signing.ts'), import('../app/verify/verify-bundle.ts')]);
       const publicKey = args.pubkey ? loadPublicKey(args.pubkey) : undefined;
       const dir = path.resolve(args.dir);
       const report = await verifyBundle(dir, { publicKey, nonce: args.nonce });

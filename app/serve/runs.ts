@@ -92,9 +92,7 @@ export const NOTES = {
 /** A nonce travels in a request header (ptas-nonce): visible ASCII, at most 200 characters (bin/bundle-args.ts nonceArgument). */
 const NONCE = /^[\x21-\x7e]{1,200}$/;
 
-/** The default bounds on waiting runs (ptas serve --max-queued-runs, --max-queued-runs-per-token). */
-export const DEFAULT_MAX_QUEUED_RUNS = 100;
-export const DEFAULT_MAX_QUEUED_RUNS_PER_TOKEN = 20;
+import { DEFAULT_MAX_QUEUED_RUNS, DEFAULT_MAX_QUEUED_RUNS_PER_TOKEN } from './defaults.ts';
 /** When a refused run may be asked for again: a run takes minutes, so about when one may have started. */
 const QUEUE_FULL_RETRY_AFTER_S = 60;
 

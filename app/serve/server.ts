@@ -18,8 +18,7 @@ import { serverTimeouts } from './timeouts.ts';
 import type { RunRecord } from './contract.ts';
 import { createServices, type ServeServices, type ServicesOptions } from './services.ts';
 
-export const DEFAULT_PORT = 7300;
-export const DEFAULT_HOST = '127.0.0.1';
+import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.ts';
 
 export interface ServerOptions extends ServicesOptions {
   host?: string;

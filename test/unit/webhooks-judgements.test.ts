@@ -71,7 +71,7 @@ test('what the suite cannot verify stays REVIEW or WARN: an unknown algorithm, a
 
 test("a Content-Digest not in RFC 9530's form FAILs on section 2, declared or not: no dictionary, or a known algorithm's member that is no byte sequence", () => {
   for (const value of ['not a dictionary ((', `sha-256=${digestOf('sha256', compact)}`, 'sha-256=42']) {
-    for (const settings of [{}, { digestAlgorithms: ['sha-256'] as const }]) {
+    for (const settings of [{}, { digestAlgorithms: ['sha-256' as const] }]) {
       const judged = judgeContentDigest(withHeaders([['content-digest', value]]), settings);
       assert.deepEqual([judged.kind, judged.kind === 'fail' && judged.on], ['fail', 'RFC9530-2-DICTIONARY'], value);
     }
