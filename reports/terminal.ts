@@ -11,6 +11,7 @@ import type { RunResults } from '../src/results/model.ts';
 import type { BaselineDiff, CheckChange, LoadFigureChange } from './baseline.ts';
 import { formatTimestamp } from './format.ts';
 import type { WrittenReport } from './write.ts';
+import { certificationLines } from '../src/certify/certifiability.ts';
 
 /** Beyond this many lines of one kind, the report has the rest. */
 const LIST_LIMIT = 20;
@@ -105,6 +106,7 @@ export function terminalSummary(results: RunResults, report?: WrittenReport, dif
   if (results.run.interrupted) lines.push(`  INTERRUPTED: ${results.run.interrupted}`);
   if (results.run.insecureTls) lines.push('  TLS certificate verification was OFF (--insecure)');
   lines.push(`  ${explainRunVerdict(verdictInputOf(results))}`);
+  if (results.certification) lines.push(...certificationLines(results.certification).map((line) => `  ${line}`));
   const bad = results.checks.filter((check: CheckResult) => check.verdict === 'FAIL' || check.verdict === 'FLAKY' || check.verdict === 'ERROR');
   const badLine = (check: CheckResult) =>
     `  ${check.verdict} ${check.id} [${check.requirements.join(', ')}]: ${check.reason ?? ''}` +

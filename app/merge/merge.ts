@@ -27,6 +27,7 @@ import type { RunResults } from '../../src/results/model.ts';
 import { applyWaivers, waiverFileOf } from '../../src/results/waivers.ts';
 import { writeReport, type WrittenReport } from '../../reports/write.ts';
 import { writeBundle } from '../certify/write-bundle.ts';
+import { certifiability } from '../../src/certify/certifiability.ts';
 import { MergeRefused, readShards, type PartRuns, type ShardBundle } from './shards.ts';
 
 export interface MergeOptions {
@@ -118,9 +119,11 @@ export function mergeShards(options: MergeOptions): { results: RunResults; repor
   const parts = readShards(options.dirs.map((d) => path.resolve(d)), options.publicKey);
   const outDir = path.resolve(options.outDir);
   if (parts.some((p) => p.runs.some((s) => s.dir === outDir))) throw new MergeRefused(`--out ${outDir} is one of the shards: merge into a new directory`);
-  const results = mergedResults(parts);
-  const report = writeReport(results, outDir);
   const first = parts[0]!.runs[0]!.manifest;
+  // The parts' own statements spoke of a part each: the merged run is judged against the list its manifest will carry.
+  const merged = mergedResults(parts);
+  const results = { ...merged, certification: certifiability(merged, first.requiredChecks) };
+  const report = writeReport(results, outDir);
   const bundle = writeBundle({
     dir: report.dir,
     results,

@@ -23,6 +23,7 @@ import { rejudgedLines, withLoadEvidence } from '../../load/stage/crosscut.ts';
 import { scopeOfProfile } from '../../src/crosscut/index.ts';
 import { loadSigningKey } from '../../src/certify/signing.ts';
 import { requiredCheckIds } from '../certify/required-checks.ts';
+import { certifiability } from '../../src/certify/certifiability.ts';
 import { tlsCertificateSha256 } from '../certify/target-fingerprint.ts';
 import { hashedProfile, writeBundle, type BundleInput } from '../certify/write-bundle.ts';
 import { applyWaivers } from '../../src/results/waivers.ts';
@@ -110,14 +111,17 @@ export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
     const interrupted = options.signal?.aborted || checks.status === 'interrupted' ? 'interrupted (SIGINT)' : undefined;
     const built = runResults(options, target, { startedAt, embeddedReference: Boolean(target.embedded), interrupted, checks: { ...checks, checks: judged }, loadStage });
     // Expiry is judged at the run's end, so re-rendering the bundle later says the same.
-    const results = waivers ? applyWaivers(built, waivers, { strict: Boolean(options.strictWaivers), now: new Date(built.run.finishedAt) }) : built;
+    const waived = waivers ? applyWaivers(built, waivers, { strict: Boolean(options.strictWaivers), now: new Date(built.run.finishedAt) }) : built;
+    const requiredChecks = await requiredCheckIds();
+    // What ptas verify will say of the bundle, said with the verdict wherever the run is shown.
+    const results = { ...waived, certification: certifiability(waived, requiredChecks) };
     const report = writeReport(results, path.resolve(options.outDir));
     const bundle = writeBundle({
       dir: report.dir,
       results,
       profile: await hashedProfile(profile),
       tlsCertificateSha256: await tlsCertificateSha256(target.connection),
-      requiredChecks: await requiredCheckIds(),
+      requiredChecks,
       nonce: options.nonce,
       grep: options.grep,
       waiversSha256: waivers?.sha256,

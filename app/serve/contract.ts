@@ -3,6 +3,7 @@
 // The API (app/serve/api/) and the console (app/serve/console/) are two
 // faces of these services; neither re-implements what app/ computes.
 import type { RunVerdict } from '../../src/results/model.ts';
+import type { Certification } from '../../src/results/certification-model.ts';
 import type { Verdict } from '../../src/check/model.ts';
 
 /** An implementation under certification: a name and its profile (JSON with comments, secrets as env:NAME only). */
@@ -58,6 +59,8 @@ export interface RunRecord {
   finishedAt?: string;
   verdict?: RunVerdict;
   counts?: Partial<Record<Verdict, number>>;
+  /** Whether ptas verify accepts the run's bundle, and if not each gap with its fix (src/certify/certifiability.ts). */
+  certification?: Certification;
   /** Why the run ended without a verdict of its checks (cancelled, the server stopped mid-run, an error). */
   note?: string;
 }

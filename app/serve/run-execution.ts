@@ -10,6 +10,7 @@ import type { Verdict } from '../../src/check/model.ts';
 import type { Profile } from '../../src/config/profile.ts';
 import type { Redactor } from '../../src/http/redact.ts';
 import type { RunVerdict } from '../../src/results/model.ts';
+import type { Certification } from '../../src/results/certification-model.ts';
 import { PtasError } from '../../src/errors.ts';
 import { ptasRun } from '../run/run.ts';
 import type { FinishedCheck } from '../../runner/check-events.ts';
@@ -35,6 +36,8 @@ export interface ExecutedRun {
   note?: string;
   /** Whether ptasRun wrote the bundle. */
   bundle: boolean;
+  /** Whether ptas verify accepts that bundle (src/certify/certifiability.ts). */
+  certification?: Certification;
 }
 
 /** The longest log line an event carries (a runaway line is cut, not dropped). */
@@ -95,7 +98,7 @@ export async function executeRun(input: ExecuteRunInput): Promise<ExecutedRun> {
       onLoadStep: (step) => emit({ type: 'load-step', ...step }),
     });
     const interrupted = outcome.results.run.interrupted;
-    return { verdict: outcome.results.verdict, counts: outcome.results.counts, bundle: true, ...(interrupted ? { note: `${interrupted}: the bundle is partial` } : {}) };
+    return { verdict: outcome.results.verdict, counts: outcome.results.counts, bundle: true, ...(outcome.results.certification ? { certification: outcome.results.certification } : {}), ...(interrupted ? { note: `${interrupted}: the bundle is partial` } : {}) };
   } catch (error) {
     // A profile the target refuses, an unreachable target, a crash: no verdict of the checks, said in one line.
     const message = redactor.redactString(error instanceof Error ? error.message : String(error));

@@ -129,6 +129,7 @@ export class RunService {
         finishedAt: now(),
         verdict: whole ? results.verdict : 'INCOMPLETE',
         ...(results ? { counts: results.counts } : {}),
+        ...(whole && results.certification ? { certification: results.certification } : {}),
         note: run.status === 'running' ? NOTES.serverStoppedRunning : NOTES.serverStoppedQueued,
       };
       this.save(record);
@@ -328,6 +329,7 @@ export class RunService {
       finishedAt: now(),
       verdict: executed.verdict,
       counts: executed.counts,
+      ...(executed.certification ? { certification: executed.certification } : {}),
       ...(note ? { note } : {}),
     };
     this.save(record);

@@ -9,6 +9,7 @@ import type { Manifest } from '../../src/certify/manifest.ts';
 import { attemptsDisagree } from '../../src/results/attempts.ts';
 import type { RunResults } from '../../src/results/model.ts';
 import { countVerdicts, runVerdict, verdictInputOf } from '../../src/results/verdict.ts';
+import { certifiability } from '../../src/certify/certifiability.ts';
 import type { VerifyStep } from './steps.ts';
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -88,12 +89,13 @@ export function verifyRequiredChecks(manifest: Manifest, results: RunResults, ca
   if (manifest.catalogue.sha256 === catalogue.sha256 && !sameJson([...manifest.requiredChecks].sort(), [...catalogue.requiredChecks].sort())) {
     return { name, ok: false, detail: "manifest.json: its required-check list is not the catalogue's (same catalogue hash, other list)" };
   }
-  for (const id of manifest.requiredChecks) {
-    const verdicts = results.checks.filter((c) => c.id === id);
-    if (verdicts.length === 0) return { name, ok: false, detail: `results.json: required check ${id} has no verdict (not run: --grep, --no-load or an interrupted run cannot certify)` };
-    if (verdicts.length > 1) return { name, ok: false, detail: `results.json: required check ${id} has ${verdicts.length} verdicts, not one` };
-    if (verdicts[0]!.verdict === 'SKIP') return { name, ok: false, detail: `results.json: required check ${id} was skipped (${verdicts[0]!.reason ?? 'no reason'}); the catalogue requires it` };
+  // The same function that tells the run's every rendering whether it is certifiable.
+  const certification = certifiability(results, manifest.requiredChecks);
+  const first = certification.gaps[0];
+  if (first) return { name, ok: false, detail: `results.json: ${first.problem} (fix: ${first.fix})${certification.gaps.length > 1 ? `; ${certification.gaps.length - 1} more` : ''}` };
+  if (results.certification && !sameJson(results.certification, certification)) {
+    return { name, ok: false, detail: 'results.json: its "certification" is not what its checks give against the manifest\'s required checks' };
   }
   const same = manifest.catalogue.sha256 === catalogue.sha256 ? "the catalogue's" : `the manifest's (its catalogue, ${manifest.catalogue.specVersion}, is not this suite's)`;
-  return { name, ok: true, detail: `all ${manifest.requiredChecks.length} of ${same} list have exactly one final verdict, none SKIP` };
+  return { name, ok: true, detail: `all ${manifest.requiredChecks.length} of ${same} list have exactly one final verdict, none SKIP or ERROR` };
 }

@@ -27,7 +27,8 @@ function field(label: string, input: HTMLElement, hint?: string): HTMLElement {
 export function runForm(implementationId: string, savedProfileText: string): HTMLFormElement {
   const areaBoxes = RUN_AREAS.map((area) => h('input', { attrs: { type: 'checkbox', name: 'area', value: area } }));
   const grep = h('input', { attrs: { type: 'text', name: 'grep', placeholder: '@area:auth or USERS-ACCEPT-LANGUAGE', autocomplete: 'off' } });
-  const load = h('input', { attrs: { type: 'checkbox', name: 'load' } });
+  // On by default: a run without the load stage is never certifiable (its load checks are required).
+  const load = h('input', { attrs: { type: 'checkbox', name: 'load', checked: '' } });
   const nonce = h('input', { attrs: { type: 'text', name: 'nonce', autocomplete: 'off', placeholder: 'the certifier’s nonce (optional)' } });
   const secrets = envReferences(savedProfileText).map((name) => ({ name, input: h('input', { attrs: { type: 'password', name: `secret-${name}`, autocomplete: 'new-password' } }) }));
   // A profile that leaves the client secret out gets it with each run (README, "The console and its API").
@@ -40,7 +41,12 @@ export function runForm(implementationId: string, savedProfileText: string): HTM
     { class: 'run-form', attrs: { id: 'run-form' } },
     h('fieldset', null, h('legend', null, 'Areas (none checked: every area)'), ...areaBoxes.map((box, i) => h('label', { class: 'inline' }, box, ` ${RUN_AREAS[i]}`))),
     field('…or a grep ', grep, 'A Playwright grep over the checks’ tags: a requirement id, @check:…, @area:…'),
-    h('label', { class: 'inline' }, load, ' Run the load stage (the 429 and 413 probes)'),
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { class: 'inline' }, load, ' Run the load stage (the 429 and 413 probes)'),
+      h('span', { class: 'hint' }, 'Needed to certify: without it the required load checks have no verdict, and ptas verify refuses the bundle.'),
+    ),
     field('Nonce ', nonce),
     secrets.length || clientSecret
       ? h(

@@ -44,6 +44,30 @@ function checkRow(e: CheckEvent): HTMLTableRowElement {
   );
 }
 
+/** Beside the verdict: whether ptas verify accepts the bundle (src/certify/certifiability.ts), each gap and its fix on hover and below. */
+function certificationBadge(run: RunRecord): HTMLElement | null {
+  const certification = run.certification;
+  if (!certification) return null;
+  const gaps = certification.gaps.map((g) => `${g.problem}: ${g.fix}`);
+  return h(
+    'span',
+    { class: `badge certification ${certification.certifiable ? 'certifiable' : 'not-certifiable'}`, attrs: { id: 'run-certification', title: certification.certifiable ? 'ptas verify accepts the bundle' : gaps.join('\n') }, dataset: { certifiable: String(certification.certifiable) } },
+    certification.certifiable ? 'certifiable' : `not certifiable: ${certification.gaps.length} of ${certification.required} required checks`,
+  );
+}
+
+/** Under a finished run: what keeps its bundle from verifying, each with its fix. */
+function certificationGaps(run: RunRecord): HTMLElement | null {
+  const gaps = run.certification?.gaps ?? [];
+  if (!gaps.length) return null;
+  return h(
+    'div',
+    { class: 'notice notice-danger', attrs: { id: 'certification-gaps', role: 'alert' } },
+    'ptas verify refuses this bundle:',
+    h('ul', null, ...gaps.map((g) => h('li', null, `${g.problem}. Fix: ${g.fix}`))),
+  );
+}
+
 function showStatus(view: View, run: RunRecord): void {
   view.status.dataset.status = run.status;
   fill(
@@ -51,6 +75,7 @@ function showStatus(view: View, run: RunRecord): void {
     h('span', { class: `badge status-${run.status}` }, run.status),
     run.status === 'queued' && run.queuePosition ? h('span', { class: 'queue', attrs: { id: 'queue-position' } }, ` position ${run.queuePosition} in the queue`) : null,
     run.verdict ? h('span', { attrs: { id: 'run-verdict' } }, ' ', verdictBadge(run.verdict)) : null,
+    certificationBadge(run),
     run.note ? h('span', { class: 'note' }, ` ${run.note}`) : null,
   );
   view.cancel.hidden = !ACTIVE.has(run.status);
@@ -115,7 +140,7 @@ async function showFinished(view: View, run: RunRecord): Promise<void> {
       .catch(failed);
   });
   const frame = h('iframe', { class: 'report', attrs: { id: 'report', title: 'The run’s report', sandbox: 'allow-scripts allow-downloads' } });
-  fill(view.finished, h('div', { class: 'toolbar' }, download, alone), problem, await comparePart(run), h('h2', null, 'Report'), frame);
+  fill(view.finished, certificationGaps(run), h('div', { class: 'toolbar' }, download, alone), problem, await comparePart(run), h('h2', null, 'Report'), frame);
   frame.src = await ticketUrl(run.id, 'report').catch((error: unknown) => {
     failed(error);
     return 'about:blank';

@@ -6,6 +6,7 @@ import type { RunResults } from '../../src/results/model.ts';
 import { escapeXml as esc } from '../escape.ts';
 import { formatDuration, formatTimestamp } from '../format.ts';
 import { waiversNotice } from './waivers.ts';
+import { GAPS_SHOWN } from '../../src/certify/certifiability.ts';
 
 function verdictReason(results: RunResults): string {
   return explainRunVerdict(verdictInputOf(results));
@@ -29,8 +30,20 @@ function countsByTarget(checks: CheckResult[]): string {
   return `<table class="by-target"><thead><tr><th>target</th>${VERDICTS.map((v) => `<th>${v}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
+/** Whether ptas verify accepts the bundle (src/certify/certifiability.ts), right under the verdict: a green verdict never hides a bundle verify refuses. */
+function certificationNotice(results: RunResults): string {
+  const certification = results.certification;
+  if (!certification) return '';
+  if (certification.certifiable) {
+    return `<div class="notice notice-info" id="notice-certification" data-certifiable="true"><b>Certifiable:</b> all ${certification.required} required checks have one final verdict, none SKIP or ERROR; <code>ptas verify</code> accepts this bundle.</div>`;
+  }
+  const gaps = certification.gaps.slice(0, GAPS_SHOWN).map((g) => `<li><code>${esc(g.check)}</code>: ${esc(g.problem)}. <b>Fix:</b> ${esc(g.fix)}</li>`);
+  const more = certification.gaps.length > GAPS_SHOWN ? `<li>… and ${certification.gaps.length - GAPS_SHOWN} more (results.json, "certification")</li>` : '';
+  return `<div class="notice notice-danger" id="notice-certification" data-certifiable="false"><b>Not certifiable:</b> <code>ptas verify</code> refuses this bundle: ${certification.gaps.length} of ${certification.required} required checks.<ul>${gaps.join('')}${more}</ul></div>`;
+}
+
 function notices(results: RunResults): string {
-  const out: string[] = [];
+  const out: string[] = [certificationNotice(results)];
   if (results.run.interrupted) {
     out.push(`<div class="notice notice-danger" id="notice-interrupted"><b>Run interrupted:</b> ${esc(results.run.interrupted)}. Checks that did not finish are missing; this report cannot certify conformance.</div>`);
   }

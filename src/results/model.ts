@@ -6,6 +6,7 @@ import type { Requirement } from '../requirements.ts';
 import type { PartRun, ShardPart } from './run-parts.ts';
 import type { LoadSection } from './load-model.ts';
 import type { WaiversSection } from './waiver-model.ts';
+import type { Certification } from './certification-model.ts';
 
 export type { ShardPart } from './run-parts.ts';
 
@@ -56,4 +57,6 @@ export interface RunResults {
   errors: string[];
   /** The waiver file the run was given (--waivers) and what became of each waiver. */
   waivers?: WaiversSection;
+  /** Whether `ptas verify` accepts the run's bundle, and if not each gap with its fix (src/certify/certifiability.ts). */
+  certification?: Certification;
 }

@@ -53,6 +53,10 @@ test('ptas run --sign-key --nonce writes a signed bundle, and ptas verify holds 
   // The secret is in the profile only as its scrypt fingerprint (test/hardening/secret-fingerprint.test.ts).
   const secret = JSON.parse(readFileSync(path.join(bundle, 'results.json'), 'utf8')) as RunResults;
   assert.ok(secret.checks.length > 80);
+  // The run says what verify will: certifiable, in results.json, the terminal and the report's banner.
+  assert.deepEqual(secret.certification, { certifiable: true, required: manifest.requiredChecks.length, gaps: [] });
+  assert.match(run.stdout, new RegExp(`certifiable: all ${manifest.requiredChecks.length} required checks have one final verdict`));
+  assert.match(readFileSync(path.join(bundle, 'index.html'), 'utf8'), /id="notice-certification" data-certifiable="true"/);
   assert.match(String((manifest.profile.content as { credentials: { clientSecret: string } }).credentials.clientSecret), /^scrypt:N=32768,r=8,p=1:[0-9a-f]{32}:[0-9a-f]{64}$/);
   assert.ok(manifest.profile.hashedSecrets.includes('credentials.clientSecret'));
 

@@ -133,6 +133,8 @@ test('a run starts from the form, its one-run secret going with it only, and its
   const secretName = ((await secretField.getAttribute('name')) ?? '').replace(/^secret-/, '');
   await secretField.fill('s3cret-for-this-run');
   await page.fill('#run-form input[name="nonce"]', 'certifier-nonce-1');
+  assert.equal(await page.isChecked('#run-form input[name="load"]'), true, 'the load stage is on unless turned off: a run without it cannot certify');
+  await page.uncheck('#run-form input[name="load"]');
   await page.click('#run-form button[type="submit"]');
   await page.waitForURL(/\/console\/runs\/[A-Za-z0-9_-]+$/);
   const runId = new URL(page.url()).pathname.split('/').pop()!;

@@ -147,7 +147,8 @@ test('a new user: ptas serve, sign in, an implementation from the starter agains
 
     // Start a short run: two areas by a grep, no load stage.
     await page.fill('#run-form input[name="grep"]', '@area:users|@area:trading');
-    assert.equal(await page.isChecked('#run-form input[name="load"]'), false);
+    assert.equal(await page.isChecked('#run-form input[name="load"]'), true, 'the load stage is on by default');
+    await page.uncheck('#run-form input[name="load"]');
     await page.click('#run-form button[type="submit"]');
     await page.waitForURL(/\/console\/runs\/[A-Za-z0-9_-]+$/);
     const runId = new URL(page.url()).pathname.split('/').pop()!;
@@ -167,6 +168,12 @@ test('a new user: ptas serve, sign in, an implementation from the starter agains
     assert.equal(finished.status, 'finished');
     assert.equal(verdict, finished.verdict);
     assert.equal(verdict, 'CONFORMANT', (await page.textContent('main')) ?? '');
+    // A green verdict, and beside it what verify will say of the bundle: this narrowed run cannot certify.
+    assert.equal(await page.getAttribute('#run-certification', 'data-certifiable'), 'false');
+    assert.equal(finished.certification?.certifiable, false);
+    const firstGap = finished.certification!.gaps[0]!;
+    assert.match(firstGap.problem, /has no verdict \(not run: --grep/);
+    assert.ok(((await page.textContent('#certification-gaps')) ?? '').includes(firstGap.fix), 'the page names the fix');
     const rows = await page.locator('#checks tr.check-row').count();
     assert.equal(rows, Object.values(finished.counts ?? {}).reduce((a, n) => a + n, 0), 'one row per check');
     await page.waitForSelector('#report');
@@ -194,6 +201,7 @@ test('a new user: ptas serve, sign in, an implementation from the starter agains
     assert.match(steps[5]!, new RegExp(`CONFORMANT, ${rows} checks`));
     assert.match(steps[8]!, /required check \S+ has no verdict \(not run: --grep/);
     assert.match(verified.stderr, /does not hold: results\.json: required check \S+ has no verdict/);
+    assert.ok(verified.stderr.includes(`results.json: ${firstGap.problem} (fix: ${firstGap.fix})`), 'verify names the gap the console showed');
     assert.equal(verified.code, 1, verified.stdout + verified.stderr);
 
     // The run's event stream, as the console serves it (the session's cookie, and its secret from the page's storage as the bearer).

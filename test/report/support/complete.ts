@@ -192,4 +192,9 @@ export const completeResults: DeepRequired<RunResults> = {
     evaluatedAt: '2026-11-22T21:13:48.822Z',
     outcomes: [{ waiver, status: 'applied', checks: [{ target: 'target', id: 'auth.refresh-token-single-use', verdict: 'FAIL' }], note: 'waives 1 FAIL until the end of 2026-12-31 (UTC)' }],
   },
+  certification: {
+    certifiable: false,
+    required: 96,
+    gaps: [{ check: 'trading.accepted-202-reaches-terminal-status', problem: 'required check trading.accepted-202-reaches-terminal-status was skipped (no poll deadline); the catalogue requires it', fix: 'set trading.pollDeadlineMs in the profile' }],
+  },
 };
