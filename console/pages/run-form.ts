@@ -4,33 +4,12 @@
 // stored; an empty one is left to the server's environment).
 import type { RunRecord, StartRunInput } from '../../app/serve/console/api-types.ts';
 import { AREAS } from '../../src/check/model.ts';
-import { envReferences as envReferencesOf } from '../../src/config/env-references.ts';
-import { parseJsonc } from '../../src/config/jsonc.ts';
 import { messageOf, send } from '../api.ts';
 import { fill, h, notice } from '../dom.ts';
 import { navigate } from '../router.ts';
+import { envReferences, setsClientSecret } from '../profile-secrets.ts';
 
 const RUN_AREAS = AREAS.filter((a) => a !== 'load' && a !== 'errors');
-
-/** The saved profile's values (a saved profile parses: the server refused it otherwise); words in its comments are no values. */
-function profileValues(profileText: string): unknown {
-  try {
-    return parseJsonc(profileText);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether a profile sets credentials.clientSecret at all (a profile may leave it to each run). */
-export function setsClientSecret(profileText: string): boolean {
-  const profile = profileValues(profileText) as { credentials?: { clientSecret?: unknown } } | undefined;
-  return profile?.credentials?.clientSecret !== undefined;
-}
-
-/** The names of the env:NAME references among the profile's values (never its comments), each once. */
-export function envReferences(profileText: string): string[] {
-  return [...new Set(envReferencesOf(profileValues(profileText)).map((reference) => reference.name))];
-}
 
 function field(label: string, input: HTMLElement, hint?: string): HTMLElement {
   return h('div', { class: 'field' }, h('label', null, label, input), hint ? h('span', { class: 'hint' }, hint) : null);

@@ -3,7 +3,7 @@
 // the profile sets none (issue 30: a comment's words once became fields).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { envReferences, setsClientSecret } from '../../console/pages/run-form.ts';
+import { envReferences, setsClientSecret } from '../../console/profile-secrets.ts';
 
 const profile = `{
   // Give each secret as env:NAME, e.g. env:NAME or env:PTAS_USERS_OWN_LICENCE_CLIENT_SECRET (a comment, not a value).
