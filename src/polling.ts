@@ -54,7 +54,24 @@ export interface PollOutcome<T extends PollObservation> {
   elapsedMs: number;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/**
+ * A timer that fires once performance.now() has reached `end`, never before:
+ * a timeout counts from the event loop's cached clock, which can be a little
+ * behind, so a timeout alone may fire a fraction of a millisecond (more under
+ * load) early — and a poll sent early is not a poll at the deadline.
+ */
+function timerUntil(end: number): { done: Promise<void>; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const done = new Promise<void>((resolve) => {
+    const wait = () => {
+      const left = end - performance.now();
+      if (left <= 0) return resolve();
+      timer = setTimeout(wait, Math.ceil(left));
+    };
+    wait();
+  });
+  return { done, cancel: () => clearTimeout(timer) };
+}
 
 /** The wait before poll `n + 1` (n from 1): initial · multiplier^(n-1), at most max. */
 export function backoffMs(n: number, settings: PollSettings): number {
@@ -86,14 +103,11 @@ export async function pollUntilTerminal<T extends PollObservation>(
   const giveUpMs = settings.deadlineMs + graceMs;
   let last: T | undefined;
   for (let n = 1; ; n++) {
-    let timer: NodeJS.Timeout | undefined;
-    const giveUp = new Promise<'unanswered'>((resolve) => {
-      timer = setTimeout(() => resolve('unanswered'), Math.max(0, giveUpMs - elapsed()));
-    });
+    const giveUp = timerUntil(started + giveUpMs);
     const pending = poll(n);
     // An abandoned poll may still fail later; that must not become an unhandled rejection.
     pending.catch(() => undefined);
-    const answer = await Promise.race([pending, giveUp]).finally(() => clearTimeout(timer));
+    const answer = await Promise.race([pending, giveUp.done.then(() => 'unanswered' as const)]).finally(giveUp.cancel);
     if (answer === 'unanswered') {
       timeline.event(`poll ${n} unanswered`, `no answer by ${seconds(giveUpMs)}: the ${seconds(settings.deadlineMs)} deadline and ${seconds(graceMs)} for the answer`);
       return { reached: false, last, polls: n, elapsedMs: elapsed(), answeredAtDeadline: false };
@@ -117,6 +131,6 @@ export async function pollUntilTerminal<T extends PollObservation>(
     const atDeadline = backoffMs(n, settings) >= left;
     const wait = Math.min(backoffMs(n, settings), left);
     timeline.event(`poll ${n}`, `${answer.summary} after ${seconds(at)}; ${atDeadline ? 'last poll, at the deadline,' : 'next poll'} in ${Math.round(wait)} ms`);
-    await sleep(wait);
+    await timerUntil(started + at + wait).done;
   }
 }

@@ -102,7 +102,7 @@ export function consolePort(services: ServeServices): ConsoleServices {
       },
       isLive: async (token) => services.tokens.list().some((t) => !t.revokedAt && tokenId(t) === token.id),
     },
-    doctor: async (profileText) => {
+    doctor: async (profileText, secrets) => {
       // The services examine the bundled reference when the text names no base URL, as `ptas doctor` does; the
       // console's Check is about the implementation being edited, so it says what is missing instead (a text that
       // does not parse is refused for that, below, not for a missing baseUrl).
@@ -110,7 +110,7 @@ export function consolePort(services: ServeServices): ConsoleServices {
         return { rows: [], brokenKeys: ['baseUrl'], error: 'the profile names no baseUrl: set it to the address of the implementation to check (a run of a profile without one runs the bundled reference)' };
       }
       try {
-        return doctorView(await services.doctor(profileText));
+        return doctorView(await services.doctor(profileText, secrets));
       } catch (error) {
         // A profile the server refuses (422: unparsable, invalid, a secret in the clear or out of reach, a target or file the policy refuses) is refused as Save refuses it; what the doctor found of the target is its table's.
         if (error instanceof ServeError && error.status !== 422) return { rows: [], brokenKeys: [], error: error.message };

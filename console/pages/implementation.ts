@@ -8,7 +8,7 @@ import type { ProfileEditor } from '../editor.ts';
 import { dateTime, shortId, verdictBadge } from '../format.ts';
 import { markReady, navigate } from '../router.ts';
 import { doctorTable } from './doctor-table.ts';
-import { runForm } from './run-form.ts';
+import { runForm, typedSecrets } from './run-form.ts';
 
 let schema: Promise<object> | undefined;
 function profileSchema(): Promise<object> {
@@ -97,7 +97,7 @@ function editorPart(record: ImplementationRecord | undefined, text: string, sche
   check.addEventListener('click', () => {
     check.disabled = true;
     fill(doctor, h('p', { class: 'muted' }, 'Running ptas doctor…'));
-    send<DoctorSummary>('POST', '/console/api/doctor', { profileText: editor.text() })
+    send<DoctorSummary>('POST', '/console/api/doctor', { profileText: editor.text(), ...typedSecrets() })
       .then((summary) => fill(doctor, h('h2', null, 'Doctor'), doctorTable(summary)))
       .catch((error: unknown) => fill(doctor, notice('danger', messageOf(error))))
       .finally(() => (check.disabled = false));
@@ -109,7 +109,7 @@ function editorPart(record: ImplementationRecord | undefined, text: string, sche
     h('div', { class: 'field' }, h('label', { attrs: { for: 'implementation-name' } }, 'Name'), name),
     h('div', { class: 'toolbar' }, link('/console/implementations/new', 'New'), save, check, status),
     host,
-    h('p', { class: 'hint' }, 'Write secrets as env:NAME: the profile is stored as typed, and the values come from the server’s environment or the start-run form.'),
+    h('p', { class: 'hint' }, 'Write secrets as env:NAME: the profile is stored as typed, and the values come from the server’s environment or the start-run form (Check uses what is typed there too, once the profile is saved).'),
     doctor,
   );
   return { section, editor, name };

@@ -15,6 +15,18 @@ function field(label: string, input: HTMLElement, hint?: string): HTMLElement {
   return h('div', { class: 'field' }, h('label', null, label, input), hint ? h('span', { class: 'hint' }, hint) : null);
 }
 
+/** The one-run secrets typed into this page's start-run form, if it has one: Check sends them as a run does, so a profile of env: references can be checked. */
+export function typedSecrets(): { secrets?: Record<string, string>; clientSecret?: string } {
+  const form = document.getElementById('run-form');
+  if (!form) return {};
+  const typed = [...form.querySelectorAll<HTMLInputElement>('input[name^="secret-"]')].filter((input) => input.value !== '');
+  const clientSecret = form.querySelector<HTMLInputElement>('input[name="client-secret"]')?.value;
+  return {
+    ...(typed.length ? { secrets: Object.fromEntries(typed.map((input) => [input.name.slice('secret-'.length), input.value])) } : {}),
+    ...(clientSecret ? { clientSecret } : {}),
+  };
+}
+
 export function runForm(implementationId: string, savedProfileText: string): HTMLFormElement {
   const areaBoxes = RUN_AREAS.map((area) => h('input', { attrs: { type: 'checkbox', name: 'area', value: area } }));
   const grep = h('input', { attrs: { type: 'text', name: 'grep', placeholder: '@area:auth or USERS-ACCEPT-LANGUAGE', autocomplete: 'off' } });

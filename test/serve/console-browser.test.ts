@@ -125,6 +125,18 @@ test('Check runs the doctor on the editor’s profile and shows its table with t
   assert.match((await page.textContent('.doctor-summary')) ?? '', /1 broken key: users\.getUser/);
   assert.equal(await page.locator('table.doctor tbody tr').count(), 3);
   assert.equal(server.fake.doctored.at(-1), await server.fake.starterProfileText());
+  assert.deepEqual(server.fake.doctoredSecrets.at(-1), {}, 'nothing typed, nothing sent');
+
+  // A one-run secret typed into the start-run form goes with Check as with a run: a profile of env: references can be checked.
+  const secretField = page.locator('#run-form input[type="password"]').first();
+  const secretName = ((await secretField.getAttribute('name')) ?? '').replace(/^secret-/, '');
+  await secretField.fill('s3cret-for-check');
+  const asked = server.fake.doctoredSecrets.length;
+  await page.click('#check');
+  for (let waited = 0; server.fake.doctoredSecrets.length === asked && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  await page.waitForSelector('table.doctor');
+  assert.deepEqual(server.fake.doctoredSecrets.at(-1), { env: { [secretName]: 's3cret-for-check' } });
+  await secretField.fill('');
 });
 
 test('a run starts from the form, its one-run secret going with it only, and its checks arrive live until the verdict', async () => {

@@ -13,7 +13,7 @@
 //   POST /console/api/runs/:id/cancel              cancel it
 //   GET  /console/api/runs/:id/compare?baseline=ID the baseline diff
 //   POST /console/api/runs/:id/tickets             {kind: report|bundle} → {url}: a one-use URL (tickets.ts)
-//   POST /console/api/doctor                       doctor on {profileText}
+//   POST /console/api/doctor                       doctor on {profileText, secrets?, clientSecret?}
 //   GET  /console/api/starter                      {profileText}: ptas init's starter
 //   GET  /console/api/profile-schema               the profile's JSON schema
 import { readFile } from 'node:fs/promises';
@@ -40,6 +40,15 @@ const implementationBody = {
   properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, profileText: PROFILE_TEXT },
 } as const;
 
+/** One-run secrets: the values of a profile's env: references, by name, never stored (a run's, and Check's). */
+const ONE_RUN_SECRETS = {
+  type: 'object',
+  maxProperties: 50,
+  propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,127}$' },
+  additionalProperties: { type: 'string', maxLength: 8192 },
+} as const;
+const CLIENT_SECRET = { type: 'string', maxLength: 4096 } as const;
+
 const startRunBody = {
   type: 'object',
   additionalProperties: false,
@@ -48,15 +57,23 @@ const startRunBody = {
     grep: { type: 'string', maxLength: 500 },
     load: { type: 'boolean' },
     nonce: { type: 'string', maxLength: 200 },
-    secrets: {
-      type: 'object',
-      maxProperties: 50,
-      propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,127}$' },
-      additionalProperties: { type: 'string', maxLength: 8192 },
-    },
-    clientSecret: { type: 'string', maxLength: 4096 },
+    secrets: ONE_RUN_SECRETS,
+    clientSecret: CLIENT_SECRET,
   },
 } as const;
+
+const doctorBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['profileText'],
+  properties: { profileText: PROFILE_TEXT, secrets: ONE_RUN_SECRETS, clientSecret: CLIENT_SECRET },
+} as const;
+
+/** Only the secrets given a value: an empty field means "from the server's environment". */
+function givenSecrets(input: { secrets?: Record<string, string>; clientSecret?: string }): { env?: Record<string, string>; clientSecret?: string } {
+  const env = Object.fromEntries(Object.entries(input.secrets ?? {}).filter(([, v]) => v !== ''));
+  return { ...(Object.keys(env).length ? { env } : {}), ...(input.clientSecret ? { clientSecret: input.clientSecret } : {}) };
+}
 
 const notFound = (reply: FastifyReply, what: string) => reply.code(404).send({ error: `no such ${what}` });
 /** A service's refusal with its own status (422 for a profile the server refuses, 429 with Retry-After for a full queue, as the API answers them); 400 otherwise. */
@@ -125,11 +142,9 @@ function registerImplementations(app: FastifyInstance, { services }: ConsoleCont
     const input = (request.body ?? {}) as StartRunInput;
     const options = runOptionsOf(input);
     if (typeof options === 'string') return reply.code(400).send({ error: options });
-    // Only the secrets given a value; an empty field means "from the server's environment".
-    const secrets = Object.fromEntries(Object.entries(input.secrets ?? {}).filter(([, v]) => v !== ''));
+    const { env, clientSecret } = givenSecrets(input);
     try {
-      const clientSecret = input.clientSecret || undefined;
-      return reply.code(201).send(await services.runs.start(id, options, Object.keys(secrets).length ? secrets : undefined, clientSecret, requireSession(request).token.label));
+      return reply.code(201).send(await services.runs.start(id, options, env, clientSecret, requireSession(request).token.label));
     } catch (error) {
       return refused(reply, error);
     }
@@ -171,9 +186,11 @@ function registerRuns(app: FastifyInstance, { services, tickets }: ConsoleContex
 }
 
 function registerProfileHelp(app: FastifyInstance, { services }: ConsoleContext): void {
-  app.post('/console/api/doctor', { ...api, schema: { body: { type: 'object', additionalProperties: false, required: ['profileText'], properties: { profileText: PROFILE_TEXT } } } }, async (request, reply) => {
+  // Check takes the one-run secrets a run takes: a profile that refers to them is checked with them, nothing stored.
+  app.post('/console/api/doctor', { ...api, schema: { body: doctorBody } }, async (request, reply) => {
+    const body = request.body as { profileText: string; secrets?: Record<string, string>; clientSecret?: string };
     try {
-      return await services.doctor((request.body as { profileText: string }).profileText);
+      return await services.doctor(body.profileText, givenSecrets(body));
     } catch (error) {
       // A refusal carries its status; anything else is the console failing (500, logged by the error handler).
       if (typeof (error as { statusCode?: unknown })?.statusCode === 'number') return refused(reply, error);

@@ -86,8 +86,11 @@ export interface ServeServices {
      */
     isLive(token: TokenRecord): Promise<boolean>;
   };
-  /** `ptas doctor` on a profile's text (not stored first): its rows, each broken key with its fix. Refuses (throws an Error whose statusCode is 422) a profile the server would not store or run. */
-  doctor(profileText: string): Promise<DoctorSummary>;
+  /**
+   * `ptas doctor` on a profile's text (not stored first): its rows, each broken key with its fix. Refuses (throws an Error whose statusCode is 422) a profile the server would not store or run.
+   * `secrets`: the one-run values of its env: references (and its client secret), as a run takes them.
+   */
+  doctor(profileText: string, secrets?: { env?: Record<string, string>; clientSecret?: string }): Promise<DoctorSummary>;
   /** `ptas init`'s commented starter profile. */
   starterProfileText(): Promise<string>;
   /** schemas/ptas-profile.bundle.json: the editor validates and completes against it. */

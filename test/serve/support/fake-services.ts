@@ -91,6 +91,8 @@ export class FakeServices implements ServeServices {
   readonly secretsByRun = new Map<string, Record<string, string>>();
   /** Every profile text the doctor was asked about. */
   readonly doctored: string[] = [];
+  /** The one-run secrets each of those Checks came with. */
+  readonly doctoredSecrets: Array<{ env?: Record<string, string>; clientSecret?: string } | undefined> = [];
 
   constructor(options: FakeOptions = {}) {
     this.#options = {
@@ -203,8 +205,9 @@ export class FakeServices implements ServeServices {
     isLive: async (token: TokenRecord) => Object.values(this.#options.tokens).some((t) => t.id === token.id),
   };
 
-  async doctor(profileText: string): Promise<DoctorSummary> {
+  async doctor(profileText: string, secrets?: { env?: Record<string, string>; clientSecret?: string }): Promise<DoctorSummary> {
     this.doctored.push(profileText);
+    this.doctoredSecrets.push(secrets);
     let profile: { baseUrl?: unknown };
     try {
       profile = parseJsonc(profileText) as typeof profile;
