@@ -11,8 +11,6 @@ import type { CheckResult } from '../check/model.ts';
 import type { Certification, CertificationGap } from '../results/certification-model.ts';
 import type { RunResults } from '../results/model.ts';
 
-export type { Certification, CertificationGap } from '../results/certification-model.ts';
-
 /** How many gaps a rendering lists before it says how many more there are. */
 export const GAPS_SHOWN = 5;
 
