@@ -1,7 +1,7 @@
 // The collector: Playwright's reporter in the runner process. It turns each
 // finished test into a check result (the check's registered metadata, which
 // the test carries across Playwright's processes as an annotation, with the
-// outcome its after-each hook attached: runner/annotations.ts), prints one
+// outcome its after-each hook annotated: runner/annotations.ts), prints one
 // progress line per check (and, when the settings ask, one JSON line on the
 // run's event channel: runner/check-events.ts), and writes every result to the run's results file
 // (runner/settings.ts) for the orchestrator. It judges nothing: verdicts are
@@ -13,7 +13,7 @@ import type { CheckMeta, CheckOutcome, CheckResult } from '../src/check/model.ts
 import type { CheckVerdict } from '../src/check/verdict-names.ts';
 import { Redactor } from '../src/http/redact.ts';
 import { finishedCheck, writeCheckEvent } from './check-events.ts';
-import { META_ANNOTATION, OUTCOME_ATTACHMENT, TARGET_ANNOTATION } from './annotations.ts';
+import { META_ANNOTATION, OUTCOME_ANNOTATION, TARGET_ANNOTATION } from './annotations.ts';
 import { counterLabel, progressLine } from './progress.ts';
 import { readRunSettings } from './settings.ts';
 
@@ -41,8 +41,8 @@ function targetOf(test: TestCase): string {
 }
 
 function outcomeOf(result: TestResult): CheckOutcome {
-  const attachment = result.attachments.find((a) => a.name === OUTCOME_ATTACHMENT && a.body);
-  return attachment?.body ? (JSON.parse(attachment.body.toString('utf8')) as CheckOutcome) : fallbackOutcome(result);
+  const outcome = result.annotations.find((a) => a.type === OUTCOME_ANNOTATION)?.description;
+  return outcome ? (JSON.parse(outcome) as CheckOutcome) : fallbackOutcome(result);
 }
 
 export default class CheckCollector implements Reporter {

@@ -9,7 +9,7 @@
 // The tests are declared once every check file is imported
 // (declareCheckTests, from the spec files runner/spec-files.ts writes), in
 // the order of the waits their targets' profiles declare, longest first:
-// Playwright starts tests in declaration order, so a 90 s poll or a slow
+// Playwright starts tests in declaration order, so a 65 s poll or a slow
 // webhook window starts at once instead of after hundreds of short checks.
 import type { TestInfo } from '@playwright/test';
 import { recordOutcome, runCheck, test, type CheckBody } from './fixtures.ts';

@@ -2,7 +2,8 @@
 // target's resources (profile, connection, pool, redactor, token cache); the
 // test body builds the check's context and recording client from them and
 // runs the check; an after-each hook — which Playwright runs after a time-out
-// too — decides the outcome and attaches it to the test for the collector.
+// too — decides the outcome and adds it to the test's annotations for the
+// collector.
 // Nothing else is a Playwright fixture: every fixture a test uses is a
 // step Playwright records with a captured stack, which across a self-test's
 // thousands of tests cost more CPU than the checks themselves. For the same
@@ -16,7 +17,7 @@ import { PtasError } from '../src/errors.ts';
 import { CheckContext, CheckFailure, CheckSkip } from '../src/check/context.ts';
 import type { CheckMeta, CheckOutcome } from '../src/check/model.ts';
 import { decideOutcome } from '../src/check/outcome.ts';
-import { OUTCOME_ATTACHMENT } from './annotations.ts';
+import { OUTCOME_ANNOTATION } from './annotations.ts';
 import { TargetResourcePool, type TargetResources } from './target-resources.ts';
 
 export interface WorkerFixtures {
@@ -93,7 +94,7 @@ export async function runCheck(resources: TargetResources, meta: CheckMeta, body
   }
 }
 
-/** The after-each hook: ends the check (its end hooks: locks, sessions) and attaches its outcome. */
+/** The after-each hook: ends the check (its end hooks: locks, sessions) and records its outcome as an annotation (runner/annotations.ts). */
 export async function recordOutcome(testInfo: TestInfo): Promise<void> {
   const run = runs.get(testInfo.testId);
   if (!run) return;
@@ -102,6 +103,6 @@ export async function recordOutcome(testInfo: TestInfo): Promise<void> {
     await run.check.runEndHooks();
   } finally {
     const outcome = outcomeOf(run.check, testInfo, run.meta, run.thrown);
-    await testInfo.attach(OUTCOME_ATTACHMENT, { body: JSON.stringify(outcome), contentType: 'application/json' });
+    testInfo.annotations.push({ type: OUTCOME_ANNOTATION, description: JSON.stringify(outcome) });
   }
 }

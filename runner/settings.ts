@@ -55,7 +55,7 @@ export type RunSettingsInput = Pick<RunSettings, 'targets'> & Partial<Pick<RunSe
 export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
 
 /** A webhook wait the profile declares from which each webhook check spends seconds, not milliseconds, waiting. */
-const SLOW_WEBHOOK_WAIT_MS = 5_000;
+const SLOW_WEBHOOK_WAIT_MS = 3_000;
 const MAX_WAITING_WORKERS = 16;
 
 /**
@@ -63,7 +63,8 @@ const MAX_WAITING_WORKERS = 16;
  * when the profile declares slow deliveries (a first retry or an answer hold
  * of seconds), each of them spends that long waiting, so a worker per user
  * (up to 16) is what lets them wait at once: on 2 cores, a full run under the
- * reference's slow-webhooks condition took 90 s with 4 workers, 43 s with 12.
+ * reference's slow-webhooks condition (with a 12 s schedule then) took 90 s
+ * with 4 workers, 43 s with 12.
  */
 function waitingWebhookChecks(targets: readonly RunTarget[]): number {
   const slow = targets.filter(({ profile: { webhooks } }) => Math.max(webhooks?.retryDelaysMs?.[0] ?? 0, webhooks?.slowResponseMs ?? 0) >= SLOW_WEBHOOK_WAIT_MS);

@@ -14,7 +14,7 @@ import { RISK_EVALUATION_ACTION } from '../webhooks/events.ts';
 /**
  * How many of the seed users the webhook checks may cause events for: one per
  * webhook check (17), so under slow deliveries (the slow-webhooks condition:
- * 12 s to the first one) every check waits at once instead of in turns.
+ * 6 s to the first one) every check waits at once instead of in turns.
  */
 const WEBHOOK_USERS = 17;
 

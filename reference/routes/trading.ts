@@ -21,7 +21,7 @@
 //   POST /reference/v1/users   → 201 {data: {id}}, a fresh user (fixture-users.ts).
 //
 // Conditions (reference/conditions/): long-processing makes a slow offer
-// process for 90 s and the default validity 120 s; second-resolution writes
+// process for 65 s and the default validity 120 s; second-resolution writes
 // created_at, valid_until and the trade time in whole seconds and judges
 // validity by whole seconds (the offer book's clock).
 //
@@ -120,7 +120,7 @@ async function offerOptions(ctx: ReferenceContext, req: RouteRequest, res: Serve
     if (!value || typeof value !== 'object' || Array.isArray(value)) return void sendError(res, 422, 'parameter_error', 'body must be a JSON object');
     body = value;
   }
-  // long-processing: a longer default validity, and a slow offer processes for 90 s (conditions/long-processing.ts).
+  // long-processing: a longer default validity, and a slow offer processes for 65 s (conditions/long-processing.ts).
   const longProcessing = ctx.conditions.has('long-processing');
   const settings = fromBody(body, longProcessing ? longProcessingDefaults(ctx.options) : ctx.options);
   if (typeof settings === 'string') return void sendError(res, 422, 'parameter_error', settings);

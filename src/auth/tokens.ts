@@ -138,18 +138,25 @@ export class AccessTokenCache implements BearerSource {
     return this.pending;
   }
 
-  /** Starts from a token obtained elsewhere (the doctor's token step), with the expires_in it came with. */
-  hold(token: string, expiresIn: number): this {
+  /**
+   * Starts from a token obtained elsewhere (the doctor's token step), with the
+   * expires_in it came with; `askedAt`: when it was asked for, from which its
+   * lifetime counts (default: now).
+   */
+  hold(token: string, expiresIn: number, askedAt = this.now()): this {
     const unitMs = this.profile.auth?.expiresInUnit === 'milliseconds' ? 1 : 1000;
     const lifetimeMs = Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn * unitMs : 60_000;
     // Renew at half-life, so a request never starts with a token about to expire.
-    this.current_ = { token, renewAt: this.now() + lifetimeMs / 2 };
+    this.current_ = { token, renewAt: askedAt + lifetimeMs / 2 };
     return this;
   }
 
   private async fetch(): Promise<string> {
+    // The lifetime runs from when the token was issued, which is no earlier than the request for it: counted from
+    // the answer instead, a slow answer (or a busy worker reading it late) left a 3 s token held past its end.
+    const askedAt = this.now();
     const pair = await issuePair(this.http, this.profile, "the suite's own access token");
-    this.hold(pair.accessToken, pair.expiresIn);
+    this.hold(pair.accessToken, pair.expiresIn, askedAt);
     return pair.accessToken;
   }
 }

@@ -18,6 +18,14 @@ import { sendCapped, type ReceivedResponse } from './send.ts';
 import { PtasError } from '../errors.ts';
 import { IDEMPOTENT_METHODS, isTransientStatus, mayAskAgain, RETRIED_TRANSPORT_FAILURES, TRANSIENT_RETRY, transientWaitMs, TransientAnswerError } from './transient.ts';
 
+/**
+ * How many of its own tokens the suite renews within one request after a 401:
+ * a renewed token can run out too while the request waits out a transient
+ * answer on a busy machine; a target refusing every token is answered 401 in
+ * the end, and that is what the check sees.
+ */
+const OWN_TOKEN_RENEWALS = 2;
+
 export type { HttpRequest, QueryValue } from './outgoing.ts';
 
 export interface HttpResponse {
@@ -161,15 +169,16 @@ export class HttpClient {
    * evidence, naming the attempt it repeats (retryOf). Still transient at the
    * end, or not to be sent again: TransientAnswerError (the check is ERROR
    * "not observed"), or the transport failure. A bearer the suite holds
-   * for itself (a BearerSource) is read for each attempt, and renewed once
-   * when the target answers 401 to it: the request is sent again with the new
-   * token and the 401 stays in the evidence, marked as the suite's own.
+   * for itself (a BearerSource) is read for each attempt, and renewed when
+   * the target answers 401 to it — once per token refused, at most
+   * OWN_TOKEN_RENEWALS times: the request is sent again with the new token
+   * and the 401 stays in the evidence, marked as the suite's own.
    */
   async request(req: HttpRequest): Promise<HttpResponse> {
     let waitedMs = 0;
     const seen: string[] = [];
     const source = isBearerSource(req.bearer) ? req.bearer : undefined;
-    let renewedAfter401 = false;
+    const refusedOwnTokens = new Set<string>();
     let previous: number | undefined;
     for (let attempt = 1; ; attempt++) {
       const label = attempt === 1 ? req.label : `${req.label ?? `${req.method} ${req.path}`} (attempt ${attempt}, after ${seen.at(-1)})`;
@@ -187,8 +196,8 @@ export class HttpClient {
       }
       previous = res.exchangeId;
       // Not for a request sent exactly once (a race, a rate probe): asking again would change what is measured; its token was read as it was sent.
-      if (source && bearer !== undefined && res.status === 401 && !renewedAfter401 && !req.once) {
-        renewedAfter401 = true;
+      if (source && bearer !== undefined && res.status === 401 && !req.once && !refusedOwnTokens.has(bearer) && refusedOwnTokens.size < OWN_TOKEN_RENEWALS) {
+        refusedOwnTokens.add(bearer);
         seen.push("401 to the suite's own access token");
         this.options.recorder?.event?.(
           "renewed the suite's own access token",

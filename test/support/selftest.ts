@@ -233,12 +233,14 @@ async function loadStageChecks(plans: ServerPlan[]): Promise<Map<string, CheckRe
 
 /**
  * The checks mostly wait (windows, polling, expiry, and under the conditions
- * a 90 s poll and 12 s webhook deliveries), and every worker serves every
+ * a 65 s poll and 6 s webhook deliveries), and every worker serves every
  * target (runner/run-targets.ts): more workers than cores overlap the
  * waits. Measured on 2 cores, the whole self-test with its conditions
- * (~2,900 tests): 195 s with 8 workers, 130 s with 12, 109–110 s with 16 or
- * 20, 114 s with 24 and 124 s with 32, where starting the workers themselves
- * (about a second of CPU each) outweighs the waits they overlap.
+ * (~3,600 tests): 139 s with 16 workers, 144 s with 20 and 137 s with 24,
+ * where the first check starts after 23, 31 and 36 s: a worker takes about a
+ * second of CPU to start (Playwright's own modules), and the CPU is saturated
+ * until they all have, then again in the last 50 s of short checks; in
+ * between the workers mostly wait on the conditions' long waits.
  */
 const SELFTEST_WORKERS = 16;
 const CHECKS_NICENESS = 10;
@@ -269,7 +271,7 @@ export async function runSelfTest(
     let checksDone = 0;
     let loadDone = 0;
     // The load stages start once the first check has finished: the workers are up by then. Started at once,
-    // the probes (which the workers yield to) slowed the workers' own start, and with it the 90 s poll of the
+    // the probes (which the workers yield to) slowed the workers' own start, and with it the 65 s poll of the
     // long-processing condition that sets the self-test's length.
     let checksStarted!: () => void;
     const firstCheck = new Promise<void>((resolve) => (checksStarted = resolve));

@@ -1,7 +1,7 @@
 // The reference's conditions (reference/conditions/) over real HTTP on
 // 127.0.0.1: each behaves as its catalogue entry says, composes with the
 // others, and leaves the reference as it was when not named. The slow ones
-// (12 s webhooks, 90 s processing) are proven by their schedule and by the
+// (6 s webhooks, 65 s processing) are proven by their schedule and by the
 // first second of their effect, not by waiting them out.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -245,13 +245,13 @@ test('transient answers come before the operation does anything: a refresh answe
   assert.deepEqual([seen.indexOf(503), seen.indexOf(429), seen.lastIndexOf(503), seen.lastIndexOf(429)], [0, 10, 20, 30], 'half a cycle apart');
 });
 
-test('slow-webhooks: first delivery after 12 s, retries 5 s then 15 s apart, 8 s to answer; the profile declares it', async () => {
+test('slow-webhooks: first delivery after 6 s, retries 3 s then 8 s apart, 3 s to answer; the profile declares it', async () => {
   const ctx = (conditions: string[], faults: string[] = [], variants: string[] = []) => ({ options: REFERENCE_DEFAULTS, faults: new FaultSet(faults), variants: new VariantSet(variants), conditions: new ConditionSet(conditions) });
   assert.deepEqual(deliverySchedule(ctx([])), { firstDelayMs: 0, retryDelaysMs: [100, 200, 400], timeoutMs: 1_000 });
-  assert.deepEqual(deliverySchedule(ctx(['slow-webhooks'])), { firstDelayMs: 12_000, retryDelaysMs: [5_000, 15_000], timeoutMs: 8_000 });
+  assert.deepEqual(deliverySchedule(ctx(['slow-webhooks'])), { firstDelayMs: 6_000, retryDelaysMs: [3_000, 8_000], timeoutMs: 3_000 });
   assert.deepEqual(deliverySchedule(ctx(['slow-webhooks'], ['webhook-no-retry'])).retryDelaysMs, [], 'a fault still applies');
   const webhooks = referenceProfile('http://h', { conditions: ['slow-webhooks'] }).webhooks!;
-  assert.deepEqual([webhooks.retryDelaysMs, webhooks.deliveryTimeoutMs, webhooks.slowResponseMs], [[5_000, 15_000], 20_000, 8_500]);
+  assert.deepEqual([webhooks.retryDelaysMs, webhooks.deliveryTimeoutMs, webhooks.slowResponseMs], [[3_000, 8_000], 12_000, 3_500]);
   assert.equal(referenceProfile('http://h', { conditions: ['slow-webhooks'], variants: ['webhook-retry-slower'] }).webhooks!.retryDelaysMs, undefined, 'a schedule the variant leaves undeclared stays so');
 
   // Wired into the dispatcher: nothing arrives in the first second and a half.
@@ -269,7 +269,7 @@ test('slow-webhooks: first delivery after 12 s, retries 5 s then 15 s apart, 8 s
       assert.equal((await call('PUT', '/reference/v1/webhooks/user-update', { headers: auth, json: { url } })).status, 200);
       assert.equal((await call('POST', `/reference/v1/users/${seedUsers(1)[0]!.id}/events`, { headers: auth, json: { action: 'inactivation' } })).status, 202);
       await sleep(1_500);
-      assert.deepEqual(deliveries, [], 'the first delivery waits 12 s');
+      assert.deepEqual(deliveries, [], 'the first delivery waits 6 s');
     });
   } finally {
     receiver.close();
@@ -339,13 +339,13 @@ test('short-token-lifetime: expires_in says 3 s, and after it every operation an
   });
 });
 
-test('long-processing: an offer answering 202 takes 90 s, offers are valid 120 s unless created with a validity; the profile declares both', async () => {
+test('long-processing: an offer answering 202 takes 65 s, offers are valid 120 s unless created with a validity; the profile declares both', async () => {
   const settings = withLongProcessing({ processingMs: 1_200, validitySeconds: 30 }, { acceptPredefinedTimeMs: 300 });
   assert.deepEqual(settings, { processingMs: LONG_PROCESSING_MS, validitySeconds: 30 });
   assert.deepEqual(withLongProcessing({ processingMs: 20, validitySeconds: 30 }, { acceptPredefinedTimeMs: 300 }).processingMs, 20, 'a fast offer stays fast');
   assert.equal(longProcessingDefaults(REFERENCE_DEFAULTS).offerValiditySeconds, 120);
   const trading = referenceProfile('http://h', { conditions: ['long-processing'] }).trading!;
-  assert.deepEqual([trading.pollDeadlineMs, trading.validitySeconds], [120_000, 120]);
+  assert.deepEqual([trading.pollDeadlineMs, trading.validitySeconds], [90_000, 120]);
   await withReference(['long-processing'], async ({ call, bearer }) => {
     const auth = await bearer();
     const userId = (await call('POST', '/reference/v1/users', { headers: auth })).json.data.id;
@@ -367,7 +367,7 @@ test('every condition at once, with a fault and a variant: the reference serves,
   validateProfile(referenceProfile('http://127.0.0.1:8080', { conditions: NAMES, variants: ['offer-slow-by-body-value'] }), 'all conditions');
   const hints = profileHints({ ...REFERENCE_DEFAULTS, conditions: ['latency', 'slow-webhooks'] }, 'http://h').join('\n');
   assert.match(hints, /condition latency: /);
-  assert.match(hints, /"webhooks": \{"deliveryTimeoutMs": 20000, "retryDelaysMs": \[5000,15000\], "slowResponseMs": 8500\}/);
+  assert.match(hints, /"webhooks": \{"deliveryTimeoutMs": 12000, "retryDelaysMs": \[3000,8000\], "slowResponseMs": 3500\}/);
   await withReference(NAMES, async ({ call, bearer }) => {
     const answer = await call('GET', `/v2/users/${seedUsers(1)[0]!.id}`, { headers: await bearer(), retry: true });
     assert.equal(answer.status, 200);

@@ -100,3 +100,43 @@ test('two requests refused the same token renew it once', async () => {
     await target.server.close();
   }
 });
+
+test("the suite's own token: its lifetime counts from when it was asked for, and a renewed token refused in turn is renewed once more", async () => {
+  const target = await shortLivedTarget(4);
+  const exchanges: RecordedExchange[] = [];
+  const connection = { baseUrl: target.server.url, timeoutMs: 5000, maxResponseBytes: 1_000_000, tls: undefined, insecure: false, runHeaders: {}, userIdHeader: 'svc-user-id', credentials: profile.credentials };
+  const transport = createTransport(connection);
+  try {
+    // The cache's clock reads 1.5 s later at the answer than at the request: a busy worker read the answer late.
+    let readsLate = false;
+    const tokens = new AccessTokenCache(HttpClient.to(connection, { transport, redactor: new Redactor() }), { ...profile, baseUrl: target.server.url }, () => target.now() + (readsLate ? 1_500 : 0));
+    const askedAt = target.now();
+    const pending = tokens.current();
+    readsLate = true;
+    await pending;
+    readsLate = false;
+    target.advance(2_100);
+    const http = HttpClient.to(connection, { transport, redactor: new Redactor(), recorder: { record: (e) => exchanges.push(e) } });
+    assert.equal((await http.get('/v2/users/1', { bearer: tokens })).status, 200);
+    assert.equal(target.issued(), 2, `renewed at half its 4 s lifetime counted from ${askedAt}, the request, not from the late-read answer`);
+
+    // Every token the target issues is refused at once (its clock jumps past it): renewed once per token, then the 401 is the answer.
+    let held = await tokens.current();
+    const refusing = {
+      current: async () => held,
+      renewed: async (rejected: string) => {
+        held = await tokens.renewed(rejected);
+        target.advance(10_000);
+        return held;
+      },
+    };
+    target.advance(10_000);
+    const before = exchanges.length;
+    const refused = await http.get('/v2/users/1', { bearer: refusing });
+    assert.equal(refused.status, 401);
+    assert.deepEqual(exchanges.slice(before).map((e) => e.response?.status), [401, 401, 401], 'two renewals, then the 401 stands');
+  } finally {
+    await transport.dispatcher.close();
+    await target.server.close();
+  }
+});
