@@ -15,6 +15,7 @@ import type { Profile } from '../../src/config/profile.ts';
 import { stringPlaces } from '../../src/config/secret-places.ts';
 import { validateProfile } from '../../src/config/validate.ts';
 import { ServeError } from './errors.ts';
+import { refuseSecretsInComments, refuseSecretsInQueries } from './stray-secrets.ts';
 import type { ProfilePolicy } from './profile-policy.ts';
 import { profileUrls } from './target-policy.ts';
 
@@ -103,12 +104,19 @@ function refuseUncheckableUrls(profile: Profile): void {
   }
 }
 
-/** A profile the store may keep: it parses, validates, holds no secret in the clear, reads the environment only where a secret goes, and names no file or host the operator's policy refuses. */
+/**
+ * A profile the store may keep: it parses, validates, holds no secret in the
+ * clear (at a secret's place, in a URL's query or in a comment), reads the
+ * environment only where a secret goes, and names no file or host the
+ * operator's policy refuses.
+ */
 export function checkStorableProfile(text: string, policy: Pick<ProfilePolicy, 'files'>): Profile {
   const profile = parseProfileText(text);
   refuseLiteralSecrets(profile);
   refuseEnvOutsideSecrets(profile);
   refuseBaseUrlExtras(profile);
+  refuseSecretsInQueries(profile);
+  refuseSecretsInComments(text);
   refuseUncheckableUrls(profile);
   policy.files.checkStorable(profile);
   return profile;

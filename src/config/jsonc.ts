@@ -40,11 +40,21 @@ const LITERALS: ReadonlyArray<[string, unknown]> = [
  */
 export const MAX_JSONC_DEPTH = 64;
 
+/** A comment of the text: its words (without its // or its delimiters) and the offset they start at. */
+export interface JsoncComment {
+  text: string;
+  offset: number;
+}
+
 class Parser {
   private i = 0;
   private depth = 0;
 
-  constructor(private readonly text: string) {
+  /** comments: filled with the text's comments, in order, when given. */
+  constructor(
+    private readonly text: string,
+    private readonly comments?: JsoncComment[],
+  ) {
     // A byte-order mark is not JSON whitespace, but editors write one.
     if (text.startsWith('\uFEFF')) this.i = 1;
   }
@@ -73,10 +83,13 @@ class Parser {
       if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r') this.i++;
       else if (ch === '/' && this.text[this.i + 1] === '/') {
         const newline = this.text.indexOf('\n', this.i);
-        this.i = newline === -1 ? this.text.length : newline;
+        const end = newline === -1 ? this.text.length : newline;
+        this.comments?.push({ text: this.text.slice(this.i + 2, end), offset: this.i + 2 });
+        this.i = end;
       } else if (ch === '/' && this.text[this.i + 1] === '*') {
         const close = this.text.indexOf('*/', this.i + 2);
         if (close === -1) this.fail('this /* comment is never closed with */');
+        this.comments?.push({ text: this.text.slice(this.i + 2, close), offset: this.i + 2 });
         this.i = close + 2;
       } else return;
     }
@@ -146,4 +159,11 @@ class Parser {
 /** Parses JSON with comments and trailing commas; a syntax error names its line and column. */
 export function parseJsonc(text: string): unknown {
   return new Parser(text).parseDocument();
+}
+
+/** The comments of a text that parses (a syntax error as parseJsonc's). */
+export function jsoncComments(text: string): JsoncComment[] {
+  const comments: JsoncComment[] = [];
+  new Parser(text, comments).parseDocument();
+  return comments;
 }

@@ -15,6 +15,9 @@ import { TargetPolicy, profileUrls } from '../../app/serve/target-policy.ts';
 import { ProfileFilesPolicy } from '../../app/serve/profile-files.ts';
 import { profilePolicy } from '../../app/serve/profile-policy.ts';
 import { checkStorableProfile, runProfile } from '../../app/serve/profile-text.ts';
+import { renderStarterProfile } from '../../app/init/starter-profile.ts';
+import { refuseSecretsInComments, refuseSecretsInQueries } from '../../app/serve/stray-secrets.ts';
+import { parseJsonc } from '../../src/config/jsonc.ts';
 import { ServeError } from '../../app/serve/errors.ts';
 import type { Profile } from '../../src/config/profile.ts';
 
@@ -195,4 +198,40 @@ test('--profile-files: no file without it; with it, relative paths that stay ins
     assert.throws(() => files.resolve(profile(bad)), (e: unknown) => kindOf(e) === 'file-refused', bad);
   }
   assert.throws(() => new ProfileFilesPolicy(path.join(root, 'none')), /--profile-files/);
+});
+
+test('Save refuses a secret pasted where no secret goes — in a comment or a URL\'s query — naming the line or key, never the value; the starter stores', () => {
+  const files = { files: new ProfileFilesPolicy() };
+  const store = (text: string) => {
+    try {
+      checkStorableProfile(text, files);
+      return 'stored';
+    } catch (error) {
+      const refused = error as ServeError;
+      assert.ok(!refused.message.includes('s3cr3t-v4lue') && !JSON.stringify(refused.details).includes('s3cr3t-v4lue'), 'the answer never repeats the secret');
+      return `${kindOf(error)} ${refused.message.split(':')[0]} ${JSON.stringify(refused.details)}`;
+    }
+  };
+  const body = '{\n  "baseUrl": "https://a.example",\n  "credentials": {"clientId": "x", "clientSecret": "env:PTAS_CLIENT_SECRET"}\n}';
+  const commented = (comment: string) => body.replace('{\n', `{\n  ${comment}\n`);
+  assert.equal(store(body), 'stored');
+  assert.match(store(commented('// old: "clientSecret": "s3cr3t-v4lue"')), /^literal-secret line 2, column 11 \{"line":2,"column":11\}/);
+  assert.match(store(commented('/* password=s3cr3t-v4lue */')), /^literal-secret line 2/);
+  assert.match(store(commented('// curl -H "Authorization: Bearer s3cr3t-v4lue.0123456789"')), /^literal-secret line 2/);
+  assert.match(store(commented('// eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJ1c2VyLTEifQ.c2lnbmF0dXJl')), /^literal-secret line 2/);
+  assert.match(store(commented('// https://me:s3cr3t-v4lue@a.example/')), /^literal-secret line 2/);
+  assert.match(store(commented('// -----BEGIN PRIVATE KEY-----')), /^literal-secret line 2/);
+  // Words that only name a credential, references and placeholders are no secret.
+  for (const harmless of ['// the token endpoint issues a token: obtained by client_credentials', '// "clientSecret": "env:PTAS_CLIENT_SECRET"', '// password: <yours>', '// api_key={apiKey}', '// token=obtained']) {
+    assert.equal(store(commented(harmless)), 'stored', harmless);
+  }
+  const withPath = (path: string) => JSON.stringify({ baseUrl: 'https://a.example', auth: { jwksUrl: path } });
+  assert.match(store(withPath('https://keys.example/jwks.json?api_key=s3cr3t-v4lue')), /^literal-secret auth.jwksUrl \{"keyPath":"\/auth\/jwksUrl"\}/);
+  assert.equal(store(withPath('https://keys.example/jwks.json?version=2')), 'stored');
+  assert.equal(store(withPath('https://keys.example/jwks.json?token={token}')), 'stored');
+  const starter = (uncommentAll: boolean) => renderStarterProfile({ name: 'starter', baseUrl: 'https://a.example', clientId: 'your-client-id' }, { schemaRef: 'ptas-profile.schema.json', uncommentAll });
+  assert.equal(store(starter(false)), 'stored', 'the starter profile ptas init and the console write');
+  // Every example live (files too, which only --profile-files admits): no comment or query of it looks like a secret.
+  assert.doesNotThrow(() => refuseSecretsInComments(starter(true)));
+  assert.doesNotThrow(() => refuseSecretsInQueries(parseJsonc(starter(true)) as Profile));
 });
