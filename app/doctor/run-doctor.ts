@@ -2,7 +2,8 @@
 // order the checks depend on them (token first: every other step needs it),
 // and reports per operation whether the profile's description of it works.
 // A bounded handful of requests (about 20 on the reference), every wait
-// bounded; no conformance verdicts. Exit 0 when everything configured works,
+// bounded; no conformance verdicts, but the keys a certifiable run still
+// needs (app/certify/certification-needs.ts). Exit 0 when everything configured works,
 // 2 naming each broken key, 3 when the target is unreachable (preflight).
 import { createTransport, HttpClient, TransportError } from '../../src/http/client.ts';
 import { TransientAnswerError } from '../../src/http/transient.ts';
@@ -21,6 +22,8 @@ import { offerSteps } from './steps/offers.ts';
 import { webhookSteps } from './steps/webhooks.ts';
 import { withdrawalAddressStep } from './steps/crypto-transfers.ts';
 import { jwksSteps } from './steps/jwks.ts';
+import { certificationNeeds } from '../certify/certification-needs.ts';
+import { requiredCheckIds } from '../certify/required-checks.ts';
 
 export interface DoctorOptions {
   /** The profile from file, environment and flags; without baseUrl the bundled reference is examined. */
@@ -117,6 +120,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorOutcome> 
       requests: exchanges.count,
       rows,
       broken,
+      certificationNeeds: certificationNeeds(profile, await requiredCheckIds()),
     };
     out.write(options.json ? renderJson(summary) : renderSummary(summary));
     if (broken.length) (options.errors ?? process.stderr).write(`ptas doctor: broken: ${broken.join(', ')}\n`);

@@ -1,8 +1,10 @@
 // The doctor's terminal output: a heading naming the target and the profile,
 // one table row per operation as soon as it is done (result, operation with
 // its profile key, request sent, answer), the problem and its fix beneath a
-// PROBLEM row, and a closing count. --json prints the same rows as one object.
+// PROBLEM row, a closing count, and the keys a certifiable run still needs.
+// --json prints the same as one object.
 import type { DoctorRow } from './model.ts';
+import { needKeysText, type CertificationNeed } from '../certify/certification-needs.ts';
 
 const RESULT_WIDTH = 8;
 const OPERATION_WIDTH = 56;
@@ -37,13 +39,23 @@ export interface DoctorSummary {
   requests: number;
   rows: DoctorRow[];
   broken: string[];
+  /** The profile keys a certifiable run still needs: without them required checks SKIP (app/certify/certification-needs.ts). */
+  certificationNeeds: CertificationNeed[];
+}
+
+/** The keys certification still needs, each with the required checks that SKIP without it. */
+export function renderCertificationNeeds(needs: readonly CertificationNeed[]): string {
+  if (!needs.length) return 'certification: the profile sets every key the required checks need\n';
+  const checks = new Set(needs.flatMap((need) => need.checks)).size;
+  const lines = needs.map((need) => `  ${needKeysText(need)}: ${need.checks.join(', ')}\n`);
+  return `certification: ${checks} required check${checks === 1 ? '' : 's'} would SKIP, and ptas verify refuses a bundle with one; set\n${lines.join('')}`;
 }
 
 export function renderSummary(summary: DoctorSummary): string {
   const count = (outcome: DoctorRow['outcome']) => summary.rows.filter((r) => r.outcome === outcome).length;
   const problems = count('PROBLEM');
   const verdict = problems ? `${problems} problem${problems === 1 ? '' : 's'}` : 'every configured operation works';
-  return `\n${verdict}: ${count('OK')} OK, ${problems} PROBLEM, ${count('SKIPPED')} SKIPPED; ${summary.requests} requests in ${(summary.durationMs / 1000).toFixed(1)} s\n`;
+  return `\n${verdict}: ${count('OK')} OK, ${problems} PROBLEM, ${count('SKIPPED')} SKIPPED; ${summary.requests} requests in ${(summary.durationMs / 1000).toFixed(1)} s\n${renderCertificationNeeds(summary.certificationNeeds)}`;
 }
 
 export function renderJson(summary: DoctorSummary): string {

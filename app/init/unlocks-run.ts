@@ -12,7 +12,7 @@ import { runConformance } from '../run/conformance.ts';
 import { spawnReferences } from '../run/reference-process.ts';
 import type { RunTarget } from '../../runner/run-targets.ts';
 import { bundleProfileSchema } from './schema-bundle.ts';
-import { keysNamedBy, setValueAt, valueAt, type UnlocksMap } from './unlocks.ts';
+import { keysNamedBy, needGroups, setValueAt, valueAt, type NeedsMap, type Unlocks, type UnlocksMap } from './unlocks.ts';
 
 /** Enough for the longest chain of keys a check tests one after another; more means a check keeps asking. */
 const MAX_ROUNDS = 10;
@@ -66,9 +66,10 @@ export interface UnlocksRunOptions {
   log?: (line: string) => void;
 }
 
-export async function computeUnlocks(options: UnlocksRunOptions = {}): Promise<UnlocksMap> {
+export async function computeUnlocks(options: UnlocksRunOptions = {}): Promise<Unlocks> {
   const topLevelKeys = new Set(Object.keys((bundleProfileSchema().properties ?? {}) as object));
   const unlocks: UnlocksMap = {};
+  const needs: NeedsMap = {};
   // Check id → the keys its next run gets; round 1: every check (grep: none), no keys.
   let pending = new Map<string, string[]>([['*', []]]);
   for (let round = 1; pending.size; round++) {
@@ -95,6 +96,7 @@ export async function computeUnlocks(options: UnlocksRunOptions = {}): Promise<U
         // A key the profile has is not what the check missed (e.g. "the accept answered 200" naming the recipe).
         const missing = named.filter((key) => valueAt(targets[i]!.profile, key) === undefined);
         for (const key of missing) (unlocks[key] ??= []).push(check.id);
+        (needs[check.id] ??= []).push(...needGroups(check.configKey, missing));
         const available = missing.filter((key) => valueAt(references[i], key) !== undefined);
         if (available.length) next.set(check.id, [...new Set([...groups[i]!.keys, ...available])].sort());
       }
@@ -104,5 +106,5 @@ export async function computeUnlocks(options: UnlocksRunOptions = {}): Promise<U
     options.log?.(`round ${round}: ${groups.length} target(s); ${next.size} check(s) named a key the reference's profile sets`);
     pending = next;
   }
-  return unlocks;
+  return { unlocks, needs };
 }

@@ -9,7 +9,7 @@ import { computeUnlocks } from './unlocks-run.ts';
 import { UNLOCKS_FILE, unlocksText } from './unlocks.ts';
 
 const started = performance.now();
-const unlocks = await computeUnlocks({ log: (line) => process.stdout.write(`${line}\n`) });
-writeFileSync(UNLOCKS_FILE, unlocksText(unlocks));
+const computed = await computeUnlocks({ log: (line) => process.stdout.write(`${line}\n`) });
+writeFileSync(UNLOCKS_FILE, unlocksText(computed));
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
-process.stdout.write(`wrote ${path.relative(packageRoot, UNLOCKS_FILE)} (${Object.keys(unlocks).length} keys) in ${seconds} s\n`);
+process.stdout.write(`wrote ${path.relative(packageRoot, UNLOCKS_FILE)} (${Object.keys(computed.unlocks).length} keys, the needs of ${Object.keys(computed.needs).length} checks) in ${seconds} s\n`);

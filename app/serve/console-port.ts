@@ -47,7 +47,7 @@ function referenceRecord(): ImplementationRecord {
 const tokenId = (token: TokenInfo): string => `${token.name}@${token.createdAt}`;
 
 function doctorView(result: Awaited<ReturnType<ServeServices['doctor']>>): DoctorSummary {
-  return { rows: result.summary.rows, brokenKeys: result.summary.broken };
+  return { rows: result.summary.rows, brokenKeys: result.summary.broken, certificationNeeds: result.summary.certificationNeeds };
 }
 
 export function consolePort(services: ServeServices): ConsoleServices {

@@ -1,5 +1,5 @@
 // "Check": ptas doctor's table for the profile in the editor, each broken
-// key with its fix.
+// key with its fix, and the keys a certifiable run still needs.
 import type { DoctorSummary } from '../../app/serve/console/api-types.ts';
 import { h, notice } from '../dom.ts';
 
@@ -37,5 +37,24 @@ export function doctorTable(summary: DoctorSummary): HTMLElement {
       ),
     );
   }
+  if (summary.certificationNeeds) parts.push(certificationNeeds(summary.certificationNeeds));
   return h('div', { class: 'doctor-result' }, ...parts);
+}
+
+/** Each key (or choice of keys) certification still needs, with the required checks that SKIP without it: ptas verify refuses such a bundle. */
+function certificationNeeds(needs: NonNullable<DoctorSummary['certificationNeeds']>): HTMLElement {
+  if (!needs.length) return h('p', { class: 'doctor-certification', attrs: { id: 'certification-needs' } }, 'Certification: the profile sets every key the required checks need.');
+  const checks = new Set(needs.flatMap((need) => need.checks)).size;
+  return h(
+    'div',
+    { class: 'doctor-certification', attrs: { id: 'certification-needs' } },
+    h('p', { class: 'doctor-summary' }, `Certification: ${checks} required check${checks === 1 ? '' : 's'} would SKIP, and ptas verify refuses a bundle with one. Set:`),
+    h(
+      'ul',
+      null,
+      ...needs.map((need) =>
+        h('li', { dataset: { keys: need.keys.join(' ') } }, ...need.keys.flatMap((key, i) => [i ? ' or ' : '', h('code', null, key)]), ` — ${need.checks.join(', ')}`),
+      ),
+    ),
+  );
 }

@@ -98,3 +98,20 @@ test('an unreachable target: exit 3 within seconds, naming the address', async (
   assert.match(run.stderr, /127\.0\.0\.1:9.*unreachable.*CONNECTION_REFUSED/);
   assert.ok(run.durationMs < 15_000, `took ${run.durationMs} ms`);
 });
+
+test('a profile without a key a required check needs: the doctor lists it for certification, with the checks that would SKIP; alternatives as "or"', async () => {
+  const { pollDeadlineMs: _deadline, ...trading } = referenceTrading();
+  // A section of the file replaces the reference's own: this users section names no existing user.
+  const file = profileFile({ trading, users: { languages: ['en'] } });
+  const run = await runPtas(['doctor', '-c', file, '--json']);
+  const summary = JSON.parse(run.stdout) as DoctorSummary;
+  const needs = Object.fromEntries(summary.certificationNeeds.map((need) => [need.keys.join(' or '), need.checks]));
+  assert.deepEqual(needs['trading.pollDeadlineMs'], ['trading.accepted-202-reaches-terminal-status'], JSON.stringify(summary.certificationNeeds));
+  assert.ok(needs['auth.protectedPath or users.existingUserId']?.includes('auth.access-token-opens-api'), 'a need either key meets says so');
+  assert.ok(needs['users.existingUserId']?.includes('users.details-schema'), 'a key needed on its own is listed on its own');
+  const table = await runPtas(['doctor', '-c', file]);
+  assert.match(table.stdout, /^certification: \d+ required checks? would SKIP, and ptas verify refuses a bundle with one; set$/m);
+  assert.match(table.stdout, /^ {2}trading\.pollDeadlineMs: trading\.accepted-202-reaches-terminal-status$/m);
+  const complete = await runPtas(['doctor', '--json']);
+  assert.deepEqual((JSON.parse(complete.stdout) as DoctorSummary).certificationNeeds, [], "the reference's own profile needs nothing more");
+});

@@ -125,6 +125,10 @@ test('Check runs the doctor on the editor’s profile and shows its table with t
   assert.match((await page.textContent('.doctor-summary')) ?? '', /1 broken key: users\.getUser/);
   assert.equal(await page.locator('table.doctor tbody tr').count(), 3);
   assert.equal(server.fake.doctored.at(-1), await server.fake.starterProfileText());
+  // What certification still needs: the starter leaves out how to make offers, so every trading check would SKIP.
+  const offers = page.locator('#certification-needs li[data-keys="trading.createOffer"]');
+  assert.match((await offers.textContent()) ?? '', /trading\.createOffer — .*trading\.accept-newest-offer/);
+  assert.match((await page.textContent('#certification-needs .doctor-summary')) ?? '', /^Certification: \d+ required checks would SKIP, and ptas verify refuses a bundle with one\. Set:$/);
   assert.deepEqual(server.fake.doctoredSecrets.at(-1), {}, 'nothing typed, nothing sent');
 
   // A one-run secret typed into the start-run form goes with Check as with a run: a profile of env: references can be checked.

@@ -25,6 +25,8 @@ export interface DoctorRowView {
 export interface DoctorSummary {
   rows: DoctorRowView[];
   brokenKeys: string[];
+  /** The keys a certifiable run still needs, each with the required checks that SKIP without it (any one of `keys` meets it). */
+  certificationNeeds?: { keys: string[]; checks: string[] }[];
   /** Set when the doctor could not try anything (the profile does not parse or validate, no base URL…). */
   error?: string;
 }

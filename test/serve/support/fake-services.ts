@@ -25,6 +25,9 @@ import { catalogue } from '../../../src/requirements.ts';
 import { compareWithBaseline } from '../../../reports/baseline.ts';
 import { renderHtml } from '../../../reports/html.ts';
 import { seededRandom, syntheticCheck } from '../../report/support/synthetic.ts';
+import { certificationNeeds } from '../../../app/certify/certification-needs.ts';
+import { requiredCheckIds } from '../../../app/certify/required-checks.ts';
+import type { Profile } from '../../../src/config/profile.ts';
 
 export const FAKE_TOKEN = 'ptas_test_token_0123456789abcdef';
 
@@ -228,7 +231,8 @@ export class FakeServices implements ServeServices {
       },
       { operation: 'create offer', key: 'trading.createOffer', answer: 'not configured (trading.createOffer)', outcome: 'SKIPPED' },
     ];
-    return { rows, brokenKeys: ['users.getUser'] };
+    // What certification still needs is the real answer for the profile: it asks nothing of the target.
+    return { rows, brokenKeys: ['users.getUser'], certificationNeeds: certificationNeeds(profile as Profile, await requiredCheckIds()) };
   }
 
   async starterProfileText(): Promise<string> {
