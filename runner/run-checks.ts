@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { fromRoot } from '../src/paths.ts';
 import { CHECK_EVENTS_FD, checkEventReader, type OnCheck } from './check-events.ts';
 import type { CheckRunOutput } from './collector.ts';
@@ -64,7 +65,8 @@ const EVENTS_DRAIN_MS = 2_000;
 
 function runPlaywright(args: string[], settingsEnv: Record<string, string>, { output, signal, niceness, onCheck }: CheckRunProcess): Promise<number | null> {
   return new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
+    // It and its workers end when this process is gone (runner/exit-with-parent.mjs).
+    const child = spawn(process.execPath, ['--import', pathToFileURL(fromRoot('runner', 'exit-with-parent.mjs')).href, ...args], {
       cwd: fromRoot(),
       env: { ...process.env, ...settingsEnv, FORCE_COLOR: '0' },
       // With a caller for the checks' events, a pipe at the collector's descriptor (runner/check-events.ts).
