@@ -121,17 +121,18 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .epilog(
         'The API (README "The console and its API"): every /api route takes Authorization: Bearer <token>. Runs wait in a queue, one at a time per implementation; ' +
           'at most --max-queued-runs wait at once, --max-queued-runs-per-token for one token (a run more is refused: 429 with Retry-After). A request must arrive whole within 60 s. ' +
-          'A run the server was running when it stopped is finished INCOMPLETE at the next start, its partial bundle kept.\n\n' +
+          'A run the server was running when it stopped is finished INCOMPLETE at the next start, its partial bundle kept; console sessions outlive a restart (the store keeps their hashes).\n\n' +
           `Exit codes: 0 stopped (SIGINT or SIGTERM), ${EXIT.USAGE} usage or config error (a non-loopback --host without TLS, a port in use).`,
       ) as unknown as Argv<ServeArgs>,
   handler: async (args) => {
     try {
-      const [{ createServer }, { describePolicy }, { consolePort }, { logValue }, { registerConsole }] = await Promise.all([
+      const [{ createServer }, { describePolicy }, { consolePort }, { logValue }, { registerConsole }, { StoreLayout }] = await Promise.all([
         import('../app/serve/server.ts'),
         import('../app/serve/profile-policy.ts'),
         import('../app/serve/console-port.ts'),
         import('../app/serve/log.ts'),
         import('../app/serve/console/routes.ts'),
+        import('../app/serve/store/layout.ts'),
       ]);
       const server = await createServer({
         host: args.host,
@@ -144,7 +145,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         maxQueuedRuns: args.maxQueuedRuns,
         maxQueuedRunsPerToken: args.maxQueuedRunsPerToken,
         // The console in the browser: its pages, login and live views over the same services as the API.
-        registerExtra: (app, services, log) => registerConsole(app, consolePort(services), { log }),
+        registerExtra: (app, services, log) => registerConsole(app, consolePort(services), { log, sessions: { file: new StoreLayout(services.dataDir).consoleSessionsFile } }),
         ...(args.tlsCert && args.tlsKey ? { tls: { certFile: args.tlsCert, keyFile: args.tlsKey } } : {}),
       });
       // One write: whoever reads the address also gets the token with it.

@@ -1,8 +1,9 @@
 // `ptas serve` killed mid-run (SIGKILL: no chance to tidy up) and started
 // again on the same store: every run is still listed, the one that was
 // running and the one that was waiting are finished INCOMPLETE with a note,
-// the finished one keeps its verdict and bundle, the token still works, and
-// no new first-run token is printed.
+// the finished one keeps its verdict and bundle, the token still works, a
+// console session signed in before goes on working (its halves stored only as
+// hashes), and no new first-run token is printed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -11,7 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { RunRecord } from '../../app/serve/contract.ts';
 import { processesWithMarker } from '../support/processes.ts';
-import { caller, readEvents, startServeProcess, waitForRun } from './support.ts';
+import { readFileSync } from 'node:fs';
+import { caller, consoleSignIn, readEvents, startServeProcess, waitForRun } from './support.ts';
 
 const USERS = { implementation: 'reference', options: { load: false, grep: '@area:users' } };
 
@@ -25,6 +27,8 @@ test('a server killed mid-run loses nothing: every run listed after the restart,
   const token = first.token;
   const call = caller(first.url, token);
 
+  const console_ = await consoleSignIn(first.url, token);
+  assert.equal((await console_.call('GET', '/console/api/implementations')).status, 200);
   const done = (await call('POST', '/api/runs', { body: USERS })).json as RunRecord;
   assert.equal((await waitForRun(call, done.id, ['finished'])).verdict, 'CONFORMANT');
   const inFlight = (await call('POST', '/api/runs', { body: { implementation: 'reference', options: { load: false } } })).json as RunRecord;
@@ -66,6 +70,13 @@ test('a server killed mid-run loses nothing: every run listed after the restart,
     assert.equal(events.at(-1)?.event, 'end');
     assert.ok(events.some((e) => e.event === 'check'), 'the check events from before the kill are kept');
     assert.equal((await fetch(`${second.url}/api/runs/${done.id}/bundle`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
+    // The console session signed in before the kill still opens the console, with both of its halves.
+    const sessionCall = caller(second.url, console_.secret);
+    const withCookie = { headers: { cookie: console_.cookie } };
+    assert.equal((await sessionCall('GET', '/console/api/implementations', withCookie)).status, 200, 'a restart signs no one out');
+    assert.equal((await caller(second.url, 'x'.repeat(43))('GET', '/console/api/implementations', withCookie)).status, 401, 'the cookie alone opens nothing');
+    const stored = readFileSync(path.join(data, 'console-sessions.json'), 'utf8');
+    assert.ok(!stored.includes(console_.secret) && !stored.includes(console_.cookie.split('=')[1]!), 'the store keeps neither half, only their hashes');
     // And the restarted server runs again.
     const next = (await again('POST', '/api/runs', { body: USERS })).json as RunRecord;
     assert.equal((await waitForRun(again, next.id, ['finished'])).verdict, 'CONFORMANT');

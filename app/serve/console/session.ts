@@ -14,24 +14,31 @@
 // read by script. The secret is handed over once, in the answer to the login
 // form (pages.ts signedInPage), and never again: no page a cookie fetches
 // carries it, nor anything else that authorizes.
-// Kept in memory: a restart signs everyone out, which for a lab console is
-// what it should do. No cookie plugin: the one cookie is read and written
-// here, so the console does not depend on how the API side registers its
-// plugins.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+// Kept in the server's store (SessionOptions.file), so a restart signs no one
+// out: as SHA-256 hashes of both halves only, like the API's tokens, so the
+// file opens nothing; a session whose token was revoked meanwhile is refused
+// as before (access.ts). Without a file, in memory only. No cookie plugin:
+// the one cookie is read and written here, so the console does not depend
+// on how the API side registers its plugins.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { readJsonFile, writeJsonAtomic } from '../store/atomic.ts';
 import type { TokenRecord } from './services-port.ts';
 
 export const SESSION_COOKIE = 'ptas_console';
 
 export interface Session {
+  /** The cookie's half. */
   id: string;
-  /** The browser's half: sent as the bearer, never shown again after the login answer. */
-  secret: string;
+  /** SHA-256 (hex) of the browser's half, which is sent as the bearer and shown only in the login answer. */
+  secretHash: string;
   token: TokenRecord;
   createdAt: number;
   /** Sliding: pushed on by every request, never beyond createdAt + maxAgeMs. */
   expiresAt: number;
 }
+
+/** A session as the login makes it: the secret is known this once, to hand to the browser. */
+export type NewSession = Session & { secret: string };
 
 export interface SessionOptions {
   /** Idle time after which a session ends (default 8 hours). */
@@ -39,38 +46,62 @@ export interface SessionOptions {
   /** Absolute lifetime (default 24 hours). */
   maxAgeMs?: number;
   now?: () => number;
+  /** Where the sessions outlive a restart (hashed); without it they live in memory only. */
+  file?: string;
+}
+
+/** A session as the file keeps it: hashes, never either half. */
+interface StoredSession {
+  idHash: string;
+  secretHash: string;
+  token: TokenRecord;
+  createdAt: number;
+  expiresAt: number;
 }
 
 const randomId = (): string => randomBytes(32).toString('base64url');
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+/** A touch writes the file only when it moved the expiry on by this much: not on every request. */
+const PERSIST_TOUCH_MS = 60_000;
 
 export class SessionStore {
+  /** By the SHA-256 of the id: what the file keeps. A session restored from it learns its id from the first cookie that names it. */
   readonly #sessions = new Map<string, Session>();
   readonly #idleMs: number;
   readonly #maxAgeMs: number;
   readonly #now: () => number;
+  readonly #file?: string;
   readonly #onEnd = new Set<(id: string) => void>();
+  #persistedExpiry = new Map<string, number>();
 
   constructor(options: SessionOptions = {}) {
     this.#idleMs = options.idleMs ?? 8 * 3600_000;
     this.#maxAgeMs = options.maxAgeMs ?? 24 * 3600_000;
     this.#now = options.now ?? Date.now;
+    this.#file = options.file;
+    this.#restore();
   }
 
-  create(token: TokenRecord): Session {
+  create(token: TokenRecord): NewSession {
     this.#sweep();
     const now = this.#now();
-    const session: Session = { id: randomId(), secret: randomId(), token, createdAt: now, expiresAt: Math.min(now + this.#idleMs, now + this.#maxAgeMs) };
-    this.#sessions.set(session.id, session);
+    const secret = randomId();
+    const session: NewSession = { id: randomId(), secret, secretHash: sha256(secret), token, createdAt: now, expiresAt: Math.min(now + this.#idleMs, now + this.#maxAgeMs) };
+    const { secret: _shownOnce, ...kept } = session;
+    this.#sessions.set(sha256(session.id), kept);
+    this.#persist();
     return session;
   }
 
   /** The live session of this id, or undefined. Its expiry stays: only a request that proved both halves pushes it on (touch). */
   get(id: string | undefined): Session | undefined {
     if (!id) return undefined;
-    const session = this.#sessions.get(id);
+    const key = sha256(id);
+    const session = this.#sessions.get(key);
     if (!session) return undefined;
+    session.id = id;
     if (session.expiresAt <= this.#now()) {
-      this.#end(id);
+      this.#end(key);
       return undefined;
     }
     return session;
@@ -78,11 +109,14 @@ export class SessionStore {
 
   /** A request used the session: its idle time starts again (never beyond its absolute limit). */
   touch(session: Session): void {
-    session.expiresAt = Math.min(this.#now() + this.#idleMs, session.createdAt + this.#maxAgeMs);
+    const key = sha256(session.id);
+    const kept = this.#sessions.get(key) ?? session;
+    kept.expiresAt = Math.min(this.#now() + this.#idleMs, kept.createdAt + this.#maxAgeMs);
+    if (kept.expiresAt - (this.#persistedExpiry.get(key) ?? 0) >= PERSIST_TOUCH_MS) this.#persist();
   }
 
   destroy(id: string): void {
-    this.#end(id);
+    this.#end(sha256(id));
   }
 
   /** Told of every session that ends (signed out, expired, its token revoked): what is bound to it goes too. */
@@ -94,14 +128,35 @@ export class SessionStore {
     return this.#sessions.size;
   }
 
-  #end(id: string): void {
-    if (!this.#sessions.delete(id)) return;
-    for (const listener of this.#onEnd) listener(id);
+  #end(key: string): void {
+    const session = this.#sessions.get(key);
+    if (!session || !this.#sessions.delete(key)) return;
+    this.#persist();
+    // A restored session nobody has named since the restart has nothing bound to it yet.
+    if (session.id) for (const listener of this.#onEnd) listener(session.id);
   }
 
   #sweep(): void {
     const now = this.#now();
-    for (const [id, session] of this.#sessions) if (session.expiresAt <= now) this.#end(id);
+    for (const [key, session] of this.#sessions) if (session.expiresAt <= now) this.#end(key);
+  }
+
+  #restore(): void {
+    if (!this.#file) return;
+    const stored = readJsonFile<{ sessions?: StoredSession[] }>(this.#file)?.sessions ?? [];
+    const now = this.#now();
+    for (const entry of stored) {
+      if (typeof entry?.idHash !== 'string' || typeof entry.secretHash !== 'string' || !(entry.expiresAt > now)) continue;
+      this.#sessions.set(entry.idHash, { id: '', secretHash: entry.secretHash, token: entry.token, createdAt: entry.createdAt, expiresAt: entry.expiresAt });
+      this.#persistedExpiry.set(entry.idHash, entry.expiresAt);
+    }
+  }
+
+  #persist(): void {
+    if (!this.#file) return;
+    const sessions: StoredSession[] = [...this.#sessions].map(([idHash, s]) => ({ idHash, secretHash: s.secretHash, token: s.token, createdAt: s.createdAt, expiresAt: s.expiresAt }));
+    writeJsonAtomic(this.#file, { sessions });
+    this.#persistedExpiry = new Map(sessions.map((s) => [s.idHash, s.expiresAt]));
   }
 }
 
@@ -113,9 +168,10 @@ export function sameSecret(sent: unknown, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Whether the bearer a request sent is its session's secret, exactly. */
+/** Whether the bearer a request sent is its session's secret, exactly (compared as SHA-256 hashes, in constant time). */
 export function secretMatches(session: Session, sent: unknown): boolean {
-  return sameSecret(sent, session.secret);
+  if (typeof sent !== 'string' || !sent) return false;
+  return sameSecret(sha256(sent), session.secretHash);
 }
 
 /** The token of an `Authorization: Bearer …` header. */

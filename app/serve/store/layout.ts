@@ -50,6 +50,11 @@ export class StoreLayout {
     return path.join(this.root, 'shares.json');
   }
 
+  /** The console's sessions, as hashes (app/serve/console/session.ts): a restart signs no one out. */
+  get consoleSessionsFile(): string {
+    return path.join(this.root, 'console-sessions.json');
+  }
+
   implementationFile(id: string): string {
     return path.join(this.implementationsDir, `${safeId(id)}.json`);
   }
