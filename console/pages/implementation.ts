@@ -62,6 +62,9 @@ const loadEditor = (): Promise<EditorModule> => (editorModule ??= import('../edi
 /** The name field, the toolbar and the editor; `onSaved` is told of each save. */
 function editorPart(record: ImplementationRecord | undefined, text: string, schemaValue: object, { createProfileEditor }: EditorModule, onSaved: (r: ImplementationRecord) => void): EditorPart {
   let saved = record?.profileText ?? '';
+  // What "unsaved" is measured against: the stored text, or for a new implementation the starter it opened with.
+  let baseline = record ? saved : text;
+  let dirty = false;
   const name = h('input', { attrs: { type: 'text', id: 'implementation-name', required: '', maxlength: '200', autocomplete: 'off', placeholder: 'e.g. Acme staging' } });
   name.value = record?.name ?? '';
   const status = h('span', { class: 'editor-status', attrs: { id: 'editor-status', 'aria-live': 'polite' } });
@@ -70,11 +73,14 @@ function editorPart(record: ImplementationRecord | undefined, text: string, sche
   const save = h('button', { attrs: { type: 'button', id: 'save' } }, record ? 'Save' : 'Create');
   const check = h('button', { attrs: { type: 'button', id: 'check' } }, 'Check');
 
-  const editor = createProfileEditor(host, text, schemaValue, () => {
+  const editor = createProfileEditor(host, text, schemaValue, (docChanged) => {
+    // Only a change of the text can change whether it is saved (an update is also a cursor move or a lint result).
+    if (docChanged) dirty = editor.text() !== baseline;
     const problems = editor.problems();
-    const dirty = editor.text() !== saved || !record;
     status.dataset.problems = String(problems);
-    fill(status, dirty ? 'Unsaved changes' : 'Saved', problems ? ` · ${problems} problem${problems === 1 ? '' : 's'} in the profile` : '');
+    const state = dirty ? 'Unsaved changes' : record ? 'Saved' : 'Not created yet';
+    const large = editor.checksAsYouType() ? '' : ' · a large profile: its keys are checked when you Save or Check, not as you type';
+    fill(status, state, problems ? ` · ${problems} problem${problems === 1 ? '' : 's'} in the profile` : '', large);
   });
 
   save.addEventListener('click', () => {
@@ -87,6 +93,8 @@ function editorPart(record: ImplementationRecord | undefined, text: string, sche
     request
       .then((stored) => {
         saved = stored.profileText;
+        baseline = saved;
+        dirty = editor.text() !== baseline;
         fill(status, 'Saved');
         onSaved(stored);
       })

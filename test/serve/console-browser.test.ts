@@ -78,6 +78,8 @@ test('an implementation is created from ptas init’s starter profile', async ()
   const starter = await page.textContent('.cm-content');
   assert.match(starter ?? '', /"baseUrl"/);
   assert.match(starter ?? '', /env:PTAS_CLIENT_SECRET/, 'the starter keeps secrets as env: references');
+  await page.locator('#editor-status', { hasText: 'Not created yet' }).waitFor();
+  assert.doesNotMatch((await page.textContent('#editor-status')) ?? '', /Unsaved/, '"Unsaved" only after an edit');
   await page.fill('#implementation-name', 'Acme staging');
   await page.click('#save');
   await page.waitForURL(/\/console\/implementations\/acme-staging$/);
@@ -113,6 +115,24 @@ test('the editor completes keys with their descriptions and marks a wrong key an
   await page.reload();
   await page.waitForSelector('body[data-ready="true"] .cm-content');
   assert.match((await page.textContent('.cm-content')) ?? '', /env:PTAS_CLIENT_SECRET/);
+});
+
+test('a large profile pastes and stays editable: beyond 64 KB the schema checks rest until Save or Check, and the status says so', async () => {
+  const termsCase = '{"query": {"user_flow": "onboard"}, "expectedTerms": [101, 102]}';
+  const large = `{\n  "baseUrl": "https://api.example.com",\n  "users": {"termsCases": [\n${Array(1_500).fill(termsCase).join(',\n')}\n]}\n}\n`;
+  assert.ok(large.length > 64 * 1024);
+  await pasteIntoEditor(page, large);
+  await page.locator('#editor-status', { hasText: 'a large profile' }).waitFor();
+  assert.match((await page.textContent('#editor-status')) ?? '', /^Unsaved changes.* a large profile: its keys are checked when you Save or Check, not as you type$/);
+  const started = Date.now();
+  await page.keyboard.type('x');
+  await page.evaluate('1');
+  assert.ok(Date.now() - started < 2_000, `a keystroke took ${Date.now() - started} ms`);
+  // Nothing saved: a reload shows the stored profile, saved.
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"] .cm-content');
+  await page.locator('#editor-status', { hasText: 'Saved' }).waitFor();
+  assert.doesNotMatch((await page.textContent('#editor-status')) ?? '', /Unsaved|large profile/);
 });
 
 test('Check runs the doctor on the editor’s profile and shows its table with the fix for each broken key', async () => {
