@@ -95,6 +95,12 @@ export async function renewTokens(http: HttpClient, profile: ResolvedProfile, re
   return renewedFrom(await postToken(http, refreshBody(profile, refreshToken), label), 'a renewed access token');
 }
 
+/** An access token's lifetime in ms by its expires_in, in the unit auth.expiresInUnit declares (seconds, as OAuth has it); undefined when it gives none. */
+export function tokenLifetimeMs(profile: ResolvedProfile, expiresIn: number): number | undefined {
+  const unitMs = profile.auth?.expiresInUnit === 'milliseconds' ? 1 : 1000;
+  return Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn * unitMs : undefined;
+}
+
 /**
  * The suite's own access token (a worker's, a load instance's, the doctor's):
  * one pair from client_credentials, renewed before half its lifetime has run
@@ -144,10 +150,8 @@ export class AccessTokenCache implements BearerSource {
    * lifetime counts (default: now).
    */
   hold(token: string, expiresIn: number, askedAt = this.now()): this {
-    const unitMs = this.profile.auth?.expiresInUnit === 'milliseconds' ? 1 : 1000;
-    const lifetimeMs = Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn * unitMs : 60_000;
     // Renew at half-life, so a request never starts with a token about to expire.
-    this.current_ = { token, renewAt: askedAt + lifetimeMs / 2 };
+    this.current_ = { token, renewAt: askedAt + (tokenLifetimeMs(this.profile, expiresIn) ?? 60_000) / 2 };
     return this;
   }
 
