@@ -19,6 +19,7 @@ import type { CheckMeta, CheckOutcome } from '../src/check/model.ts';
 import { decideOutcome } from '../src/check/outcome.ts';
 import { OUTCOME_ANNOTATION } from './annotations.ts';
 import { TargetResourcePool, type TargetResources } from './target-resources.ts';
+import { releaseWorkerStartSlot } from './worker-start.ts';
 
 export interface WorkerFixtures {
   /** Each target's name, profile, connection, pool, redactor and token cache, made for the first check of the target this worker runs. */
@@ -71,6 +72,8 @@ export const test = base.extend<object, WorkerFixtures>({
   targetResources: [
     async ({}, use) => {
       const pool = new TargetResourcePool();
+      // Loaded and about to run its first check: the next worker may start (runner/worker-start-gate.mjs).
+      releaseWorkerStartSlot();
       await use(pool);
       await pool.close();
     },

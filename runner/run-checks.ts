@@ -12,6 +12,7 @@ import { CHECK_EVENTS_FD, checkEventReader, type OnCheck } from './check-events.
 import type { CheckRunOutput } from './collector.ts';
 import { handOffIn, writeRunSettings, type RunSettings } from './settings.ts';
 import { writeSpecFiles } from './spec-files.ts';
+import { workerStartGateEnv } from './worker-start.ts';
 
 export type { CheckRunOutput } from './collector.ts';
 
@@ -40,7 +41,7 @@ export async function runChecks(settings: RunSettings, process_: CheckRunProcess
   try {
     const handOff = handOffIn(settings, scratch);
     writeSpecFiles(handOff.paths.specs, settings.targets.length);
-    const env = writeRunSettings(handOff, path.join(scratch, 'settings.json'));
+    const env = { ...writeRunSettings(handOff, path.join(scratch, 'settings.json')), ...workerStartGateEnv(scratch) };
     // Stopped before Playwright started: nothing ran, and that is an interrupted run, not a broken one.
     if (process_.signal?.aborted) return interruptedBeforeStart();
     const exitCode = await runPlaywright(playwrightArgs(settings), env, { ...process_, onCheck: settings.events ? process_.onCheck : undefined });
@@ -65,8 +66,9 @@ const EVENTS_DRAIN_MS = 2_000;
 
 function runPlaywright(args: string[], settingsEnv: Record<string, string>, { output, signal, niceness, onCheck }: CheckRunProcess): Promise<number | null> {
   return new Promise<number | null>((resolve, reject) => {
-    // It and its workers end when this process is gone (runner/exit-with-parent.mjs).
-    const child = spawn(process.execPath, ['--import', pathToFileURL(fromRoot('runner', 'exit-with-parent.mjs')).href, ...args], {
+    // It and its workers end when this process is gone (runner/exit-with-parent.mjs); its workers start a core's worth at a time (runner/worker-start-gate.mjs).
+    const preloads = ['exit-with-parent.mjs', 'worker-start-gate.mjs'].flatMap((file) => ['--import', pathToFileURL(fromRoot('runner', file)).href]);
+    const child = spawn(process.execPath, [...preloads, ...args], {
       cwd: fromRoot(),
       env: { ...process.env, ...settingsEnv, FORCE_COLOR: '0' },
       // With a caller for the checks' events, a pipe at the collector's descriptor (runner/check-events.ts).
