@@ -55,7 +55,7 @@ export type RunSettingsInput = Pick<RunSettings, 'targets'> & Partial<Pick<RunSe
 export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
 
 /** A webhook wait the profile declares from which each webhook check spends seconds, not milliseconds, waiting. */
-const SLOW_WEBHOOK_WAIT_MS = 3_000;
+const SLOW_WEBHOOK_WAIT_MS = 2_000;
 const MAX_WAITING_WORKERS = 16;
 
 /**

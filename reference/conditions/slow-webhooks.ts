@@ -11,9 +11,9 @@
 /** The first delivery of an event comes this long after the event. */
 export const SLOW_FIRST_DELIVERY_MS = 6_000;
 /** The waits between consecutive attempts of an event that is not acknowledged. */
-export const SLOW_RETRY_DELAYS_MS: readonly number[] = [3_000, 8_000];
+export const SLOW_RETRY_DELAYS_MS: readonly number[] = [2_000, 4_000];
 /** How long the sender waits for the receiver's answer to one attempt. */
-export const SLOW_DELIVERY_TIMEOUT_MS = 3_000;
+export const SLOW_DELIVERY_TIMEOUT_MS = 2_000;
 
 /** The slow retry schedule, cut to the attempts the reference makes (webhookMaxAttempts - 1 retries at most). */
 export function slowRetryDelaysMs(options: { webhookMaxAttempts: number }): number[] {

@@ -235,12 +235,14 @@ async function loadStageChecks(plans: ServerPlan[]): Promise<Map<string, CheckRe
  * The checks mostly wait (windows, polling, expiry, and under the conditions
  * a 65 s poll and 6 s webhook deliveries), and every worker serves every
  * target (runner/run-targets.ts): more workers than cores overlap the
- * waits. Measured on 2 cores, the whole self-test with its conditions
- * (~3,600 tests): 139 s with 16 workers, 144 s with 20 and 137 s with 24,
- * where the first check starts after 23, 31 and 36 s: a worker takes about a
- * second of CPU to start (Playwright's own modules), and the CPU is saturated
- * until they all have, then again in the last 50 s of short checks; in
- * between the workers mostly wait on the conditions' long waits.
+ * waits. A worker takes about a second of CPU to start (Playwright's own
+ * modules, then the checks); they start a core's worth at a time
+ * (runner/worker-start-gate.mjs), so the first check begins at about 9 s
+ * and the longest waits run while the others load. Measured on 2 cores, the
+ * whole self-test with its conditions (~3,500 tests), on a machine others
+ * share: 16 workers 130-141 s (one run 168 s), 20 workers 122-133 s (one run
+ * 163 s, and one run of five FAILed a check whose output was lost), 24
+ * workers 152 s (their starts took the CPU the waits left).
  */
 const SELFTEST_WORKERS = 16;
 const CHECKS_NICENESS = 10;

@@ -245,13 +245,13 @@ test('transient answers come before the operation does anything: a refresh answe
   assert.deepEqual([seen.indexOf(503), seen.indexOf(429), seen.lastIndexOf(503), seen.lastIndexOf(429)], [0, 10, 20, 30], 'half a cycle apart');
 });
 
-test('slow-webhooks: first delivery after 6 s, retries 3 s then 8 s apart, 3 s to answer; the profile declares it', async () => {
+test('slow-webhooks: first delivery after 6 s, retries 2 s then 4 s apart, 2 s to answer; the profile declares it', async () => {
   const ctx = (conditions: string[], faults: string[] = [], variants: string[] = []) => ({ options: REFERENCE_DEFAULTS, faults: new FaultSet(faults), variants: new VariantSet(variants), conditions: new ConditionSet(conditions) });
   assert.deepEqual(deliverySchedule(ctx([])), { firstDelayMs: 0, retryDelaysMs: [100, 200, 400], timeoutMs: 1_000 });
-  assert.deepEqual(deliverySchedule(ctx(['slow-webhooks'])), { firstDelayMs: 6_000, retryDelaysMs: [3_000, 8_000], timeoutMs: 3_000 });
+  assert.deepEqual(deliverySchedule(ctx(['slow-webhooks'])), { firstDelayMs: 6_000, retryDelaysMs: [2_000, 4_000], timeoutMs: 2_000 });
   assert.deepEqual(deliverySchedule(ctx(['slow-webhooks'], ['webhook-no-retry'])).retryDelaysMs, [], 'a fault still applies');
   const webhooks = referenceProfile('http://h', { conditions: ['slow-webhooks'] }).webhooks!;
-  assert.deepEqual([webhooks.retryDelaysMs, webhooks.deliveryTimeoutMs, webhooks.slowResponseMs], [[3_000, 8_000], 12_000, 3_500]);
+  assert.deepEqual([webhooks.retryDelaysMs, webhooks.deliveryTimeoutMs, webhooks.slowResponseMs], [[2_000, 4_000], 12_000, 2_500]);
   assert.equal(referenceProfile('http://h', { conditions: ['slow-webhooks'], variants: ['webhook-retry-slower'] }).webhooks!.retryDelaysMs, undefined, 'a schedule the variant leaves undeclared stays so');
 
   // Wired into the dispatcher: nothing arrives in the first second and a half.
@@ -367,7 +367,7 @@ test('every condition at once, with a fault and a variant: the reference serves,
   validateProfile(referenceProfile('http://127.0.0.1:8080', { conditions: NAMES, variants: ['offer-slow-by-body-value'] }), 'all conditions');
   const hints = profileHints({ ...REFERENCE_DEFAULTS, conditions: ['latency', 'slow-webhooks'] }, 'http://h').join('\n');
   assert.match(hints, /condition latency: /);
-  assert.match(hints, /"webhooks": \{"deliveryTimeoutMs": 12000, "retryDelaysMs": \[3000,8000\], "slowResponseMs": 3500\}/);
+  assert.match(hints, /"webhooks": \{"deliveryTimeoutMs": 12000, "retryDelaysMs": \[2000,4000\], "slowResponseMs": 2500\}/);
   await withReference(NAMES, async ({ call, bearer }) => {
     const answer = await call('GET', `/v2/users/${seedUsers(1)[0]!.id}`, { headers: await bearer(), retry: true });
     assert.equal(answer.status, 200);
