@@ -3,8 +3,9 @@
 // it); the path picks what the app draws into <main id="app">. Links marked
 // data-link are followed with history.pushState. A page may return a
 // function that stops what it started (an event stream, a timer) when the
-// user goes elsewhere. body[data-ready] is "true" once a page has drawn its
-// data (tests and benchmarks wait for it).
+// user goes elsewhere, and a question to ask before it goes (unsaved edits:
+// guardLeaving). body[data-ready] is "true" once a page has drawn its data
+// (tests and benchmarks wait for it).
 import { fill, notice } from './dom.ts';
 import { messageOf } from './api.ts';
 
@@ -19,6 +20,21 @@ interface Route {
 const routes: Route[] = [];
 let cleanup: Cleanup | void;
 let generation = 0;
+/** The path drawn now: where a Back the user then declines returns to. */
+let shownPath = '';
+/** What to ask before leaving the page drawn now; undefined (or a question of undefined) lets it go. */
+let leaveQuestion: (() => string | undefined) | undefined;
+
+/** The page drawn now asks `question()` before the user goes to another page (until another page is drawn). */
+export function guardLeaving(question: () => string | undefined): void {
+  leaveQuestion = question;
+}
+
+/** Whether the user lets the page drawn now go. */
+function mayLeave(): boolean {
+  const question = leaveQuestion?.();
+  return !question || confirm(question);
+}
 
 export function route(pattern: RegExp, page: Page): void {
   routes.push({ pattern, page });
@@ -33,6 +49,8 @@ async function render(): Promise<void> {
   const main = document.getElementById('app')!;
   cleanup?.();
   cleanup = undefined;
+  leaveQuestion = undefined;
+  shownPath = location.pathname + location.search;
   const mine = ++generation;
   document.body.dataset.ready = 'false';
   const path = location.pathname;
@@ -52,7 +70,9 @@ async function render(): Promise<void> {
   }
 }
 
-export function navigate(path: string, options: { replace?: boolean } = {}): void {
+/** Goes to `path`; `force` skips the page's question (it has just saved what it would ask about). */
+export function navigate(path: string, options: { replace?: boolean; force?: boolean } = {}): void {
+  if (!options.force && !mayLeave()) return;
   if (options.replace) history.replaceState(null, '', path);
   else history.pushState(null, '', path);
   void render();
@@ -66,6 +86,10 @@ export function startRouter(): void {
     event.preventDefault();
     if (a.pathname !== location.pathname) navigate(a.pathname + a.search);
   });
-  window.addEventListener('popstate', () => void render());
+  window.addEventListener('popstate', () => {
+    // The address has already changed: a user who stays gets the page's address back.
+    if (!mayLeave()) return history.pushState(null, '', shownPath);
+    void render();
+  });
   void render();
 }

@@ -7,6 +7,7 @@
 // cookies are not separated by port, cannot read it; and the secret is no use
 // without the cookie, which no script reads (app/serve/console/session.ts).
 // localStorage rather than sessionStorage: a new tab of the console works.
+import { dropAllDrafts } from './drafts.ts';
 
 const KEY = 'ptas-console-session';
 
@@ -73,5 +74,6 @@ export function completeSignIn(): boolean {
 export async function signOut(): Promise<void> {
   await fetch('/console/api/session', { method: 'DELETE', headers: authorization(), credentials: 'same-origin' }).catch(() => undefined);
   forgetSecret();
+  dropAllDrafts();
   location.replace('/login');
 }

@@ -1,12 +1,15 @@
 // An implementation's page (and the new-implementation page): its name and
 // profile in the editor (New: ptas init's starter, Save, Check: ptas doctor's
-// table), the start-run form and its runs.
+// table), the start-run form and its runs. Unsaved edits are kept as a draft
+// of this tab (drafts.ts) and the page opens on it again; leaving the page or
+// the tab with unsaved edits asks first.
 import type { DoctorSummary, ImplementationRecord, RunRecord } from '../../app/serve/console/api-types.ts';
 import { getJson, messageOf, send } from '../api.ts';
 import { fill, h, link, notice } from '../dom.ts';
 import type { ProfileEditor } from '../editor.ts';
 import { dateTime, shortId, verdictBadge } from '../format.ts';
-import { markReady, navigate } from '../router.ts';
+import { type Draft, dropDraft, keepDraft, readDraft } from '../drafts.ts';
+import { guardLeaving, markReady, navigate, type Cleanup } from '../router.ts';
 import { doctorTable } from './doctor-table.ts';
 import { runForm, typedSecrets } from './run-form.ts';
 
@@ -47,7 +50,15 @@ interface EditorPart {
   section: HTMLElement;
   editor: ProfileEditor;
   name: HTMLInputElement;
+  /** Whether the name or the profile differs from what is stored. */
+  unsaved(): boolean;
 }
+
+/** How long the page waits after an edit before keeping the draft: a pasted megabyte is not serialised on every keystroke. */
+const KEEP_DRAFT_AFTER_MS = 300;
+
+/** Asked before leaving the page, or the tab, with unsaved edits. */
+const LEAVE_QUESTION = 'The profile has unsaved changes. They stay as a draft in this tab until you save or discard them. Leave this page?';
 
 type EditorModule = typeof import('../editor.ts');
 
@@ -60,22 +71,39 @@ let editorModule: Promise<EditorModule> | undefined;
 const loadEditor = (): Promise<EditorModule> => (editorModule ??= import('../editor.ts'));
 
 /** The name field, the toolbar and the editor; `onSaved` is told of each save. */
-function editorPart(record: ImplementationRecord | undefined, text: string, schemaValue: object, { createProfileEditor }: EditorModule, onSaved: (r: ImplementationRecord) => void): EditorPart {
+function editorPart(record: ImplementationRecord | undefined, text: string, draft: Draft | undefined, schemaValue: object, { createProfileEditor }: EditorModule, onSaved: (r: ImplementationRecord) => void): EditorPart {
   let saved = record?.profileText ?? '';
   // What "unsaved" is measured against: the stored text, or for a new implementation the starter it opened with.
   let baseline = record ? saved : text;
-  let dirty = false;
+  let savedName = record?.name ?? '';
   const name = h('input', { attrs: { type: 'text', id: 'implementation-name', required: '', maxlength: '200', autocomplete: 'off', placeholder: 'e.g. Acme staging' } });
-  name.value = record?.name ?? '';
+  name.value = draft?.name ?? savedName;
+  let dirty = draft !== undefined && (draft.profileText !== baseline || draft.name !== savedName);
   const status = h('span', { class: 'editor-status', attrs: { id: 'editor-status', 'aria-live': 'polite' } });
   const host = h('div', { class: 'editor-host', attrs: { id: 'profile-editor' } });
   const doctor = h('div', { attrs: { id: 'doctor' } });
   const save = h('button', { attrs: { type: 'button', id: 'save' } }, record ? 'Save' : 'Create');
   const check = h('button', { attrs: { type: 'button', id: 'check' } }, 'Check');
 
-  const editor = createProfileEditor(host, text, schemaValue, (docChanged) => {
+  const draftNotice = h('div', { attrs: { id: 'draft-notice' } });
+  let keepTimer: ReturnType<typeof setTimeout> | undefined;
+  const keepOrDrop = () => {
+    clearTimeout(keepTimer);
+    keepTimer = undefined;
+    if (!dirty) return dropDraft(record?.id);
+    if (!keepDraft(record?.id, { name: name.value, profileText: editor.text(), base: record?.profileText ?? '' })) {
+      fill(draftNotice, notice('warn', 'This browser would not keep a draft of these changes (storage off, or the profile too large for it): save them before leaving the page.'));
+    }
+  };
+  const edited = () => {
+    dirty = editor.text() !== baseline || name.value !== savedName;
+    clearTimeout(keepTimer);
+    keepTimer = setTimeout(keepOrDrop, KEEP_DRAFT_AFTER_MS);
+  };
+
+  const editor = createProfileEditor(host, draft?.profileText ?? text, schemaValue, (docChanged) => {
     // Only a change of the text can change whether it is saved (an update is also a cursor move or a lint result).
-    if (docChanged) dirty = editor.text() !== baseline;
+    if (docChanged) edited();
     const problems = editor.problems();
     status.dataset.problems = String(problems);
     const state = dirty ? 'Unsaved changes' : record ? 'Saved' : 'Not created yet';
@@ -94,7 +122,12 @@ function editorPart(record: ImplementationRecord | undefined, text: string, sche
       .then((stored) => {
         saved = stored.profileText;
         baseline = saved;
-        dirty = editor.text() !== baseline;
+        savedName = stored.name;
+        dirty = editor.text() !== baseline || name.value !== savedName;
+        // The draft was of this implementation (or of "New"): what it held is stored now.
+        clearTimeout(keepTimer);
+        dropDraft(record?.id);
+        if (!dirty) fill(draftNotice);
         fill(status, 'Saved');
         onSaved(stored);
       })
@@ -111,19 +144,39 @@ function editorPart(record: ImplementationRecord | undefined, text: string, sche
       .finally(() => (check.disabled = false));
   });
 
+  name.addEventListener('input', () => {
+    edited();
+    editor.view.dispatch({});
+  });
+
+  if (draft && dirty) {
+    const discard = h('button', { attrs: { type: 'button', id: 'discard-draft' } }, 'Discard changes');
+    discard.addEventListener('click', () => {
+      name.value = savedName;
+      editor.setText(baseline);
+      dirty = false;
+      keepOrDrop();
+      fill(draftNotice);
+      editor.view.dispatch({});
+    });
+    const changedSince = record && draft.base !== record.profileText ? ' The stored profile has changed since they began: Save replaces it with them.' : '';
+    fill(draftNotice, notice('info', `Your unsaved changes of ${dateTime(draft.keptAt)} are back (kept in this tab).${changedSince} `, discard));
+  }
+
   const section = h(
     'section',
     { class: 'profile' },
     h('div', { class: 'field' }, h('label', { attrs: { for: 'implementation-name' } }, 'Name'), name),
+    draftNotice,
     h('div', { class: 'toolbar' }, link('/console/implementations/new', 'New'), save, check, status),
     host,
     h('p', { class: 'hint' }, 'Write secrets as env:NAME: the profile is stored as typed, and the values come from the server’s environment or the start-run form (Check uses what is typed there too, once the profile is saved).'),
     doctor,
   );
-  return { section, editor, name };
+  return { section, editor, name, unsaved: () => dirty };
 }
 
-export async function implementationPage(main: HTMLElement, params: string[]): Promise<void> {
+export async function implementationPage(main: HTMLElement, params: string[]): Promise<Cleanup> {
   const id = params[0];
   const [record, schemaValue, editor] = await Promise.all([id ? getJson<ImplementationRecord>(`/console/api/implementations/${encodeURIComponent(id)}`) : undefined, profileSchema(), loadEditor()]);
   const text = record?.profileText ?? (await getJson<{ profileText: string }>('/console/api/starter')).profileText;
@@ -131,8 +184,9 @@ export async function implementationPage(main: HTMLElement, params: string[]): P
 
   const runSection = h('section', { class: 'start-run' });
   const showRunForm = (r: ImplementationRecord) => fill(runSection, h('h2', null, 'Start a run'), runForm(r.id, r.profileText));
-  const part = editorPart(record, text, schemaValue, editor, (stored) => {
-    if (!record) navigate(`/console/implementations/${encodeURIComponent(stored.id)}`, { replace: true });
+  const part = editorPart(record, text, readDraft(record?.id), schemaValue, editor, (stored) => {
+    // Created: its own page, with nothing left to ask about.
+    if (!record) navigate(`/console/implementations/${encodeURIComponent(stored.id)}`, { replace: true, force: true });
     else {
       fill(heading, stored.name);
       showRunForm(stored);
@@ -148,5 +202,14 @@ export async function implementationPage(main: HTMLElement, params: string[]): P
     record ? runSection : h('p', { class: 'muted' }, 'Create the implementation to start runs.'),
     record ? h('section', { class: 'runs' }, h('h2', null, 'Runs'), runsTable(runs)) : null,
   );
+  guardLeaving(() => (part.unsaved() ? LEAVE_QUESTION : undefined));
+  // Closing or reloading the tab: the browser asks its own question (the draft survives a reload, not a closed tab).
+  const beforeUnload = (event: BeforeUnloadEvent) => {
+    if (!part.unsaved()) return;
+    event.preventDefault();
+    event.returnValue = '';
+  };
+  window.addEventListener('beforeunload', beforeUnload);
   markReady();
+  return () => window.removeEventListener('beforeunload', beforeUnload);
 }

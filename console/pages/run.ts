@@ -79,6 +79,7 @@ function showStatus(view: View, run: RunRecord): void {
     run.note ? h('span', { class: 'note' }, ` ${run.note}`) : null,
   );
   view.cancel.hidden = !ACTIVE.has(run.status);
+  view.cancel.dataset.status = run.status;
 }
 
 function showCounts(view: View, counts: Partial<Record<Verdict, number>> | undefined): void {
@@ -112,13 +113,13 @@ async function ticketUrl(runId: string, kind: 'report' | 'bundle'): Promise<stri
 }
 
 async function showFinished(view: View, run: RunRecord): Promise<void> {
-  if (run.status !== 'finished') {
-    fill(view.finished, notice('warn', `This run was ${run.status}: ${run.verdict ?? 'INCOMPLETE'}${run.note ? ` (${run.note})` : ''}.`));
-    return;
-  }
+  const ended = notice('warn', `This run was ${run.status}: ${run.verdict ?? 'INCOMPLETE'}${run.note ? ` (${run.note})` : ''}.`);
+  // A run cancelled before it started has nothing to show; one cancelled while running wrote a partial bundle.
+  if (run.status !== 'finished' && !run.startedAt) return void fill(view.finished, ended);
+  const partial = run.status !== 'finished';
   const problem = h('div', { class: 'ticket-problem' });
   const failed = (error: unknown) => fill(problem, notice('danger', messageOf(error)));
-  const download = h('button', { class: 'button', attrs: { type: 'button', id: 'download-bundle' } }, 'Download bundle');
+  const download = h('button', { class: 'button', attrs: { type: 'button', id: 'download-bundle' } }, partial ? 'Download the partial bundle' : 'Download bundle');
   download.addEventListener('click', () => {
     download.disabled = true;
     ticketUrl(run.id, 'bundle')
@@ -140,7 +141,7 @@ async function showFinished(view: View, run: RunRecord): Promise<void> {
       .catch(failed);
   });
   const frame = h('iframe', { class: 'report', attrs: { id: 'report', title: 'The run’s report', sandbox: 'allow-scripts allow-downloads' } });
-  fill(view.finished, certificationGaps(run), h('div', { class: 'toolbar' }, download, alone), problem, await comparePart(run), h('h2', null, 'Report'), frame);
+  fill(view.finished, partial ? ended : null, certificationGaps(run), h('div', { class: 'toolbar' }, download, alone), problem, partial ? null : await comparePart(run), h('h2', null, partial ? 'Partial report' : 'Report'), frame);
   frame.src = await ticketUrl(run.id, 'report').catch((error: unknown) => {
     failed(error);
     return 'about:blank';
@@ -192,6 +193,11 @@ export async function runPage(main: HTMLElement, params: string[]): Promise<Clea
     finished: h('div', { class: 'finished', attrs: { id: 'finished' } }),
   };
   view.cancel.addEventListener('click', () => {
+    const question =
+      view.cancel.dataset.status === 'queued'
+        ? 'Cancel this run? It has not started: it leaves the queue.'
+        : 'Cancel this run? The checks in flight stop and the run ends INCOMPLETE; what finished stays, in a partial bundle you can download.';
+    if (!confirm(question)) return;
     view.cancel.disabled = true;
     send<RunRecord>('POST', `/console/api/runs/${encodeURIComponent(run.id)}/cancel`)
       .catch((error: unknown) => view.finished.prepend(notice('danger', messageOf(error))))

@@ -18,7 +18,7 @@ import type { Browser, Page } from '@playwright/test';
 import { launchChromium } from '../report/support/browser.ts';
 import { startConsole, type RunningConsole } from './support/console-server.ts';
 import { FAKE_TOKEN } from './support/fake-services.ts';
-import { bearerOf, cspViolations, pasteIntoEditor, secretOf, signIn, watchedPage, type Watched } from './support/console-page.ts';
+import { bearerOf, cspViolations, expectDialog, pasteIntoEditor, secretOf, signIn, watchedPage, type Watched } from './support/console-page.ts';
 
 let server: RunningConsole;
 let browser: Browser;
@@ -111,11 +111,32 @@ test('the editor completes keys with their descriptions and marks a wrong key an
   assert.equal(await page.locator('.cm-lintRange-error', { hasText: 'env:ACME_SECRET' }).count(), 0, 'an env: reference is a valid value');
   assert.equal(await page.getAttribute('#editor-status', 'data-problems'), String(messages.length));
   assert.deepEqual(await cspViolations(page), []);
-  // Unsaved: the stored profile is unchanged, and a reload shows it again.
-  await page.reload();
-  await page.waitForSelector('body[data-ready="true"] .cm-content');
+  // Unsaved: the stored profile is unchanged, and Discard shows it again.
+  await discardDraft();
   assert.match((await page.textContent('.cm-content')) ?? '', /env:PTAS_CLIENT_SECRET/);
 });
+
+/** The editor's first lines (it draws only the lines in view): the cursor goes to the start first. */
+async function editorHead(): Promise<string> {
+  await page.click('.cm-content');
+  await page.keyboard.press('Control+Home');
+  return (await page.textContent('.cm-content')) ?? '';
+}
+
+/** Discards the editor's unsaved changes (once the draft is kept) and waits for the stored profile. */
+async function discardDraft(): Promise<void> {
+  // Polled with evaluate: waitForFunction evaluates its text in the page, which the console's policy (no eval) refuses.
+  for (let waited = 0; !(await page.evaluate(`Object.keys(sessionStorage).some((k) => k.startsWith('ptas-console-draft:'))`)); waited += 50) {
+    assert.ok(waited < 10_000, 'the draft was never kept');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const leaving = expectDialog(watched, 'beforeunload', true);
+  await page.reload();
+  await leaving;
+  await page.waitForSelector('body[data-ready="true"] #discard-draft');
+  await page.click('#discard-draft');
+  await page.locator('#editor-status', { hasText: 'Saved' }).waitFor();
+}
 
 test('a large profile pastes and stays editable: beyond 64 KB the schema checks rest until Save or Check, and the status says so', async () => {
   const termsCase = '{"query": {"user_flow": "onboard"}, "expectedTerms": [101, 102]}';
@@ -128,11 +149,53 @@ test('a large profile pastes and stays editable: beyond 64 KB the schema checks 
   await page.keyboard.type('x');
   await page.evaluate('1');
   assert.ok(Date.now() - started < 2_000, `a keystroke took ${Date.now() - started} ms`);
-  // Nothing saved: a reload shows the stored profile, saved.
+  // Nothing saved: the reload restores the draft, and discarding it shows the stored profile, saved.
+  await discardDraft();
+  assert.doesNotMatch((await page.textContent('#editor-status')) ?? '', /Unsaved|large profile/);
+});
+
+test('unsaved edits survive leaving the page and a reload: leaving asks first, the page opens on the draft, Save forgets it', async () => {
+  const own = `/console/implementations/${implementationId}`;
+  const edited = (await server.fake.starterProfileText()).replace('"baseUrl"', '// edited, not saved\n  "baseUrl"');
+  await pasteIntoEditor(page, edited);
+  await page.locator('#editor-status', { hasText: 'Unsaved changes' }).waitFor();
+
+  // Leaving for another page asks; staying keeps the page and its edits.
+  let asked = expectDialog(watched, 'confirm', false);
+  await page.click('.toolbar a[href="/console/implementations/new"]');
+  assert.match(await asked, /unsaved changes/);
+  assert.equal(new URL(page.url()).pathname, own);
+  assert.match(await editorHead(), /edited, not saved/);
+
+  // Leaving anyway, then Back: the page opens on the draft, and says so.
+  asked = expectDialog(watched, 'confirm', true);
+  await page.click('.toolbar a[href="/console/implementations/new"]');
+  await asked;
+  await page.waitForURL(/\/console\/implementations\/new$/);
+  await page.waitForSelector('body[data-ready="true"] .cm-content');
+  assert.doesNotMatch(await editorHead(), /edited, not saved/, 'New opens on the starter, not on another implementation\'s draft');
+  await page.goBack();
+  await page.waitForSelector('body[data-ready="true"] #draft-notice .notice');
+  assert.match(await editorHead(), /edited, not saved/);
+  assert.match((await page.textContent('#draft-notice')) ?? '', /unsaved changes of .* are back/);
+  await page.locator('#editor-status', { hasText: 'Unsaved changes' }).waitFor();
+
+  // A reload asks (the browser's own question) and opens on the draft again.
+  const reloading = expectDialog(watched, 'beforeunload', true);
+  await page.reload();
+  await reloading;
+  await page.waitForSelector('body[data-ready="true"] #draft-notice .notice');
+  assert.match(await editorHead(), /edited, not saved/);
+
+  // Save stores the draft's text and forgets the draft: a reload asks nothing and shows no draft.
+  await page.click('#save');
+  await page.locator('#editor-status', { hasText: 'Saved' }).waitFor();
+  assert.match((await server.fake.implementations.get(implementationId))?.profileText ?? '', /edited, not saved/);
+  assert.equal(await page.evaluate(`Object.keys(sessionStorage).filter((k) => k.startsWith('ptas-console-draft:')).length`), 0);
   await page.reload();
   await page.waitForSelector('body[data-ready="true"] .cm-content');
-  await page.locator('#editor-status', { hasText: 'Saved' }).waitFor();
-  assert.doesNotMatch((await page.textContent('#editor-status')) ?? '', /Unsaved|large profile/);
+  assert.equal(await page.locator('#draft-notice .notice').count(), 0);
+  assert.equal(watched.expected.length, 0, 'every expected dialog came');
 });
 
 test('Check runs the doctor on the editor’s profile and shows its table with the fix for each broken key', async () => {
@@ -144,7 +207,7 @@ test('Check runs the doctor on the editor’s profile and shows its table with t
   assert.match((await problem.locator('td.fix').textContent()) ?? '', /check its method and path/);
   assert.match((await page.textContent('.doctor-summary')) ?? '', /1 broken key: users\.getUser/);
   assert.equal(await page.locator('table.doctor tbody tr').count(), 3);
-  assert.equal(server.fake.doctored.at(-1), await server.fake.starterProfileText());
+  assert.equal(server.fake.doctored.at(-1), (await server.fake.implementations.get(implementationId))?.profileText, 'the profile the editor shows');
   // What certification still needs: the starter leaves out how to make offers, so every trading check would SKIP.
   const offers = page.locator('#certification-needs li[data-keys="trading.createOffer"]');
   assert.match((await offers.textContent()) ?? '', /trading\.createOffer — .*trading\.accept-newest-offer/);
@@ -256,7 +319,9 @@ test('Cancel ends a queued run and a running run INCOMPLETE', async () => {
   await page.waitForSelector('body[data-ready="true"]');
   await page.locator('#queue-position').waitFor();
   assert.match((await page.textContent('#queue-position')) ?? '', /position 1 in the queue/);
+  let asked = expectDialog(watched, 'confirm', true);
   await page.click('#cancel');
+  assert.match(await asked, /It has not started: it leaves the queue/);
   await page.locator('#run-status[data-status="cancelled"]').waitFor();
   assert.match((await page.textContent('#run-status')) ?? '', /INCOMPLETE/);
   assert.equal((await server.fake.runs.get(queued))?.status, 'cancelled');
@@ -264,12 +329,33 @@ test('Cancel ends a queued run and a running run INCOMPLETE', async () => {
   await page.goto(`${server.url}/console/runs/${running}`);
   await page.waitForSelector('body[data-ready="true"]');
   await page.locator('#run-status[data-status="running"]').waitFor();
+  // Cancel asks first; staying leaves the run running.
+  asked = expectDialog(watched, 'confirm', false);
   await page.click('#cancel');
+  assert.match(await asked, /The checks in flight stop .* partial bundle/);
+  assert.equal((await server.fake.runs.get(running))?.status, 'running');
+  asked = expectDialog(watched, 'confirm', true);
+  await page.click('#cancel');
+  await asked;
   await page.locator('#run-status[data-status="cancelled"]').waitFor();
   assert.match((await page.textContent('#run-status')) ?? '', /INCOMPLETE/);
-  assert.match((await page.textContent('#finished')) ?? '', /cancelled/);
+  assert.match((await page.textContent('#finished')) ?? '', /cancelled while running: the bundle is partial/);
   const record = await server.fake.runs.get(running);
   assert.equal(record?.verdict, 'INCOMPLETE');
+  // Then the partial bundle is offered, with its report.
+  await page.locator('#finished h2', { hasText: 'Partial report' }).waitFor();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-bundle')]);
+  assert.match((await page.textContent('#download-bundle')) ?? '', /Download the partial bundle/);
+  const archive = readFileSync((await download.path())!);
+  assert.ok((await tarEntries(archive)).includes(`ptas-run-${running}/results.json`));
+
+  // A run cancelled before it started offers nothing to download, and a ticket for its bundle is refused rather than minted.
+  await page.goto(`${server.url}/console/runs/${queued}`);
+  await page.waitForSelector('body[data-ready="true"] #finished .notice');
+  assert.equal(await page.locator('#download-bundle').count(), 0);
+  const ticket = await page.request.post(`${server.url}/console/api/runs/${queued}/tickets`, { headers: await bearerOf(page), data: { kind: 'bundle' } });
+  assert.equal(ticket.status(), 404);
+  assert.equal(watched.expected.length, 0, 'every expected dialog came');
 });
 
 test('the live view goes on after its connection drops: each check once, as the counts say', async () => {

@@ -169,6 +169,9 @@ function registerRuns(app: FastifyInstance, { services, tickets }: ConsoleContex
     const { id } = request.params as { id: string };
     if (!isRunId(id) || !(await services.runs.get(id))) return notFound(reply, 'run');
     const { kind } = request.body as TicketInput;
+    // No ticket to a file that is not there: the browser would save the 404 page as the bundle. The report is written
+    // with the bundle (a cancelled run's partial one too), so it tells for both.
+    if ((await services.runs.report(id)) === undefined) return reply.code(404).send({ error: 'this run has no bundle: it ended before writing one, or it has not ended yet' });
     const ticket = tickets.mint(requireSession(request).id, id, kind);
     const answer: TicketAnswer = { url: `/console/runs/${encodeURIComponent(id)}/${kind}?ticket=${ticket}` };
     return reply.code(201).send(answer);

@@ -8,7 +8,21 @@ export interface Watched {
   context: BrowserContext;
   page: Page;
   problems: string[];
+  /** Dialogs no test expected (expectDialog): each was dismissed. */
   dialogs: string[];
+  /** The dialogs tests expect next, in order, each with its answer. */
+  expected: ExpectedDialog[];
+}
+
+interface ExpectedDialog {
+  type: string;
+  accept: boolean;
+  seen: (message: string) => void;
+}
+
+/** The page's next dialog is of this type and is answered so (accepted or dismissed); resolves with its message. */
+export function expectDialog(watched: Watched, type: 'confirm' | 'beforeunload', accept: boolean): Promise<string> {
+  return new Promise((seen) => watched.expected.push({ type, accept, seen }));
 }
 
 /** Installed before any page script, in every frame: CSP violations into window.__cspViolations. */
@@ -23,14 +37,18 @@ export async function watchedPage(browser: Browser): Promise<Watched> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
   await context.addInitScript(RECORD_VIOLATIONS);
   const page = await context.newPage();
-  const watched: Watched = { context, page, problems: [], dialogs: [] };
+  const watched: Watched = { context, page, problems: [], dialogs: [], expected: [] };
   page.on('console', (m) => {
     if (m.type() === 'error' || m.type() === 'warning') watched.problems.push(`console ${m.type()}: ${m.text()}`);
   });
   page.on('pageerror', (e) => watched.problems.push(`page error: ${e.message}`));
   page.on('dialog', (d) => {
-    watched.dialogs.push(`${d.type()}: ${d.message()}`);
-    void d.dismiss();
+    const expected = watched.expected[0]?.type === d.type() ? watched.expected.shift() : undefined;
+    if (!expected) {
+      watched.dialogs.push(`${d.type()}: ${d.message()}`);
+      return void d.dismiss();
+    }
+    void (expected.accept ? d.accept() : d.dismiss()).then(() => expected.seen(d.message()));
   });
   return watched;
 }

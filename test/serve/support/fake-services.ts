@@ -360,6 +360,11 @@ export class FakeServices implements ServeServices {
     if (status === 'finished') {
       state.results = this.#buildResults(state);
       state.record.verdict = state.results.verdict;
+    } else if (state.record.startedAt) {
+      // As ptas serve does: a run cancelled while running writes a partial bundle of the checks that finished.
+      state.results = { ...this.#buildResults(state), verdict: 'INCOMPLETE' };
+      state.record.verdict = 'INCOMPLETE';
+      state.record.note = 'cancelled while running: the bundle is partial';
     } else {
       state.record.verdict = 'INCOMPLETE';
       state.record.note = 'cancelled';
