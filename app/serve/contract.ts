@@ -63,6 +63,13 @@ export interface RunRecord {
   certification?: Certification;
   /** Why the run ended without a verdict of its checks (cancelled, the server stopped mid-run, an error). */
   note?: string;
+  /**
+   * Set once the run has ended: whether it wrote a bundle (a partial one for
+   * a run cancelled while running), so that its report and archive can be
+   * had. A run that never started, failed before its checks, or whose server
+   * was killed under it has none.
+   */
+  bundle?: boolean;
 }
 
 /** What a run's live view receives, in order (server-sent events: the event name is `type`). */

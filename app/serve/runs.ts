@@ -123,12 +123,15 @@ export class RunService {
       const results = this.results(run.id);
       const whole = results && existsSync(path.join(this.deps.layout.bundleDir(run.id), 'manifest.json'));
       const { queuePosition: _position, ...rest } = run;
+      // Without results (a server killed mid-run writes none), the counts its live view last showed: those of its kept check events.
+      const counts = results?.counts ?? this.lastCheckCounts(run.id);
       const record: RunRecord = {
         ...rest,
         status: 'finished',
         finishedAt: now(),
         verdict: whole ? results.verdict : 'INCOMPLETE',
-        ...(results ? { counts: results.counts } : {}),
+        bundle: Boolean(whole),
+        ...(counts ? { counts } : {}),
         ...(whole && results.certification ? { certification: results.certification } : {}),
         note: run.status === 'running' ? NOTES.serverStoppedRunning : NOTES.serverStoppedQueued,
       };
@@ -139,6 +142,16 @@ export class RunService {
       recovered.push(record);
     }
     return recovered;
+  }
+
+  /** The counts of a run's last check event, if it has one. */
+  private lastCheckCounts(runId: string): RunRecord['counts'] {
+    const events = this.deps.store.readEvents(runId);
+    for (let i = events.length - 1; i >= 0; i--) {
+      const event = events[i]!;
+      if (event.type === 'check') return event.counts;
+    }
+    return undefined;
   }
 
   /** Refused before it is queued: options it cannot use, a profile it cannot resolve, a target the policy refuses. */
@@ -329,6 +342,7 @@ export class RunService {
       finishedAt: now(),
       verdict: executed.verdict,
       counts: executed.counts,
+      bundle: executed.bundle,
       ...(executed.certification ? { certification: executed.certification } : {}),
       ...(note ? { note } : {}),
     };
@@ -347,7 +361,7 @@ export class RunService {
     if (record.status === 'finished' || record.status === 'cancelled') throw new ServeError('conflict', `run ${runId} has ended (${record.status}): there is nothing to cancel`);
     if (record.status === 'queued' && this.deps.queue.remove(runId)) {
       this.waiting.delete(runId);
-      const cancelled: RunRecord = { ...record, status: 'cancelled', finishedAt: now(), note: NOTES.cancelledWhileQueued };
+      const cancelled: RunRecord = { ...record, status: 'cancelled', finishedAt: now(), note: NOTES.cancelledWhileQueued, bundle: false };
       this.save(cancelled);
       this.publish(runId, { type: 'status', run: cancelled });
       this.publish(runId, { type: 'end', run: cancelled });

@@ -114,8 +114,13 @@ async function ticketUrl(runId: string, kind: 'report' | 'bundle'): Promise<stri
 
 async function showFinished(view: View, run: RunRecord): Promise<void> {
   const ended = notice('warn', `This run was ${run.status}: ${run.verdict ?? 'INCOMPLETE'}${run.note ? ` (${run.note})` : ''}.`);
-  // A run cancelled before it started has nothing to show; one cancelled while running wrote a partial bundle.
-  if (run.status !== 'finished' && !run.startedAt) return void fill(view.finished, ended);
+  // A run that wrote no bundle (never started, failed before its checks, its server killed under it) has nothing to
+  // show or download; one cancelled while running wrote a partial bundle. (Records from before `bundle` was kept: by status.)
+  const wroteBundle = run.bundle ?? (run.status === 'finished' || Boolean(run.startedAt));
+  if (!wroteBundle) {
+    const whatIsLeft = view.checks.childElementCount ? ' The checks it finished are listed below; it wrote no bundle, so there is no report and nothing to download.' : ' It wrote no bundle: there is no report and nothing to download.';
+    return void fill(view.finished, run.status === 'finished' && !run.note ? null : ended, notice('info', whatIsLeft.trim()));
+  }
   const partial = run.status !== 'finished';
   const problem = h('div', { class: 'ticket-problem' });
   const failed = (error: unknown) => fill(problem, notice('danger', messageOf(error)));

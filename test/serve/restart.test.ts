@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { RunRecord } from '../../app/serve/contract.ts';
+import type { RunEvent, RunRecord } from '../../app/serve/contract.ts';
 import { processesWithMarker } from '../support/processes.ts';
 import { readFileSync } from 'node:fs';
 import { caller, consoleSignIn, readEvents, startServeProcess, waitForRun } from './support.ts';
@@ -69,6 +69,13 @@ test('a server killed mid-run loses nothing: every run listed after the restart,
     const { events } = await readEvents(second.url, token, inFlight.id);
     assert.equal(events.at(-1)?.event, 'end');
     assert.ok(events.some((e) => e.event === 'check'), 'the check events from before the kill are kept');
+    // Its record says what its page shows: the counts of the checks it finished (not 0 above a table of them), and no bundle.
+    const lastCheck = events.findLast((e) => e.event === 'check')!.data as Extract<RunEvent, { type: 'check' }>;
+    assert.deepEqual(byId.get(inFlight.id)!.counts, lastCheck.counts);
+    assert.ok(Object.values(lastCheck.counts).reduce((a, n) => a + (n ?? 0), 0) >= 2);
+    assert.equal(byId.get(inFlight.id)!.bundle, false, 'killed mid-run: no bundle, so no report and nothing to download');
+    assert.equal(byId.get(waiting.id)!.bundle, false);
+    assert.equal(byId.get(done.id)!.bundle, true);
     assert.equal((await fetch(`${second.url}/api/runs/${done.id}/bundle`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
     // The console session signed in before the kill still opens the console, with both of its halves.
     const sessionCall = caller(second.url, console_.secret);

@@ -357,6 +357,7 @@ export class FakeServices implements ServeServices {
     delete state.record.queuePosition;
     state.record.status = status;
     state.record.finishedAt = now();
+    state.record.bundle = status === 'finished' || Boolean(state.record.startedAt);
     if (status === 'finished') {
       state.results = this.#buildResults(state);
       state.record.verdict = state.results.verdict;
