@@ -5,6 +5,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { EXIT } from '../src/exit-codes.ts';
 import { DEFAULT_PROFILE_FILE, nextSteps, runInit } from '../app/init/init.ts';
 import { QuestionsCancelled } from '../app/init/questions.ts';
+import { PRESETS, type Preset } from '../app/init/preset-names.ts';
 import { fail } from './connection.ts';
 
 interface InitArgs {
@@ -15,6 +16,7 @@ interface InitArgs {
   jwksUrl?: string;
   jwksBearer?: boolean;
   webhookJwksUrl?: string;
+  preset?: Preset;
   force: boolean;
   yes: boolean;
   interactive: boolean;
@@ -32,10 +34,12 @@ export const initCommand: CommandModule<object, InitArgs> = {
       .option('jwks-url', { type: 'string', describe: 'auth.jwksUrl: URL or path of the JSON Web Key Set that verifies access tokens' })
       .option('jwks-bearer', { type: 'boolean', describe: "auth.jwksAccess \"bearer\": JSON Web Key Sets are fetched with the partner's access token" })
       .option('webhook-jwks-url', { type: 'string', describe: 'webhooks.signature: RFC 9421 signatures, verified with the JSON Web Key Set at this URL or path' })
+      .option('preset', { type: 'string', choices: PRESETS, describe: 'Write a complete profile for the bundled reference (as `ptas reference` starts it, or with --deployed-api) instead of the starter: nothing to fill in, no question asked' })
       .option('force', { type: 'boolean', default: false, describe: 'Overwrite the file if it exists' })
       .option('yes', { alias: 'y', type: 'boolean', default: false, describe: 'Ask nothing: take the flags and defaults (also without a terminal)' })
       .option('interactive', { type: 'boolean', default: true, describe: 'Ask at a terminal; --no-interactive is --yes' })
       .example('$0 init', 'Answer a few questions, get ptas-profile.jsonc')
+      .example('$0 init --preset deployed-api --base-url http://127.0.0.1:8080', 'A complete profile for `ptas reference --deployed-api` on port 8080')
       .example('$0 init --yes --base-url https://sandbox.example.com --client-id partner-a --jwks-bearer -o profiles/sandbox.jsonc', 'The same in CI, from flags alone')
       .epilog('Exit codes: 0 written, 2 the file exists (without --force) or a flag is invalid, 130 cancelled at a question (nothing written).') as unknown as Argv<InitArgs>,
   handler: async (args) => {
@@ -45,6 +49,7 @@ export const initCommand: CommandModule<object, InitArgs> = {
         out: args.out,
         force: args.force,
         interactive,
+        ...(args.preset ? { preset: args.preset } : {}),
         answers: {
           name: args.name ?? '',
           baseUrl: args.baseUrl,

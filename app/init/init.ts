@@ -9,6 +9,7 @@ import { ConfigError } from '../../src/config/errors.ts';
 import { readProfileFile } from '../../src/config/load.ts';
 import { PtasError } from '../../src/errors.ts';
 import { askStarterAnswers, baseUrlProblem, defaultName } from './questions.ts';
+import type { Preset } from './preset-names.ts';
 import { PROFILE_SCHEMA_BUNDLE } from './schema-bundle.ts';
 import { renderStarterProfile, type StarterAnswers } from './starter-profile.ts';
 
@@ -27,6 +28,8 @@ export interface InitOptions {
   interactive: boolean;
   /** From the flags; the defaults of the questions (an empty name: the base URL's host). */
   answers: StarterAnswers;
+  /** A complete profile for a target the product knows (presets.ts) instead of the starter: no question is asked. */
+  preset?: Preset;
   input?: NodeJS.ReadableStream;
   output?: NodeJS.WritableStream;
 }
@@ -36,6 +39,7 @@ export interface InitResult {
   answers: StarterAnswers;
   /** The "$schema" written: the bundle, relative to the file. */
   schemaRef: string;
+  preset?: Preset;
 }
 
 /** The bundle as seen from the profile's directory ("./node_modules/ptas-conformance/schemas/…"). */
@@ -68,6 +72,15 @@ export async function runInit(options: InitOptions): Promise<InitResult> {
   if (existsSync(file) && !options.force) throw new InitRefused(`${options.out} already exists; pass --force to overwrite it, or --out to write another file`);
   const urlProblem = baseUrlProblem(options.answers.baseUrl);
   if (urlProblem) throw new ConfigError(`--base-url ${options.answers.baseUrl}: ${urlProblem}`, '/baseUrl');
+  if (options.preset) {
+    const schemaRef = schemaRefFor(file);
+    const answers = { ...options.answers, name: options.answers.name || defaultName(options.answers.baseUrl) };
+    const given = options.answers.name || undefined;
+    // Loaded only here: a preset is the reference's own profile, and the reference's modules are many.
+    const { renderPresetProfile } = await import('./presets.ts');
+    writeValidated(file, renderPresetProfile(options.preset, { baseUrl: answers.baseUrl, name: given, clientId: answers.clientId, schemaRef }));
+    return { file, answers, schemaRef, preset: options.preset };
+  }
   const answers = options.interactive
     ? await askStarterAnswers(options.answers, options.input ?? process.stdin, options.output ?? process.stdout)
     : { ...options.answers, name: options.answers.name || defaultName(options.answers.baseUrl) };
@@ -79,6 +92,17 @@ export async function runInit(options: InitOptions): Promise<InitResult> {
 /** What to do after `ptas init`, with the file's name as the user wrote it. */
 export function nextSteps(result: InitResult, shownName: string): string {
   const quoted = /^[\w./@:-]+$/.test(shownName) ? shownName : JSON.stringify(shownName);
+  if (result.preset) {
+    return [
+      `ptas: wrote ${shownName}: the ${result.preset} preset for ${result.answers.baseUrl}, complete (it validates against the profile schema)`,
+      '',
+      'Next:',
+      '  1. export PTAS_CLIENT_SECRET=…   the secret the reference was started with (PTAS_REF_CLIENT_SECRET)',
+      `  2. ptas doctor -c ${quoted}     every operation should answer OK, and certification need nothing more`,
+      `  3. ptas run -c ${quoted}        the conformance run and its report`,
+      '',
+    ].join('\n');
+  }
   const set = [
     result.answers.jwksUrl && 'auth.jwksUrl',
     result.answers.jwksNeedsBearer && 'auth.jwksAccess',
