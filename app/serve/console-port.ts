@@ -118,6 +118,7 @@ export function consolePort(services: ServeServices): ConsoleServices {
       }
     },
     starterProfileText: async () => services.starterProfile(),
+    presetProfileText: (preset, baseUrl) => services.presetProfile(preset, { baseUrl }),
     profileSchemaPath: services.profileSchemaPath,
   };
 }

@@ -13,6 +13,7 @@ import { baseUrlProblem, defaultName } from '../init/questions.ts';
 import { PROFILE_SCHEMA_BUNDLE } from '../init/schema-bundle.ts';
 import { schemaRefFor } from '../init/init.ts';
 import { renderStarterProfile } from '../init/starter-profile.ts';
+import type { Preset } from '../init/preset-names.ts';
 import type { ImplementationRecord, ImplementationSummary, RunRecord } from './contract.ts';
 import { doctorForProfile, type DoctorResult } from './doctor.ts';
 import { ServeError, type ErrorBody } from './errors.ts';
@@ -97,6 +98,8 @@ export interface ServeServices {
 
   /** `ptas init --yes`'s commented starter profile. */
   starterProfile(options?: { name?: string; baseUrl?: string; schemaRef?: string }): string;
+  /** `ptas init --preset`'s complete profile for the bundled reference started that way at `baseUrl` (app/init/presets.ts). */
+  presetProfile(preset: Preset, options: { baseUrl: string; schemaRef?: string }): Promise<string>;
 
   /** schemas/ptas-profile.bundle.json: the profile's JSON Schema as one file, for the editor. */
   readonly profileSchemaPath: string;
@@ -227,6 +230,13 @@ export function createServices(options: ServicesOptions): CreatedServices {
       if (problem) throw new ServeError('invalid-request', `baseUrl ${baseUrl}: ${problem}`, { keyPath: '/baseUrl' });
       // A client id written out: on the server, env: references are read only where a secret goes (profile-text.ts).
       return renderStarterProfile({ name: name || defaultName(baseUrl), baseUrl, clientId: STARTER_CLIENT_ID }, { schemaRef });
+    },
+    presetProfile: async (preset, { baseUrl, schemaRef = schemaRefFor(fromRoot('ptas-profile.jsonc')) }) => {
+      const problem = baseUrlProblem(baseUrl);
+      if (problem) throw new ServeError('invalid-request', `baseUrl ${baseUrl}: ${problem}`, { keyPath: '/baseUrl' });
+      // Loaded when asked: a preset is the reference's own profile, and the reference's modules are many.
+      const { renderPresetProfile } = await import('../init/presets.ts');
+      return renderPresetProfile(preset, { baseUrl, schemaRef });
     },
     profileSchemaPath: PROFILE_SCHEMA_BUNDLE,
     policy,

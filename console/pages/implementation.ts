@@ -52,6 +52,37 @@ interface EditorPart {
   name: HTMLInputElement;
   /** Whether the name or the profile differs from what is stored. */
   unsaved(): boolean;
+  /** A new implementation's editor starts again from `text` (a preset): nothing unsaved. */
+  startFrom(text: string): void;
+}
+
+/** What "New implementation" can start from: ptas init's starter, or one of its presets (app/init/presets.ts). */
+const STARTS = [
+  { preset: '', label: 'ptas init’s starter: every key, commented, to fill in' },
+  { preset: 'reference', label: 'the bundled reference, as `ptas reference` starts it: complete' },
+  { preset: 'deployed-api', label: 'the deployed-API reference, as `ptas reference --deployed-api` starts it: complete' },
+] as const;
+
+/** The New page's "Start from" row: the starter or a preset for a reference at the address given. */
+function startFromPart(part: EditorPart): HTMLElement {
+  const choice = h('select', { attrs: { id: 'start-from' } }, ...STARTS.map((s) => h('option', { attrs: { value: s.preset } }, s.label)));
+  const baseUrl = h('input', { attrs: { type: 'url', id: 'start-base-url', placeholder: 'http://127.0.0.1:8080', autocomplete: 'off', 'aria-label': 'The reference’s address' } });
+  const use = h('button', { attrs: { type: 'button', id: 'use-start' } }, 'Use');
+  const problem = h('span', { attrs: { id: 'start-problem', 'aria-live': 'polite' } });
+  const showAddress = () => (baseUrl.hidden = !choice.value);
+  choice.addEventListener('change', showAddress);
+  showAddress();
+  use.addEventListener('click', () => {
+    if (part.unsaved() && !confirm('Replace the profile in the editor, and its unsaved changes?')) return;
+    const query = choice.value ? `?${new URLSearchParams({ preset: choice.value, baseUrl: baseUrl.value.trim() })}` : '';
+    use.disabled = true;
+    fill(problem);
+    getJson<{ profileText: string }>(`/console/api/starter${query}`)
+      .then(({ profileText }) => part.startFrom(profileText))
+      .catch((error: unknown) => fill(problem, notice('danger', messageOf(error))))
+      .finally(() => (use.disabled = false));
+  });
+  return h('div', { class: 'field start-from' }, h('label', { attrs: { for: 'start-from' } }, 'Start from'), choice, baseUrl, use, problem);
 }
 
 /** How long the page waits after an edit before keeping the draft: a pasted megabyte is not serialised on every keystroke. */
@@ -173,7 +204,14 @@ function editorPart(record: ImplementationRecord | undefined, text: string, draf
     h('p', { class: 'hint' }, 'Write secrets as env:NAME: the profile is stored as typed, and the values come from the server’s environment or the start-run form (Check uses what is typed there too, once the profile is saved).'),
     doctor,
   );
-  return { section, editor, name, unsaved: () => dirty };
+  const startFrom = (next: string) => {
+    baseline = next;
+    editor.setText(next);
+    dirty = name.value !== savedName;
+    keepOrDrop();
+    fill(draftNotice);
+  };
+  return { section, editor, name, unsaved: () => dirty, startFrom };
 }
 
 export async function implementationPage(main: HTMLElement, params: string[]): Promise<Cleanup> {
@@ -198,6 +236,7 @@ export async function implementationPage(main: HTMLElement, params: string[]): P
   fill(
     main,
     h('div', { class: 'page-head' }, heading, record ? h('span', { class: 'muted' }, 'id ', h('code', null, record.id)) : null),
+    record ? null : startFromPart(part),
     part.section,
     record ? runSection : h('p', { class: 'muted' }, 'Create the implementation to start runs.'),
     record ? h('section', { class: 'runs' }, h('h2', null, 'Runs'), runsTable(runs)) : null,

@@ -198,6 +198,32 @@ test('unsaved edits survive leaving the page and a reload: leaving asks first, t
   assert.equal(watched.expected.length, 0, 'every expected dialog came');
 });
 
+test('New implementation starts from ptas init’s starter or a preset for a reference at the address given; an address it cannot use is refused', async () => {
+  await page.click('.toolbar a[href="/console/implementations/new"]');
+  await page.waitForSelector('body[data-ready="true"] #start-from');
+  assert.equal(await page.isHidden('#start-base-url'), true, 'the starter needs no address');
+  await page.selectOption('#start-from', 'deployed-api');
+  await page.fill('#start-base-url', 'http://127.0.0.1:8080');
+  await page.click('#use-start');
+  await page.locator('.cm-content', { hasText: 'ptas reference --deployed-api' }).waitFor();
+  const head = await editorHead();
+  assert.match(head, /A complete profile for the bundled reference started as `ptas reference --deployed-api` at http:\/\/127\.0\.0\.1:8080/);
+  assert.match(head, /"clientSecret": "env:PTAS_CLIENT_SECRET"/);
+  await page.locator('#editor-status', { hasText: 'Not created yet' }).waitFor();
+
+  const logged = watched.problems.length;
+  await page.selectOption('#start-from', 'reference');
+  await page.fill('#start-base-url', 'ftp://127.0.0.1');
+  await page.click('#use-start');
+  await page.locator('#start-problem .notice').waitFor();
+  assert.match((await page.textContent('#start-problem')) ?? '', /baseUrl ftp:\/\/127\.0\.0\.1: /);
+  // The refusal (400) is the one resource Chromium logs as failed.
+  const failed = watched.problems.splice(logged);
+  assert.ok(failed.every((line) => /status of 400/.test(line)), failed.join('\n'));
+  await page.goto(`${server.url}/console/implementations/${implementationId}`);
+  await page.waitForSelector('body[data-ready="true"] #run-form');
+});
+
 test('Check runs the doctor on the editor’s profile and shows its table with the fix for each broken key', async () => {
   await page.click('#check');
   await page.waitForSelector('table.doctor');

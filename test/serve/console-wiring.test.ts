@@ -151,3 +151,17 @@ test("what fails inside a console route is in the server's log, redacted; the an
     await broken.close();
   }
 });
+
+test("New implementation's presets come from ptas init's: a complete profile for a reference at the address given; an address it cannot use is refused", async () => {
+  const session = await consoleSignIn(lab.url, lab.token);
+  const preset = await session.call('GET', '/console/api/starter?preset=deployed-api&baseUrl=http%3A%2F%2F127.0.0.1%3A8080');
+  assert.equal(preset.status, 200, preset.text);
+  const text = (preset.json as { profileText: string }).profileText;
+  assert.match(text, /started as `ptas reference --deployed-api` at http:\/\/127\.0\.0\.1:8080/);
+  assert.match(text, /"clientSecret": "env:PTAS_CLIENT_SECRET"/);
+  const refused = await session.call('GET', '/console/api/starter?preset=reference&baseUrl=ftp%3A%2F%2Fx');
+  assert.equal(refused.status, 400, refused.text);
+  assert.match((refused.json as { error: string }).error, /^baseUrl ftp:\/\/x: /);
+  assert.equal((await session.call('GET', '/console/api/starter?preset=nope')).status, 400, 'a preset it does not know');
+  assert.match(((await session.call('GET', '/console/api/starter')).json as { profileText: string }).profileText, /env:PTAS_CLIENT_SECRET/, 'no preset: the starter');
+});

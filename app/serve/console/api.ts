@@ -14,7 +14,7 @@
 //   GET  /console/api/runs/:id/compare?baseline=ID the baseline diff
 //   POST /console/api/runs/:id/tickets             {kind: report|bundle} → {url}: a one-use URL (tickets.ts)
 //   POST /console/api/doctor                       doctor on {profileText, secrets?, clientSecret?}
-//   GET  /console/api/starter                      {profileText}: ptas init's starter
+//   GET  /console/api/starter[?preset=P&baseUrl=U]  {profileText}: ptas init's starter, or its --preset P for a reference at U
 //   GET  /console/api/profile-schema               the profile's JSON schema
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -24,6 +24,7 @@ import type { ImplementationInput, StartRunInput, TicketAnswer, TicketInput } fr
 import { requireSession } from './access.ts';
 import { isImplementationId, isRunId } from './ids.ts';
 import { TICKET_KINDS } from './tickets.ts';
+import { PRESETS, type Preset } from '../../init/preset-names.ts';
 import type { ConsoleContext } from './context.ts';
 
 /** The areas a run may be narrowed to: the load probes have their own switch, the cross-cutting checks run with every area. */
@@ -151,6 +152,12 @@ function registerImplementations(app: FastifyInstance, { services }: ConsoleCont
   });
 }
 
+// A base URL as long as a profile's may be; whether it can be used is the services' to say (422).
+const starterQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { preset: { type: 'string', enum: PRESETS }, baseUrl: { type: 'string', maxLength: 2048 } },
+} as const;
 const ticketBody = { type: 'object', additionalProperties: false, required: ['kind'], properties: { kind: { type: 'string', enum: TICKET_KINDS } } } as const;
 
 function registerRuns(app: FastifyInstance, { services, tickets }: ConsoleContext): void {
@@ -201,7 +208,16 @@ function registerProfileHelp(app: FastifyInstance, { services }: ConsoleContext)
     }
   });
 
-  app.get('/console/api/starter', api, async () => ({ profileText: await services.starterProfileText() }));
+  app.get('/console/api/starter', { ...api, schema: { querystring: starterQuery } }, async (request, reply) => {
+    const { preset, baseUrl } = request.query as { preset?: Preset; baseUrl?: string };
+    if (!preset) return { profileText: await services.starterProfileText() };
+    try {
+      return { profileText: await services.presetProfileText(preset, baseUrl ?? '') };
+    } catch (error) {
+      if (typeof (error as { statusCode?: unknown })?.statusCode === 'number') return refused(reply, error);
+      throw error;
+    }
+  });
 
   let schema: Promise<string> | undefined;
   app.get('/console/api/profile-schema', api, async (_request, reply) => {

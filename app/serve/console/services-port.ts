@@ -13,6 +13,7 @@
 // - nothing here returns a secret: a profile's secrets are env:NAME
 //   references as the user typed them, and the one-run secrets given to
 //   runs.start are neither stored in the run's record nor echoed.
+import type { Preset } from '../../init/preset-names.ts';
 import type { Readable } from 'node:stream';
 import type { ImplementationRecord, ImplementationSummary, RunEvent, RunOptionsInput, RunRecord } from '../contract.ts';
 import type { DoctorSummary, ImplementationInput, RunComparison } from './api-types.ts';
@@ -93,6 +94,8 @@ export interface ServeServices {
   doctor(profileText: string, secrets?: { env?: Record<string, string>; clientSecret?: string }): Promise<DoctorSummary>;
   /** `ptas init`'s commented starter profile. */
   starterProfileText(): Promise<string>;
+  /** `ptas init --preset`'s complete profile for the bundled reference started that way at `baseUrl`; a base URL it cannot use is refused (400). */
+  presetProfileText(preset: Preset, baseUrl: string): Promise<string>;
   /** schemas/ptas-profile.bundle.json: the editor validates and completes against it. */
   profileSchemaPath: string;
 }

@@ -15,6 +15,10 @@ import tar from 'tar-stream';
 import type { ImplementationRecord, ImplementationSummary, RunEvent, RunOptionsInput, RunRecord } from '../../../app/serve/contract.ts';
 import type { DoctorRowView, DoctorSummary, ImplementationInput, RunComparison } from '../../../app/serve/console/api-types.ts';
 import type { BundleArchive, ServeServices, TokenRecord, Unsubscribe } from '../../../app/serve/console/services-port.ts';
+import { renderPresetProfile } from '../../../app/init/presets.ts';
+import { baseUrlProblem } from '../../../app/init/questions.ts';
+import { ServeError } from '../../../app/serve/errors.ts';
+import type { Preset } from '../../../app/init/preset-names.ts';
 import { renderStarterProfile } from '../../../app/init/starter-profile.ts';
 import type { CheckResult, Verdict } from '../../../src/check/model.ts';
 import { parseJsonc } from '../../../src/config/jsonc.ts';
@@ -233,6 +237,13 @@ export class FakeServices implements ServeServices {
     ];
     // What certification still needs is the real answer for the profile: it asks nothing of the target.
     return { rows, brokenKeys: ['users.getUser'], certificationNeeds: certificationNeeds(profile as Profile, await requiredCheckIds()) };
+  }
+
+  async presetProfileText(preset: Preset, baseUrl: string): Promise<string> {
+    // As the real services: an address ptas init would refuse is a 422 naming it.
+    const problem = baseUrlProblem(baseUrl);
+    if (problem) throw new ServeError('invalid-request', `baseUrl ${baseUrl}: ${problem}`, { keyPath: '/baseUrl' });
+    return renderPresetProfile(preset, { baseUrl, schemaRef: 'https://ptas.example/schemas/ptas-profile.bundle.json' });
   }
 
   async starterProfileText(): Promise<string> {
