@@ -12,6 +12,8 @@ import { VariantSet } from './variants/index.ts';
 import { seedUsers } from './fixtures/users.ts';
 import { conditionByName } from './conditions/index.ts';
 import { referenceProfile } from './profile.ts';
+import { seedDirectory } from './crypto-transfers/directory.ts';
+import { cryptoTransfersSection } from './profile-sections/crypto-transfers.ts';
 
 const DEFAULT_COMPONENTS = '@method @target-uri content-type content-digest date x-bts-idempotency-key';
 const DEPLOYED_COMPONENTS = '@method @target-uri host date content-digest content-type content-length x-bts-idempotency-key, with created and expires (+5 min)';
@@ -65,6 +67,17 @@ function userHint(options: ReferenceOptions): string[] {
   ];
 }
 
+/** The coin networks and VASPs it knows (its directory: the spec shows no operation that lists them), and an address body it accepts. */
+function withdrawalHint(options: ReferenceOptions, baseUrl: string): string[] {
+  const directory = seedDirectory(options.seed);
+  const networks = [...directory.coinNetworks.values()].map((c) => `${c.id} (${c.destinationTagType === 'NONE' ? 'no destination tag' : `tag ${c.destinationTagType}`})`);
+  const vasps = [...directory.vasps.values()].map((v) => `${v.id} "${v.shortName}"`);
+  return [
+    `coin networks: ${networks.join(', ')}; KNOWN_VASP hosts: ${vasps.join(', ')}`,
+    `    "cryptoTransfers": {"withdrawalAddress": ${JSON.stringify(cryptoTransfersSection(baseUrl, options).withdrawalAddress)}}`,
+  ];
+}
+
 /** The profile entries a condition's adjustment changes, per section: what a profile must declare under it. */
 function declaredUnder(name: string, options: ReferenceOptions, baseUrl: string): string[] {
   const adjust = conditionByName(name)?.adjustProfile;
@@ -93,6 +106,7 @@ export function profileHints(options: ReferenceOptions, baseUrl: string): string
     ...slowOfferHint(options, variants),
     ...(header === 'svc-user-id' ? ['user-id header: svc-user-id (the spec\'s)'] : [`user-id header: ${header} instead of svc-user-id`, `    "userIdHeader": "${header}"`]),
     ...userHint(options),
+    ...withdrawalHint(options, baseUrl),
     ...conditionHints(options, baseUrl),
   ];
 }

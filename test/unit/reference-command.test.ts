@@ -11,6 +11,8 @@ import { ModeError, referenceModes } from '../../reference/modes.ts';
 import { profileHints } from '../../reference/profile-hints.ts';
 import { DEMO_WEBHOOK_SHARED_SECRET, REFERENCE_DEFAULTS, type ReferenceOptions } from '../../reference/options.ts';
 import { VariantSet } from '../../reference/variants/index.ts';
+import { seedDirectory } from '../../reference/crypto-transfers/directory.ts';
+import { referenceProfile } from '../../reference/profile.ts';
 
 const DEPLOYED = ['webhook-signature-ecdsa-p256', 'webhook-signature-more-components', 'jwks-requires-bearer', 'offer-slow-by-body-value'];
 
@@ -106,4 +108,15 @@ test('PTAS_REF_<OPTION> sets the deployment flags as the flags do', async () => 
   assert.match(banner, /variants: webhook-signature-hmac, webhook-signature-more-components, jwks-requires-bearer, offer-slow-by-body-value, user-id-header-renamed/);
   assert.match(banner, /hmac-sha256 with the shared secret .* \(demo default\)/);
   assert.match(banner, /"userIdHeader": "x-partner-user-id"/);
+});
+
+test('the banner lists the coin networks and VASPs the reference knows, and the withdrawal-address entry it accepts', () => {
+  const options = optionsWith([]);
+  const hints = profileHints(options, 'http://h').join('\n');
+  const directory = seedDirectory(options.seed);
+  for (const network of directory.coinNetworks.values()) assert.ok(hints.includes(network.id), `coin network ${network.id}`);
+  for (const vasp of directory.vasps.values()) assert.ok(hints.includes(`${vasp.id} "${vasp.shortName}"`), `VASP ${vasp.shortName}`);
+  const entry = /"cryptoTransfers": \{"withdrawalAddress": (\{.*\})\}/.exec(hints);
+  assert.ok(entry, hints);
+  assert.deepEqual(JSON.parse(entry[1]!), referenceProfile('http://h', options).cryptoTransfers?.withdrawalAddress, 'the entry the reference\'s own profile uses');
 });

@@ -35,7 +35,7 @@ export async function withdrawalAddressStep(ctx: DoctorContext): Promise<void> {
     res.status === 404
       ? `set cryptoTransfers.userId to a user who may create withdrawal addresses (sent ${ctx.http.userIdHeader}: ${section.userId})`
       : res.status === 400 || res.status === 422
-        ? `the request was refused: fill in ${KEY} with values the implementation accepts, and check the user-id header (sent ${ctx.http.userIdHeader}; userIdHeader)`
+        ? `the request was refused: fill in ${KEY} with values the implementation accepts (its coin network ids and VASPs: the bundled reference's start banner lists them with the entry to copy), and check the user-id header (sent ${ctx.http.userIdHeader}; userIdHeader)`
         : diagnosis.fix;
   ctx.report(problemRow(OPERATION, key, { request, answer: String(res.status), problem: diagnosis.problem, fix }));
 }
