@@ -155,9 +155,11 @@ function editorPart(record: ImplementationRecord | undefined, text: string, draf
         baseline = saved;
         savedName = stored.name;
         dirty = editor.text() !== baseline || name.value !== savedName;
-        // The draft was of this implementation (or of "New"): what it held is stored now.
+        // The draft was of this implementation (or of "New"): what it held is stored now. An edit typed while
+        // the save was on its way is kept again as this implementation's draft.
         clearTimeout(keepTimer);
         dropDraft(record?.id);
+        if (dirty && record) keepOrDrop();
         if (!dirty) fill(draftNotice);
         fill(status, 'Saved');
         onSaved(stored);
