@@ -9,23 +9,12 @@
 // (runner/settings.ts), inside the scratch directory removed after the run. A holder that
 // died leaves its pid behind, and the next taker clears the stale lock.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readRunSettings } from './settings.ts';
+import { holderAlive } from './lock-holder.mjs';
 
 const POLL_MS = 25;
-
-function holderAlive(lock: string): boolean {
-  try {
-    const pid = Number(readFileSync(path.join(lock, 'pid'), 'utf8'));
-    if (!Number.isInteger(pid) || pid <= 0) return true;
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // No pid file yet (the holder is between mkdir and write): alive. ESRCH: the holder is gone.
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-}
 
 /**
  * Waits until this process holds the lock named `scope` and returns its

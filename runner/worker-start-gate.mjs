@@ -12,8 +12,9 @@
 // in PTAS_WORKER_START_GATE; a slot whose holder died is taken over. A worker
 // that never gets ready gives its slot back after MAX_HOLD_MS anyway.
 // Plain JavaScript: it runs before any TypeScript loader is in place.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { holderAlive } from './lock-holder.mjs';
 
 const GATE_ENV = 'PTAS_WORKER_START_GATE';
 const SLOTS_ENV = 'PTAS_WORKER_START_SLOTS';
@@ -25,18 +26,6 @@ const RELEASE = Symbol.for('ptas.releaseWorkerStartSlot');
 const isWorker = /workerProcessEntry\.js$/.test(process.argv[1] ?? '');
 const gate = process.env[GATE_ENV];
 const slots = Math.max(1, Number(process.env[SLOTS_ENV]) || 1);
-
-function holderAlive(slot) {
-  try {
-    const pid = Number(readFileSync(path.join(slot, 'pid'), 'utf8'));
-    if (!Number.isInteger(pid) || pid <= 0) return true;
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // No pid file yet (the holder is between mkdir and write): alive. ESRCH: the holder is gone.
-    return error.code !== 'ESRCH';
-  }
-}
 
 function tryTake(slot) {
   try {

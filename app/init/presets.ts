@@ -12,7 +12,7 @@ import { referenceProfile } from '../../reference/profile.ts';
 import { REFERENCE_DEFAULTS } from '../../reference/options.ts';
 import { referenceModes } from '../../reference/modes.ts';
 import { stringPlaces } from '../../src/config/secret-places.ts';
-
+import { setAtPointer } from '../../src/config/env-references.ts';
 import type { Preset } from './preset-names.ts';
 
 const CLIENT_SECRET_REFERENCE = 'env:PTAS_CLIENT_SECRET';
@@ -51,13 +51,6 @@ function withSecretsAsReferences(profile: Record<string, unknown>): void {
   for (const place of stringPlaces(profile).filter((p) => p.secret)) {
     // A secret other than the client secret would need a name of its own: better to fail here than to write it.
     if (place.value !== REFERENCE_DEFAULTS.clientSecret) throw new Error(`reference bug: the preset does not know the secret at ${place.keyPath}`);
-    setAt(profile, place.pointer, CLIENT_SECRET_REFERENCE);
+    setAtPointer(profile, place.pointer, CLIENT_SECRET_REFERENCE);
   }
-}
-
-function setAt(root: Record<string, unknown>, pointer: string, value: string): void {
-  const keys = pointer.split('/').slice(1).map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
-  const last = keys.pop()!;
-  const parent = keys.reduce<Record<string, unknown>>((node, key) => node[key] as Record<string, unknown>, root);
-  parent[last] = value;
 }

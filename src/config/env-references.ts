@@ -78,7 +78,8 @@ export function resolveEnvAtSecrets<T>(profile: T, valueOf: (name: string) => st
   return { profile: resolved, values };
 }
 
-function setAtPointer(root: unknown, pointer: string, value: string): void {
+/** Sets the string at a JSON Pointer (RFC 6901) of `root`, whose parents exist. */
+export function setAtPointer(root: unknown, pointer: string, value: string): void {
   const keys = pointer.split('/').slice(1).map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
   const last = keys.pop()!;
   const parent = keys.reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], root);

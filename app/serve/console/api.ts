@@ -152,7 +152,7 @@ function registerImplementations(app: FastifyInstance, { services }: ConsoleCont
   });
 }
 
-// A base URL as long as a profile's may be; whether it can be used is the services' to say (422).
+// A base URL as long as a profile's may be; whether it can be used is the services' to say (400).
 const starterQuery = {
   type: 'object',
   additionalProperties: false,
@@ -174,11 +174,12 @@ function registerRuns(app: FastifyInstance, { services, tickets }: ConsoleContex
   // The report's frame and the bundle's download are navigations, which cannot carry the bearer: each gets a ticket.
   app.post('/console/api/runs/:id/tickets', { ...api, schema: { body: ticketBody } }, async (request, reply) => {
     const { id } = request.params as { id: string };
-    if (!isRunId(id) || !(await services.runs.get(id))) return notFound(reply, 'run');
+    const run = isRunId(id) ? await services.runs.get(id) : undefined;
+    if (!run) return notFound(reply, 'run');
     const { kind } = request.body as TicketInput;
-    // No ticket to a file that is not there: the browser would save the 404 page as the bundle. The report is written
-    // with the bundle (a cancelled run's partial one too), so it tells for both.
-    if ((await services.runs.report(id)) === undefined) return reply.code(404).send({ error: 'this run has no bundle: it ended before writing one, or it has not ended yet' });
+    // No ticket to a file that is not there: the browser would save the 404 page as the bundle. The record says
+    // whether the run wrote one; a record from before it said so is asked of the report, written with the bundle.
+    if (run.bundle === false || (run.bundle === undefined && (await services.runs.report(id)) === undefined)) return reply.code(404).send({ error: 'this run has no bundle: it ended before writing one, or it has not ended yet' });
     const ticket = tickets.mint(requireSession(request).id, id, kind);
     const answer: TicketAnswer = { url: `/console/runs/${encodeURIComponent(id)}/${kind}?ticket=${ticket}` };
     return reply.code(201).send(answer);
