@@ -1,7 +1,7 @@
 // Verifies tokens against the JWK Set named in the profile (auth.jwksUrl or
 // auth.jwksFile). The spec says a JWKS operation exists but not where.
 import { readFileSync } from 'node:fs';
-import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
+import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { HttpClient } from '../http/client.ts';
 import type { Bearer } from '../http/outgoing.ts';
 import type { JwksAccess, ResolvedProfile } from '../config/profile.ts';
@@ -66,13 +66,28 @@ export class JwksUnavailable extends PtasError {
   override name = 'JwksUnavailable';
 }
 
-/** undefined when the token verifies, else why not. */
+/**
+ * undefined when the token verifies, else why not. Verified as of the time
+ * it was issued (its iat, when it has one): whether it verifies is asked,
+ * not whether it is still live, and a short-lived token a slow answer
+ * delivered late may have run out by the time it is read.
+ */
 export async function verifyWithJwks(token: string, jwks: JSONWebKeySet): Promise<string | undefined> {
   try {
-    await jwtVerify(token, createLocalJWKSet(jwks));
+    await jwtVerify(token, createLocalJWKSet(jwks), { currentDate: issuedAt(token) });
     return undefined;
   } catch (error) {
     const e = error as { code?: string; message?: string };
     return `${e.code ?? 'ERR'}: ${e.message ?? String(error)}`;
+  }
+}
+
+/** The token's iat as a date; undefined (read now) when it has none or is no JWT, which jwtVerify then says itself. */
+function issuedAt(token: string): Date | undefined {
+  try {
+    const { iat } = decodeJwt(token);
+    return typeof iat === 'number' && Number.isFinite(iat) ? new Date(iat * 1000) : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -101,6 +101,20 @@ export function tokenLifetimeMs(profile: ResolvedProfile, expiresIn: number): nu
   return Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn * unitMs : undefined;
 }
 
+/** How much sooner than expires_in a correct server may end a token: it may keep whole seconds (a JWT's iat and exp are NumericDates, RFC 7519 section 2, commonly whole), counting the lifetime from the start of the second it issued the token in. */
+const WHOLE_SECOND_MS = 1000;
+
+/**
+ * The soonest, counted from the request for it, that a token with this
+ * expires_in may be refused as run out: its lifetime less the whole second a
+ * server keeping whole-second timestamps may cut from it. Undefined when
+ * expires_in gives no lifetime.
+ */
+export function earliestExpiryMs(profile: ResolvedProfile, expiresIn: number): number | undefined {
+  const lifetimeMs = tokenLifetimeMs(profile, expiresIn);
+  return lifetimeMs === undefined ? undefined : Math.max(0, lifetimeMs - WHOLE_SECOND_MS);
+}
+
 /**
  * The suite's own access token (a worker's, a load instance's, the doctor's):
  * one pair from client_credentials, renewed before half its lifetime has run

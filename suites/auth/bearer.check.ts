@@ -10,11 +10,12 @@
 // of the credential either.
 import { defineCheck, isSuccess, type CheckContext, type HttpClient, type HttpResponse } from '../../runner/index.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
-import { issuePair, renewTokens, tokenLifetimeMs } from '../../src/auth/tokens.ts';
+import { issuePair, renewTokens } from '../../src/auth/tokens.ts';
 import { stripSignature, tamperPayload } from '../../src/auth/jwt.ts';
 import { documentedRefusals } from '../../src/spec/status-codes.ts';
 import { GET_EXECUTES_NOTHING } from '../../src/check/server-error.ts';
 import { protectedOperation, protectedPath } from './support.ts';
+import { sendWithIssuedToken } from './issued-token.ts';
 
 /**
  * A 403 to a valid access token: recognised, but forbidden to this client.
@@ -30,37 +31,20 @@ function forbiddenToThisClient(check: CheckContext, profile: ResolvedProfile, pa
   check.warn(`${message}; 403 is not among the codes 7 lists for user details (${documentedRefusals('userDetails').join('/')})`, details, { on: 'SPEC-7-USER-DETAILS-CODES' });
 }
 
-/** How many tokens a check obtains when each ran out before its answer came (a short lifetime on a slow or busy path). */
-const TOKEN_ATTEMPTS = 3;
-
 /**
  * A GET of the protected operation with an access token the token endpoint
- * issued (by `obtain`): it must be let in. A 401 that came once the token's
- * own lifetime (expires_in, counted from the request for it) had run out
- * says nothing of the credential: a new token is tried, and if each ran out
- * so, the check could not observe the rule (ERROR), never a FAIL.
+ * issued (by `obtain`): it must be let in. A 401 the token's own lifetime may
+ * explain is no finding (sendWithIssuedToken).
  */
 async function expectAccessTokenAccepted(check: CheckContext, http: HttpClient, profile: ResolvedProfile, obtain: () => Promise<{ accessToken: string; expiresIn: number }>, how: string): Promise<void> {
   const path = protectedPath(profile, check);
-  for (let attempt = 1; ; attempt++) {
-    const askedAt = Date.now();
-    const { accessToken, expiresIn } = await obtain();
-    const res = await http.get(path, { bearer: accessToken, label: `protected operation with ${how}` });
-    if (isSuccess(res.status)) return;
-    const details = { actual: res.status, exchange: res.exchangeId };
-    const lifetimeMs = tokenLifetimeMs(profile, expiresIn);
-    if (res.status === 401 && lifetimeMs !== undefined && Date.now() - askedAt >= lifetimeMs) {
-      const why = `the 401 came ${((Date.now() - askedAt) / 1000).toFixed(1)} s after the token was asked for, past its expires_in of ${expiresIn}`;
-      if (attempt < TOKEN_ATTEMPTS) {
-        check.event('token ran out before its answer', `${why}: a new one`);
-        continue;
-      }
-      check.notObserved(`GET ${path} with ${how} was answered 401 ${TOKEN_ATTEMPTS} times, each once the token's lifetime had run out (${why}): whether a live token is let in was not observed`, details);
-    }
-    if (res.status === 401) check.fail(`${how} was refused as a credential: 401 (unauthorized) on GET ${path}`, details);
-    if (res.status === 403) return forbiddenToThisClient(check, profile, path, how, res);
-    check.notObserved(`GET ${path} with ${how} was answered ${res.status}, which says nothing of whether the credential was let in; set auth.protectedPath to a GET operation this client may call`, details);
-  }
+  const send = (accessToken: string) => http.get(path, { bearer: accessToken, label: `protected operation with ${how}` });
+  const res = await sendWithIssuedToken(check, profile, obtain, send, `GET ${path} with ${how}`);
+  if (isSuccess(res.status)) return;
+  const details = { actual: res.status, exchange: res.exchangeId };
+  if (res.status === 401) check.fail(`${how} was refused as a credential: 401 (unauthorized) on GET ${path}`, details);
+  if (res.status === 403) return forbiddenToThisClient(check, profile, path, how, res);
+  check.notObserved(`GET ${path} with ${how} was answered ${res.status}, which says nothing of whether the credential was let in; set auth.protectedPath to a GET operation this client may call`, details);
 }
 
 defineCheck(

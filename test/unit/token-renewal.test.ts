@@ -7,7 +7,7 @@
 // observes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AccessTokenCache } from '../../src/auth/tokens.ts';
+import { AccessTokenCache, earliestExpiryMs } from '../../src/auth/tokens.ts';
 import { createTransport, HttpClient } from '../../src/http/client.ts';
 import type { RecordedExchange } from '../../src/http/exchange.ts';
 import { Redactor } from '../../src/http/redact.ts';
@@ -139,4 +139,14 @@ test("the suite's own token: its lifetime counts from when it was asked for, and
     await transport.dispatcher.close();
     await target.server.close();
   }
+});
+
+test('a token may be refused as run out a whole second before expires_in: a server keeping whole-second exp counts from the second it issued it in', () => {
+  const seconds = { auth: {} } as unknown as ResolvedProfile;
+  const milliseconds = { auth: { expiresInUnit: 'milliseconds' } } as unknown as ResolvedProfile;
+  assert.equal(earliestExpiryMs(seconds, 3), 2000);
+  assert.equal(earliestExpiryMs(milliseconds, 3000), 2000);
+  assert.equal(earliestExpiryMs(seconds, 0.5), 0, 'never below zero');
+  assert.equal(earliestExpiryMs(seconds, Number.NaN), undefined);
+  assert.equal(earliestExpiryMs(seconds, 0), undefined);
 });
