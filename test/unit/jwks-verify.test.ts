@@ -4,7 +4,7 @@
 // set does not hold never does.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { verifyWithJwks } from '../../src/auth/jwks.ts';
 
 async function signedToken(privateKey: CryptoKey, iat: number, exp: number): Promise<string> {
