@@ -135,7 +135,7 @@ async function discardDraft(): Promise<void> {
   await leaving;
   await page.waitForSelector('body[data-ready="true"] #discard-draft');
   await page.click('#discard-draft');
-  await page.locator('#editor-status', { hasText: 'Saved' }).waitFor();
+  await page.locator('#editor-status', { hasText: /^Saved/ }).waitFor();
 }
 
 test('a large profile pastes and stays editable: beyond 64 KB the schema checks rest until Save or Check, and the status says so', async () => {
@@ -189,7 +189,7 @@ test('unsaved edits survive leaving the page and a reload: leaving asks first, t
 
   // Save stores the draft's text and forgets the draft: a reload asks nothing and shows no draft.
   await page.click('#save');
-  await page.locator('#editor-status', { hasText: 'Saved' }).waitFor();
+  await page.locator('#editor-status', { hasText: /^Saved/ }).waitFor();
   assert.match((await server.fake.implementations.get(implementationId))?.profileText ?? '', /edited, not saved/);
   assert.equal(await page.evaluate(`Object.keys(sessionStorage).filter((k) => k.startsWith('ptas-console-draft:')).length`), 0);
   await page.reload();
