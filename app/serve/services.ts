@@ -24,11 +24,13 @@ import { profilePolicy, type ProfilePolicy } from './profile-policy.ts';
 import type { RunSecrets } from './profile-text.ts';
 import { RunQueue } from './queue.ts';
 import { RunService, type RunArchive, type StartRunInput } from './runs.ts';
-import { ShareStore } from './shares.ts';
+import { ShareStore, type ShareInfo } from './shares.ts';
 import { ImplementationStore } from './store/implementations.ts';
 import { StoreLayout } from './store/layout.ts';
 import { RunStore } from './store/runs.ts';
 import { TokenStore, type TokenInfo } from './tokens.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export type { DoctorResult } from './doctor.ts';
 export type { NumberedRunEvent } from './events.ts';
@@ -76,12 +78,14 @@ export interface ServeServices {
   };
 
   shares: {
-    /** A new read-only link to the run's report: "/share/<token>", shown once. */
-    create(runId: string): { url: string; token: string };
-    /** Revokes every link of the run; how many were live. */
-    revoke(runId: string): number;
-    /** The run a live link shows. */
-    resolve(token: string): string | undefined;
+    /** A new read-only link to the run's report: "/share/<token>", shown once; it expires after `expiresInDays` when given. */
+    create(runId: string, options?: { expiresInDays?: number; createdBy?: string }): { url: string; token: string; share: ShareInfo };
+    /** The run's links, live or not, oldest first (never their tokens). */
+    list(runId: string): ShareInfo[];
+    /** Revokes the run's live links, every one or the one with this id; how many were live. */
+    revoke(runId: string, id?: string): number;
+    /** The live link a token is (its run, its expiry). */
+    resolve(token: string): ShareInfo | undefined;
   };
 
   tokens: {
@@ -199,14 +203,21 @@ export function createServices(options: ServicesOptions): CreatedServices {
       compare: (id, baselineId) => runs.compare(id, baselineId),
     },
     shares: {
-      create: (runId) => {
+      create: (runId, options = {}) => {
         runs.reportFile(runId);
-        const token = shares.create(runId);
-        return { token, url: `/share/${token}` };
+        const expiresInMs = options.expiresInDays === undefined ? undefined : options.expiresInDays * DAY_MS;
+        const { token, share } = shares.create(runId, { expiresInMs, createdBy: options.createdBy });
+        return { token, url: `/share/${token}`, share };
       },
-      revoke: (runId) => {
+      list: (runId) => {
         if (!runs.get(runId)) throw new ServeError('not-found', `run ${runId} does not exist`);
-        return shares.revoke(runId);
+        return shares.list(runId);
+      },
+      revoke: (runId, id) => {
+        if (!runs.get(runId)) throw new ServeError('not-found', `run ${runId} does not exist`);
+        const revoked = shares.revoke(runId, id);
+        if (id !== undefined && !revoked) throw new ServeError('not-found', `run ${runId} has no live share link ${id}`);
+        return revoked;
       },
       resolve: (token) => shares.resolve(token),
     },

@@ -3,7 +3,8 @@
 // event-stream.ts: each check as it finishes, the counts, the elapsed time,
 // the queue position while queued), with Cancel; once finished, its report
 // framed from the console (sandboxed, with its own policy), the bundle to
-// download, and "Compare with…" another run of the implementation. A
+// download, its share links (share.ts), and "Compare with…" another run of
+// the implementation. A
 // finished run's page replays its events the same way. The frame and the
 // download are navigations, which cannot carry the bearer: each first asks
 // for a one-use ticket and goes to the URL it names.
@@ -15,6 +16,7 @@ import { fill, h, link, notice } from '../dom.ts';
 import { dateTime, duration, shortId, verdictBadge } from '../format.ts';
 import { markReady, type Cleanup } from '../router.ts';
 import { comparePart } from './compare.ts';
+import { sharePart } from './share.ts';
 
 type CheckEvent = Extract<RunEvent, { type: 'check' }>;
 
@@ -146,7 +148,7 @@ async function showFinished(view: View, run: RunRecord): Promise<void> {
       .catch(failed);
   });
   const frame = h('iframe', { class: 'report', attrs: { id: 'report', title: 'The run’s report', sandbox: 'allow-scripts allow-downloads' } });
-  fill(view.finished, partial ? ended : null, certificationGaps(run), h('div', { class: 'toolbar' }, download, alone), problem, partial ? null : await comparePart(run), h('h2', null, partial ? 'Partial report' : 'Report'), frame);
+  fill(view.finished, partial ? ended : null, certificationGaps(run), h('div', { class: 'toolbar' }, download, alone), problem, sharePart(run), partial ? null : await comparePart(run), h('h2', null, partial ? 'Partial report' : 'Report'), frame);
   frame.src = await ticketUrl(run.id, 'report').catch((error: unknown) => {
     failed(error);
     return 'about:blank';

@@ -262,6 +262,44 @@ test('a share link shows the report without login, with its CSP as a header and 
   assert.equal((await fetch(`${lab.url}${shared.json.url}/bundle`)).status, 404);
 });
 
+test('share links that expire, listed without their tokens and revoked one at a time; the shared page says it is shared, until when, and links its bundle', async () => {
+  const week = await lab.call('POST', `/api/runs/${first.id}/share`, { body: { expiresInDays: 7 } });
+  assert.equal(week.status, 201, week.text);
+  const expiresAt = Date.parse(week.json.share.expiresAt);
+  assert.ok(Math.abs(expiresAt - (Date.now() + 7 * 86_400_000)) < 60_000, week.json.share.expiresAt);
+  const open = await lab.call('POST', `/api/runs/${first.id}/share`);
+  assert.equal(open.json.share.expiresAt, undefined, 'without expiresInDays: until revoked');
+  assert.equal((await lab.call('POST', `/api/runs/${first.id}/share`, { body: { expiresInDays: 0 } })).status, 400);
+  assert.equal((await lab.call('POST', `/api/runs/${first.id}/share`, { body: { expiresInDays: 7, token: 'x' } })).status, 400);
+
+  const page = await (await fetch(`${lab.url}${week.json.url}`)).text();
+  const note = /<p class="notice notice-info" id="shared-note"[^>]*>(.*?)<\/p>/.exec(page);
+  assert.ok(note, 'the shared page carries its note');
+  assert.match(note[1]!, new RegExp(`valid until ${week.json.share.expiresAt.slice(0, 10)} `));
+  const bundleHref = /<a href="([^"]+)" download>/.exec(note[1]!)![1]!;
+  const bundle = await fetch(new URL(bundleHref, `${lab.url}${week.json.url}`));
+  assert.equal(bundle.status, 200, 'the note\'s link, relative to the page, is the bundle');
+  assert.equal(bundle.headers.get('content-type'), 'application/gzip');
+  await bundle.arrayBuffer();
+  assert.match(await (await fetch(`${lab.url}${open.json.url}`)).text(), /valid until it is revoked/);
+
+  const listed = await lab.call('GET', `/api/runs/${first.id}/shares`);
+  assert.equal(listed.status, 200);
+  const byId = new Map((listed.json.shares as Array<{ id: string; live: boolean; createdBy?: string }>).map((s) => [s.id, s]));
+  assert.equal(byId.get(week.json.share.id)?.live, true);
+  assert.equal(byId.get(open.json.share.id)?.live, true);
+  assert.ok(byId.get(week.json.share.id)?.createdBy, 'made by the token that asked');
+  for (const url of [week.json.url, open.json.url]) assert.ok(!listed.text.includes(url.slice('/share/'.length)), 'no token in the list');
+
+  assert.deepEqual((await lab.call('DELETE', `/api/runs/${first.id}/shares/${week.json.share.id}`)).json, { revoked: 1 });
+  assert.equal((await fetch(`${lab.url}${week.json.url}`)).status, 404);
+  assert.equal((await fetch(`${lab.url}${open.json.url}`)).status, 200, 'the other link lives on');
+  assert.equal((await lab.call('DELETE', `/api/runs/${first.id}/shares/${week.json.share.id}`)).status, 404, 'revoked already');
+  assert.equal((await lab.call('DELETE', `/api/runs/${first.id}/shares/not-an-id`)).status, 400);
+  assert.equal((await lab.call('GET', `/api/runs/nope-${Date.now()}/shares`)).status, 404);
+  assert.deepEqual((await lab.call('DELETE', `/api/runs/${first.id}/share`)).json, { revoked: 1 });
+});
+
 test('implementations: a profile that parses and validates is stored (201, then 200), one with a clear-text secret or a wrong key is 422 naming the key', async () => {
   const profileText = '{\n  // the sandbox\n  "name": "acme",\n  "baseUrl": "https://sandbox.acme.example",\n  "credentials": { "clientId": "partner-a", "clientSecret": "env:ACME_SECRET" },\n}\n';
   const created = await lab.call('PUT', '/api/implementations/acme', { body: { name: 'Acme Payments', profileText } });

@@ -164,20 +164,46 @@ test('share links: unguessable, stored hashed, each resolving to its run until t
   const layout = new StoreLayout(tmp());
   layout.ensure();
   const shares = new ShareStore(layout.sharesFile);
-  const a = shares.create('run-a');
-  const b = shares.create('run-a');
-  const c = shares.create('run-b');
+  const a = shares.create('run-a').token;
+  const b = shares.create('run-a').token;
+  const c = shares.create('run-b').token;
   assert.match(a, /^[A-Za-z0-9_-]{32}$/);
   assert.notEqual(a, b);
   assert.ok(!readFileSync(layout.sharesFile, 'utf8').includes(a));
   const reopened = new ShareStore(layout.sharesFile);
-  assert.equal(reopened.resolve(a), 'run-a');
-  assert.equal(reopened.resolve(c), 'run-b');
+  assert.equal(reopened.resolve(a)?.runId, 'run-a');
+  assert.equal(reopened.resolve(c)?.runId, 'run-b');
   assert.equal(reopened.resolve('A'.repeat(32)), undefined);
   assert.equal(reopened.revoke('run-a'), 2);
   assert.equal(reopened.resolve(a), undefined);
   assert.equal(reopened.resolve(b), undefined);
-  assert.equal(new ShareStore(layout.sharesFile).resolve(c), 'run-b', 'the other run\'s link lives on, after a restart too');
+  assert.equal(new ShareStore(layout.sharesFile).resolve(c)?.runId, 'run-b', 'the other run\'s link lives on, after a restart too');
+});
+
+test('share links: one that expires stops resolving then; each is listed by its public id, never its token, and revoked alone', () => {
+  const layout = new StoreLayout(tmp());
+  layout.ensure();
+  let now = Date.parse('2026-11-27T10:00:00Z');
+  const shares = new ShareStore(layout.sharesFile, () => now);
+  const day = shares.create('run-a', { expiresInMs: 86_400_000, createdBy: 'certifier' });
+  const forever = shares.create('run-a');
+  assert.equal(day.share.expiresAt, '2026-11-28T10:00:00.000Z');
+  assert.equal(day.share.createdBy, 'certifier');
+  assert.match(day.share.id, /^[0-9a-f]{12}$/);
+  assert.equal(shares.resolve(day.token)?.expiresAt, day.share.expiresAt);
+  now += 86_400_000;
+  assert.equal(shares.resolve(day.token), undefined, 'expired at its time');
+  assert.equal(shares.resolve(forever.token)?.runId, 'run-a');
+  const listed = shares.list('run-a');
+  assert.deepEqual(listed.map((s) => [s.id, s.live]), [[day.share.id, false], [forever.share.id, true]]);
+  assert.ok(!JSON.stringify(listed).includes(forever.token), 'no token in the list');
+  const other = shares.create('run-a');
+  assert.equal(shares.revoke('run-a', forever.share.id), 1);
+  assert.equal(shares.revoke('run-a', forever.share.id), 0, 'revoked already');
+  assert.equal(shares.resolve(forever.token), undefined);
+  assert.equal(shares.resolve(other.token)?.runId, 'run-a', 'the run\'s other link lives on');
+  assert.equal(shares.revoke('run-b', other.share.id), 0, 'an id of another run revokes nothing');
+  assert.ok(new ShareStore(layout.sharesFile).list('run-a').find((s) => s.id === forever.share.id)?.revokedAt, 'kept across a restart');
 });
 
 test('the queue: one run at a time per implementation, at most maxConcurrent over all, in the order asked, positions per implementation', () => {

@@ -1,11 +1,12 @@
 // /api/runs: ask for a run (202 and its Location), read it, follow its
 // events (server-sent events: the past ones, then each new one, ending with
-// `end`), download its bundle, cancel it, compare two runs, share its report.
+// `end`), download its bundle, cancel it, compare two runs, share its report
+// (links that may expire, listed and revoked one by one or all at once).
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { RunOptionsInput } from '../contract.ts';
 import { notFound } from '../errors.ts';
 import type { RunSecrets, ServeServices } from '../services.ts';
-import { compareParams, runIdParams, runListQuery, startRunBody } from './schemas.ts';
+import { compareParams, runIdParams, runListQuery, shareBody, shareParams, startRunBody } from './schemas.ts';
 
 interface RunParams {
   id: string;
@@ -75,10 +76,17 @@ export async function runRoutes(app: FastifyInstance, services: ServeServices): 
     services.runs.compare(request.params.id, request.params.baseline),
   );
 
-  app.post<{ Params: RunParams }>('/api/runs/:id/share', { schema: { params: runIdParams } }, async (request, reply) => {
-    const { url } = services.shares.create(request.params.id);
-    return reply.code(201).send({ url });
+  // A new link, shown this once (the store keeps its hash), made by the token that asked; {"expiresInDays": N} or none.
+  app.post<{ Params: RunParams; Body: { expiresInDays?: number } | null }>('/api/runs/:id/share', { schema: { params: runIdParams, body: shareBody } }, async (request, reply) => {
+    const { url, share } = services.shares.create(request.params.id, { expiresInDays: request.body?.expiresInDays, createdBy: request.ptasToken });
+    return reply.code(201).send({ url, share });
   });
 
+  app.get<{ Params: RunParams }>('/api/runs/:id/shares', { schema: { params: runIdParams } }, async (request) => ({ shares: services.shares.list(request.params.id) }));
+
   app.delete<{ Params: RunParams }>('/api/runs/:id/share', { schema: { params: runIdParams } }, async (request) => ({ revoked: services.shares.revoke(request.params.id) }));
+
+  app.delete<{ Params: RunParams & { shareId: string } }>('/api/runs/:id/shares/:shareId', { schema: { params: shareParams } }, async (request) => ({
+    revoked: services.shares.revoke(request.params.id, request.params.shareId),
+  }));
 }

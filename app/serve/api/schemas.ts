@@ -2,12 +2,28 @@
 // Fastify (ajv) before a handler runs: an id outside its pattern is a 400,
 // so no parameter can name a file outside the store.
 import { ID_PATTERN, IMPLEMENTATION_ID_PATTERN } from '../store/layout.ts';
+import { SHARE_ID_PATTERN } from '../shares.ts';
 
 export const runIdParams = {
   type: 'object',
   required: ['id'],
   additionalProperties: false,
   properties: { id: { type: 'string', pattern: ID_PATTERN } },
+} as const;
+
+/** A run and one of its share links, by the link's public id (never its token). */
+export const shareParams = {
+  type: 'object',
+  required: ['id', 'shareId'],
+  additionalProperties: false,
+  properties: { id: { type: 'string', pattern: ID_PATTERN }, shareId: { type: 'string', pattern: SHARE_ID_PATTERN } },
+} as const;
+
+/** A new share link: it expires after this many days, or lives until revoked. */
+export const shareBody = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: { expiresInDays: { type: 'integer', minimum: 1, maximum: 366 } },
 } as const;
 
 export const compareParams = {

@@ -7,12 +7,13 @@
 // sandboxed as the console runs a report in its frame
 // (console/security-headers.ts reportPolicy): its script runs, in an opaque
 // origin of its own, so nothing in it reads the lab's cookies or storage or
-// calls the lab as whoever opened the link. /share/<token>/bundle is the
-// archive.
+// calls the lab as whoever opened the link. A note above the report says it
+// is shared and until when, and links /share/<token>/bundle, the archive. An
+// expired link answers 404 as a revoked one does.
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../errors.ts';
-import { SHARE_TOKEN_PATTERN } from '../shares.ts';
+import { SHARE_TOKEN_PATTERN, type ShareInfo } from '../shares.ts';
 import type { ServeServices } from '../services.ts';
 import { sendArchive } from './runs.ts';
 
@@ -40,15 +41,30 @@ export function reportPolicy(html: string): string {
   return `${meta ?? FALLBACK_POLICY}; frame-ancestors 'none'; ${REPORT_SANDBOX}`;
 }
 
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The report as a share link shows it: a note above it says that it is
+ * shared, read-only, until when, and links the run's bundle (relative to the
+ * link, so no address is written in). Static HTML in the report's own
+ * classes: the report's policy allows no other style and no script of ours.
+ */
+export function withSharedNote(html: string, share: ShareInfo, token: string): string {
+  const until = share.expiresAt ? `until ${share.expiresAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}` : 'until it is revoked';
+  const note = `<p class="notice notice-info" id="shared-note" data-expires-at="${escapeHtml(share.expiresAt ?? '')}">A read-only share link to this run's report, valid ${escapeHtml(until)}. <a href="${escapeHtml(token)}/bundle" download>Download the run's bundle</a> (the report, results.json, junit.xml and the signed manifest: <code>ptas verify</code> checks it).</p>`;
+  return html.replace(/<body>\n?/, (body) => `${body}${note}\n`);
+}
+
 export async function shareRoutes(app: FastifyInstance, services: ServeServices): Promise<void> {
-  const runOf = (token: string): string => {
-    const runId = services.shares.resolve(token);
-    if (!runId) throw notFound('this share link (it was revoked, or never made)');
-    return runId;
+  const shareOf = (token: string): ShareInfo => {
+    const share = services.shares.resolve(token);
+    if (!share) throw notFound('this share link (it expired, was revoked, or was never made)');
+    return share;
   };
 
   app.get<{ Params: { token: string } }>('/share/:token', { schema: { params } }, async (request, reply) => {
-    const html = readFileSync(services.runs.reportFile(runOf(request.params.token)), 'utf8');
+    const share = shareOf(request.params.token);
+    const html = withSharedNote(readFileSync(services.runs.reportFile(share.runId), 'utf8'), share, request.params.token);
     return reply
       .type('text/html; charset=utf-8')
       .header('content-security-policy', reportPolicy(html))
@@ -59,6 +75,6 @@ export async function shareRoutes(app: FastifyInstance, services: ServeServices)
   });
 
   app.get<{ Params: { token: string } }>('/share/:token/bundle', { schema: { params } }, async (request, reply) =>
-    sendArchive(reply.header('referrer-policy', 'no-referrer').header('cache-control', 'private, no-store'), services.runs.archive(runOf(request.params.token))),
+    sendArchive(reply.header('referrer-policy', 'no-referrer').header('cache-control', 'private, no-store'), services.runs.archive(shareOf(request.params.token).runId)),
   );
 }

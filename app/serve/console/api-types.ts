@@ -7,8 +7,15 @@
 import type { ImplementationRecord, ImplementationSummary, RunRecord, RunEvent } from '../contract.ts';
 import type { RunVerdict } from '../../../src/results/model.ts';
 import type { Verdict } from '../../../src/check/verdict-names.ts';
+import type { ShareInfo } from '../shares.ts';
 
-export type { ImplementationRecord, ImplementationSummary, RunRecord, RunEvent, RunVerdict, Verdict };
+export type { ImplementationRecord, ImplementationSummary, RunRecord, RunEvent, RunVerdict, Verdict, ShareInfo };
+
+/** A new share link (POST /api/runs/:id/share): its address, shown this once, and the link as it is listed. */
+export interface ShareAnswer {
+  url: string;
+  share: ShareInfo;
+}
 
 /** One row of `ptas doctor`'s table (app/doctor/model.ts DoctorRow). */
 export interface DoctorRowView {

@@ -1,0 +1,83 @@
+// Share links from the console (issue 30 item 7), on a real `ptas serve`
+// server with its console and a finished run of the bundled reference, in
+// Chromium: the run's page makes a link valid for a day, shows its address
+// once and lists it (made by the signed-in token, live); the link, opened
+// in a browser that never signed in, shows the report with a note that says
+// it is shared and until when, and downloads the bundle; Revoke (confirmed)
+// ends it, and the list says so. The page calls the API for CI with the
+// session: no console error, no policy violation on the way.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser } from '@playwright/test';
+import type { RunRecord } from '../../app/serve/contract.ts';
+import { launchChromium } from '../report/support/browser.ts';
+import { startConsoleTestServer, waitForRun, type TestServer } from './support.ts';
+import { cspViolations, expectDialog, signIn, watchedPage } from './support/console-page.ts';
+
+let lab: TestServer;
+let browser: Browser;
+let run: RunRecord;
+
+before(async () => {
+  [lab, browser] = await Promise.all([startConsoleTestServer(), launchChromium()]);
+  const started = await lab.call('POST', '/api/runs', { body: { implementation: 'reference', options: { load: false, grep: '@check:auth.missing-bearer-is-401' } } });
+  assert.equal(started.status, 202, started.text);
+  run = await waitForRun(lab.call, (started.json as RunRecord).id, ['finished']);
+});
+
+after(async () => {
+  await browser?.close();
+  await lab?.close();
+});
+
+test('a run’s page makes a share link that expires, lists it, and revokes it; the link shows the report with its note and downloads the bundle without signing in', async () => {
+  const watched = await watchedPage(browser);
+  const { page } = watched;
+  await signIn(page, lab.url, lab.token, `/console/runs/${run.id}`);
+  await page.waitForSelector('#download-bundle');
+
+  // Opened, the section asks for the run's links: none yet.
+  await page.click('#share summary');
+  await page.locator('#share-list', { hasText: 'No share link yet.' }).waitFor();
+
+  // A link valid for a day: its address shown once, and listed as live, made by the signed-in token.
+  await page.selectOption('#share-expiry', '1');
+  await page.click('#create-share');
+  const address = await page.locator('#new-share-url').inputValue();
+  assert.match(address, new RegExp(`^${lab.url}/share/[A-Za-z0-9_-]{32}$`));
+  assert.match((await page.textContent('#new-share')) ?? '', /shown only this once\. It is valid until /);
+  const row = page.locator('#shares tr.share-row');
+  await row.first().waitFor();
+  assert.equal(await row.count(), 1);
+  assert.equal(await row.first().getAttribute('data-status'), 'live');
+  const listed = await lab.call('GET', `/api/runs/${run.id}/shares`);
+  const share = listed.json.shares[0] as { id: string; expiresAt: string; createdBy: string };
+  assert.ok(Math.abs(Date.parse(share.expiresAt) - (Date.now() + 86_400_000)) < 120_000, share.expiresAt);
+  assert.equal(await row.first().getAttribute('data-share-id'), share.id);
+  assert.ok(((await row.first().textContent()) ?? '').includes(share.createdBy), 'made by the signed-in token');
+  assert.ok(!listed.text.includes(address.slice(address.lastIndexOf('/') + 1)), 'the list never holds the token');
+
+  // The link in a browser that never signed in: the report, the note, the bundle.
+  const stranger = await watchedPage(browser);
+  await stranger.page.goto(address);
+  const note = (await stranger.page.textContent('#shared-note')) ?? '';
+  assert.match(note, /A read-only share link to this run's report, valid until \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC\./);
+  assert.match((await stranger.page.textContent('body')) ?? '', /CONFORMANT/);
+  const [download] = await Promise.all([stranger.page.waitForEvent('download'), stranger.page.click('#shared-note a')]);
+  assert.equal(download.suggestedFilename(), `ptas-run-${run.id}.tar.gz`);
+  assert.ok(((await download.path()) ?? '') !== '', 'the bundle downloaded');
+  assert.deepEqual(stranger.problems, []);
+  await stranger.context.close();
+
+  // Revoke, confirmed: the list says revoked, and the link answers 404.
+  const asked = expectDialog(watched, 'confirm', true);
+  await page.click('#shares button.revoke-share');
+  assert.match(await asked, /Revoke this share link\?/);
+  await page.locator('#shares tr.share-row[data-status="revoked"]').waitFor();
+  assert.equal(await page.locator('#shares button.revoke-share').count(), 0, 'nothing left to revoke');
+  assert.equal((await fetch(address)).status, 404);
+
+  assert.deepEqual(watched.problems, []);
+  assert.deepEqual(watched.dialogs, []);
+  assert.deepEqual(await cspViolations(page), []);
+});
