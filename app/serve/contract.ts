@@ -91,6 +91,8 @@ export type RunEvent =
       elapsedMs: number;
       /** The checks the runner planned for the run, when known (the cross-cutting and load checks come on top). */
       planned?: number;
+      /** The checks the run reports in all, when known: the runner's planned ones, the cross-cutting ones, and the load stage's when it runs ("n of N"). */
+      expected?: number;
     }
   | { type: 'load-step'; probe: string; ratePerSecond: number; sent: number; refused: number }
   | { type: 'log'; line: string }

@@ -15,6 +15,8 @@ import { PtasError } from '../../src/errors.ts';
 import { ptasRun } from '../run/run.ts';
 import type { FinishedCheck } from '../../runner/check-events.ts';
 import type { RunEvent, RunOptionsInput } from './contract.ts';
+import { CROSSCUT_CHECKS } from '../../src/crosscut/index.ts';
+import { LOAD_CHECKS } from '../../load/checks.ts';
 
 export interface ExecuteRunInput {
   profile: Profile;
@@ -81,7 +83,7 @@ export async function executeRun(input: ExecuteRunInput): Promise<ExecutedRun> {
       check: { id, title, target, verdict, ...(reason ? { reason: redactor.redactString(reason) } : {}), durationMs },
       counts: { ...counts },
       elapsedMs: Math.round(performance.now() - input.startedAt),
-      ...(check.planned ? { planned: check.planned } : {}),
+      ...(check.planned ? { planned: check.planned, expected: check.planned + CROSSCUT_CHECKS.length + (input.options.load ? LOAD_CHECKS.length : 0) } : {}),
     });
   };
   try {

@@ -1,6 +1,7 @@
 // A run's page: live while it is queued or running (server-sent events from
 // /console/api/runs/:id/events, read with the session's bearer by
-// event-stream.ts: each check as it finishes, the counts, the elapsed time,
+// event-stream.ts: each check as it finishes, the counts ("n of N checks"
+// once the run says how many it reports), the elapsed time,
 // the queue position while queued), with Cancel; once finished, its report
 // framed from the console (sandboxed, with its own policy), the bundle to
 // download, its share links (share.ts), and "Compare with…" another run of
@@ -84,10 +85,12 @@ function showStatus(view: View, run: RunRecord): void {
   view.cancel.dataset.status = run.status;
 }
 
-function showCounts(view: View, counts: Partial<Record<Verdict, number>> | undefined): void {
+/** The counts by verdict; while the run runs, "n of N checks" when the run said how many it reports in all. */
+function showCounts(view: View, counts: Partial<Record<Verdict, number>> | undefined, expected?: number): void {
   const present = COUNT_ORDER.filter((v) => counts?.[v]);
   const total = present.reduce((a, v) => a + counts![v]!, 0);
-  fill(view.counts, h('span', { class: 'total' }, `${total} check${total === 1 ? '' : 's'}`), ...present.map((v) => h('span', { class: 'count', dataset: { verdict: v } }, ' ', verdictBadge(v), ` ${counts![v]}`)));
+  const label = expected && expected >= total ? `${total} of ${expected} checks` : `${total} check${total === 1 ? '' : 's'}`;
+  fill(view.counts, h('span', { class: 'total', dataset: expected ? { expected: String(expected) } : {} }, label), ...present.map((v) => h('span', { class: 'count', dataset: { verdict: v } }, ' ', verdictBadge(v), ` ${counts![v]}`)));
 }
 
 /** Elapsed time: the last event's figure, ticking on locally while the run runs. */
@@ -163,7 +166,7 @@ function subscribe(run: RunRecord, view: View, clock: ReturnType<typeof elapsedC
     },
     check: (e) => {
       view.checks.append(checkRow(e));
-      showCounts(view, e.counts);
+      showCounts(view, e.counts, e.expected);
       clock.set({ ...run, status: 'running' }, e.elapsedMs);
     },
     'load-step': (e) => view.log.append(h('li', null, `${e.probe}: ${e.ratePerSecond}/s, ${e.sent} sent, ${e.refused} refused`)),

@@ -165,6 +165,10 @@ test('a new user: ptas serve, sign in, an implementation from the deployed-API p
     const shownAfterMs = Date.now() - Date.parse(whileArriving.startedAt!);
     assert.equal(whileArriving.status, 'running', 'three checks were shown before the run ended');
     assert.equal(await page.locator('#run-verdict').count(), 0, 'no verdict while it runs');
+    // Progress as "n of N checks": N is what the run reports in all (its planned checks, the cross-cutting one and the load stage's).
+    const progress = page.locator('#counts .total[data-expected]');
+    assert.match((await progress.textContent()) ?? '', /^\d+ of \d+ checks$/);
+    const expected = Number(await progress.getAttribute('data-expected'));
     await snapshot('run, live');
 
     // The verdict, certifiable, the report framed, the bundle.
@@ -178,6 +182,7 @@ test('a new user: ptas serve, sign in, an implementation from the deployed-API p
     assert.equal(await page.getAttribute('#run-certification', 'data-certifiable'), 'true', (await page.textContent('#run-certification')) ?? '');
     const rows = await page.locator('#checks tr.check-row').count();
     assert.equal(rows, Object.values(finished.counts ?? {}).reduce((a, n) => a + n, 0), 'one row per check');
+    assert.equal(rows, expected, 'the run reported as many checks as its progress said it would');
     assert.ok(await page.locator('#checks tr.check-row[data-check-id^="load."]').count(), 'the load stage\'s checks are shown');
     await page.waitForSelector('#report');
     const report = page.frameLocator('#report');
