@@ -2,13 +2,17 @@
 // implementations, runs and their bundles under --data, a run queue, the API
 // for CI and the console. `ptas serve token create|revoke|list` manages the
 // API's tokens in the same store, also while a server runs.
+import os from 'node:os';
 import path from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { ConfigError } from '../src/config/errors.ts';
 import { EXIT } from '../src/exit-codes.ts';
 import { DEFAULT_HOST, DEFAULT_MAX_QUEUED_RUNS, DEFAULT_MAX_QUEUED_RUNS_PER_TOKEN, DEFAULT_PORT } from '../app/serve/defaults.ts';
 import type { TokenStore } from '../app/serve/tokens.ts';
+import type { AuditLog } from '../app/serve/audit.ts';
 import { fail } from './connection.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 const DEFAULT_DATA = './ptas-data';
 
@@ -29,16 +33,25 @@ interface ServeArgs {
 interface TokenArgs {
   action: 'create' | 'revoke' | 'list';
   name?: string;
+  role: Role;
+  expiresInDays?: number;
   data: string;
 }
 
+/** The roles a token may have (app/serve/roles.ts ROLES), written out so --help needs none of the server's modules. */
+const TOKEN_ROLES = ['viewer', 'certifier', 'admin'] as const;
+type Role = (typeof TOKEN_ROLES)[number];
+
 // The server's modules are loaded by the handler that needs them: every other command starts without them.
-async function tokenStore(data: string): Promise<TokenStore> {
-  const [{ StoreLayout }, { TokenStore }] = await Promise.all([import('../app/serve/store/layout.ts'), import('../app/serve/tokens.ts')]);
+async function tokenStores(data: string): Promise<{ tokens: TokenStore; audit: AuditLog }> {
+  const [{ StoreLayout }, { TokenStore }, { AuditLog }] = await Promise.all([import('../app/serve/store/layout.ts'), import('../app/serve/tokens.ts'), import('../app/serve/audit.ts')]);
   const layout = new StoreLayout(data);
   layout.ensure();
-  return new TokenStore(layout.tokensFile);
+  return { tokens: new TokenStore(layout.tokensFile), audit: new AuditLog(layout.auditFile) };
 }
+
+/** Who acts when the store is changed on this machine: the account that ran the command. */
+const localActor = () => `${os.userInfo().username}@${os.hostname()} (ptas serve token)`;
 
 const tokenCommand: CommandModule<object, TokenArgs> = {
   command: 'token <action>',
@@ -47,27 +60,43 @@ const tokenCommand: CommandModule<object, TokenArgs> = {
     y
       .positional('action', { choices: ['create', 'revoke', 'list'] as const, demandOption: true, describe: 'create, revoke or list' })
       .option('name', { type: 'string', describe: 'The token\'s name (create, revoke), e.g. ci-nightly' })
+      .option('role', {
+        choices: TOKEN_ROLES,
+        default: 'admin' as Role,
+        describe: 'What the token may do (create): viewer reads; certifier also starts and cancels runs, Checks profiles and shares reports; admin also edits implementations and reads the audit log',
+      })
+      .option('expires-in-days', { type: 'number', describe: 'The token stops working this many days after it is made (create); without it, when revoked' })
       .option('data', { type: 'string', default: DEFAULT_DATA, describe: 'The store directory of the server' })
       .check((argv) => {
         if (argv.action !== 'list' && !argv.name) throw new ConfigError(`ptas serve token ${argv.action} needs --name NAME`);
+        const days = argv.expiresInDays as number | undefined;
+        if (days !== undefined && !(Number.isFinite(days) && days > 0)) throw new ConfigError(`--expires-in-days takes a positive number of days; got ${days}`);
         return true;
       })
-      .example('$0 serve token create --name ci-nightly', 'A token for a CI job (printed once: put it in the job\'s secrets)')
+      .example('$0 serve token create --name ci-nightly --role certifier --expires-in-days 90', 'A token for a CI job that runs and shares, for 90 days (printed once: put it in the job\'s secrets)')
+      .example('$0 serve token create --name auditor --role viewer', 'A token that can read runs and reports, nothing more')
       .example('$0 serve token revoke --name ci-nightly', 'It stops working at once, also on a running server') as unknown as Argv<TokenArgs>,
   handler: async (args) => {
     try {
-      const tokens = await tokenStore(args.data);
+      const { tokens, audit } = await tokenStores(args.data);
       if (args.action === 'create') {
-        const token = tokens.create(args.name!);
-        process.stderr.write(`ptas serve: token ${args.name} created; it is shown this once (the store keeps only its SHA-256):\n`);
+        const token = tokens.create(args.name!, { role: args.role, ...(args.expiresInDays !== undefined ? { expiresInMs: args.expiresInDays * DAY_MS } : {}) });
+        const made = tokens.list().findLast((t) => t.name === args.name)!;
+        audit.record({ actor: localActor(), via: 'cli', action: 'token create', target: { token: args.name!, role: made.role, ...(made.expiresAt ? { expiresAt: made.expiresAt } : {}) } });
+        const until = made.expiresAt ? `, valid until ${made.expiresAt}` : '';
+        process.stderr.write(`ptas serve: token ${args.name} (${made.role}${until}) created; it is shown this once (the store keeps only its SHA-256):\n`);
         process.stdout.write(`${token}\n`);
       } else if (args.action === 'revoke') {
         if (!tokens.revoke(args.name!)) throw new ConfigError(`no live token named ${args.name} in ${path.resolve(args.data)} (ptas serve token list shows them)`);
+        audit.record({ actor: localActor(), via: 'cli', action: 'token revoke', target: { token: args.name! } });
         process.stdout.write(`ptas serve: token ${args.name} revoked\n`);
       } else {
         const list = tokens.list();
         if (!list.length) process.stdout.write('no tokens (the first start of ptas serve makes one)\n');
-        for (const t of list) process.stdout.write(`${t.name.padEnd(24)} created ${t.createdAt}${t.revokedAt ? `  revoked ${t.revokedAt}` : ''}\n`);
+        for (const t of list) {
+          const state = t.revokedAt ? `  revoked ${t.revokedAt}` : t.expiresAt ? `  ${tokens.isLiveInfo(t) ? 'expires' : 'expired'} ${t.expiresAt}` : '';
+          process.stdout.write(`${t.name.padEnd(24)} ${t.role.padEnd(9)} created ${t.createdAt}${state}\n`);
+        }
       }
     } catch (error) {
       fail(error);
@@ -126,13 +155,11 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       ) as unknown as Argv<ServeArgs>,
   handler: async (args) => {
     try {
-      const [{ createServer }, { describePolicy }, { consolePort }, { logValue }, { registerConsole }, { StoreLayout }] = await Promise.all([
+      const [{ createServer }, { describePolicy }, { logValue }, { registerConsoleOnServer }] = await Promise.all([
         import('../app/serve/server.ts'),
         import('../app/serve/profile-policy.ts'),
-        import('../app/serve/console-port.ts'),
         import('../app/serve/log.ts'),
-        import('../app/serve/console/routes.ts'),
-        import('../app/serve/store/layout.ts'),
+        import('../app/serve/console-on-server.ts'),
       ]);
       const server = await createServer({
         host: args.host,
@@ -145,7 +172,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         maxQueuedRuns: args.maxQueuedRuns,
         maxQueuedRunsPerToken: args.maxQueuedRunsPerToken,
         // The console in the browser: its pages, login and live views over the same services as the API.
-        registerExtra: (app, services, log) => registerConsole(app, consolePort(services), { log, sessions: { file: new StoreLayout(services.dataDir).consoleSessionsFile } }),
+        registerExtra: registerConsoleOnServer,
         ...(args.tlsCert && args.tlsKey ? { tls: { certFile: args.tlsCert, keyFile: args.tlsKey } } : {}),
       });
       // One write: whoever reads the address also gets the token with it.

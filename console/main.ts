@@ -23,7 +23,8 @@ function startApp(): void {
   void getJson<SessionView>('/console/api/session')
     .then((session) => {
       const who = document.getElementById('signed-in-as');
-      if (who) who.textContent = session.signedInAs;
+      if (who) who.textContent = session.role === 'admin' ? session.signedInAs : `${session.signedInAs} (${session.role})`;
+      document.body.dataset.role = session.role;
     })
     .catch(() => {});
   startRouter();

@@ -97,10 +97,10 @@ export function consolePort(services: ServeServices): ConsoleServices {
       // The id is the token's name and when it was made: a token made again under a revoked one's name does not revive the old one's sessions.
       verify: async (token) => {
         const record = services.tokens.verify(token);
-        const made = record && services.tokens.list().find((t) => t.name === record.name && !t.revokedAt);
-        return made && { id: tokenId(made), label: made.name };
+        const made = record && services.tokens.list().find((t) => t.name === record.name && services.tokens.isLive(t));
+        return made && { id: tokenId(made), label: made.name, role: made.role };
       },
-      isLive: async (token) => services.tokens.list().some((t) => !t.revokedAt && tokenId(t) === token.id),
+      isLive: async (token) => services.tokens.list().some((t) => services.tokens.isLive(t) && tokenId(t) === token.id),
     },
     doctor: async (profileText, secrets) => {
       // The services examine the bundled reference when the text names no base URL, as `ptas doctor` does; the

@@ -8,6 +8,7 @@ import { PtasError } from '../../src/errors.ts';
 
 export type ServeErrorCode =
   | 'unauthorized'
+  | 'forbidden'
   | 'not-found'
   | 'invalid-request'
   | 'invalid-profile'
@@ -26,6 +27,7 @@ export type ServeErrorCode =
 
 const STATUS: Record<ServeErrorCode, number> = {
   unauthorized: 401,
+  forbidden: 403,
   'not-found': 404,
   'invalid-request': 400,
   'invalid-profile': 422,

@@ -8,6 +8,9 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ConfigError } from '../../src/config/errors.ts';
 import { apiAuthentication } from './api/auth.ts';
+import { roleGuard } from './api/roles.ts';
+import { auditHook } from './audit.ts';
+import { auditRoutes } from './api/audit.ts';
 import { installErrorHandlers } from './api/errors.ts';
 import { installJsonBodyParser } from './api/json-body.ts';
 import { implementationRoutes } from './api/implementations.ts';
@@ -99,8 +102,12 @@ export async function createServer(options: ServerOptions): Promise<ServeServer>
   const authenticate = apiAuthentication(app, services);
   await app.register(async (api) => {
     api.addHook('onRequest', authenticate);
+    // Before the body is validated: a request its token's role may not make is refused as such, whatever it carries.
+    api.addHook('preValidation', roleGuard);
+    api.addHook('onResponse', auditHook(services.audit, 'api', (request) => (request.ptasToken === undefined ? undefined : { name: request.ptasToken, role: request.ptasRole })));
     await runRoutes(api, services);
     await implementationRoutes(api, services);
+    await auditRoutes(api, services);
   });
   await app.register(async (shares) => shareRoutes(shares, services));
   if (options.registerExtra) await options.registerExtra(app, services, log);

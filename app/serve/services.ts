@@ -25,10 +25,12 @@ import type { RunSecrets } from './profile-text.ts';
 import { RunQueue } from './queue.ts';
 import { RunService, type RunArchive, type StartRunInput } from './runs.ts';
 import { ShareStore, type ShareInfo } from './shares.ts';
+import { AuditLog } from './audit.ts';
 import { ImplementationStore } from './store/implementations.ts';
 import { StoreLayout } from './store/layout.ts';
 import { RunStore } from './store/runs.ts';
-import { TokenStore, type TokenInfo } from './tokens.ts';
+import { TokenStore, type TokenInfo, type VerifiedToken } from './tokens.ts';
+import type { Role } from './roles.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -89,13 +91,18 @@ export interface ServeServices {
   };
 
   tokens: {
-    /** The live token's name, or undefined (wrong, revoked, missing); constant-time over every stored hash. */
-    verify(token: string | undefined): { name: string } | undefined;
-    /** A new token, shown once. */
-    create(name: string): string;
+    /** The live token's name and role, or undefined (wrong, revoked, expired, missing); constant-time over every stored hash. */
+    verify(token: string | undefined): VerifiedToken | undefined;
+    /** A new token (admin unless a role is given), shown once. */
+    create(name: string, options?: { role?: Role; expiresInMs?: number }): string;
     revoke(name: string): boolean;
     list(): TokenInfo[];
+    /** Whether a listed token still works: neither revoked nor expired. */
+    isLive(token: TokenInfo): boolean;
   };
+
+  /** Who changed what (audit.ts): each face records its changes; admin tokens read it (GET /api/audit). */
+  audit: AuditLog;
 
   /** `ptas doctor` on a profile text (JSON mode): each configured operation tried once; 422 for a profile that cannot be resolved or reaches what the policy refuses, 502 when the target does not answer. */
   doctor(profileText: string, secrets?: RunSecrets): Promise<DoctorResult>;
@@ -182,6 +189,7 @@ export function createServices(options: ServicesOptions): CreatedServices {
 
   const services: ServeServices = {
     dataDir: layout.root,
+    audit: new AuditLog(layout.auditFile),
     implementations: {
       list: () => implementations.list(),
       get: (id) => implementations.get(id),
@@ -223,9 +231,10 @@ export function createServices(options: ServicesOptions): CreatedServices {
     },
     tokens: {
       verify: (token) => tokens.verify(token),
-      create: (name) => tokens.create(name),
+      create: (name, options) => tokens.create(name, options),
       revoke: (name) => tokens.revoke(name),
       list: () => tokens.list(),
+      isLive: (token) => tokens.isLiveInfo(token),
     },
     doctor: async (profileText, secrets) => {
       try {

@@ -2,17 +2,23 @@
 // only as its SHA-256 (tokens.json); a presented token is hashed and compared
 // with every stored hash in constant time. `ptas serve token create|revoke`
 // edits the same file while a server runs: the server reads it again when it
-// changes, so a revoked token stops working at once.
+// changes, so a revoked token stops working at once. A token has a role
+// (roles.ts) and may expire: past its expiresAt it works no more, as a
+// revoked one.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { readJsonFile, writeJsonAtomic } from './store/atomic.ts';
 import { ServeError } from './errors.ts';
+import { DEFAULT_ROLE, type Role } from './roles.ts';
 
 interface StoredToken {
   name: string;
   /** Hex SHA-256 of the token. */
   sha256: string;
   createdAt: string;
+  /** Absent on tokens made before roles: admin (DEFAULT_ROLE). */
+  role?: Role;
+  expiresAt?: string;
   revokedAt?: string;
 }
 
@@ -23,7 +29,15 @@ interface TokensFile {
 export interface TokenInfo {
   name: string;
   createdAt: string;
+  role: Role;
+  expiresAt?: string;
   revokedAt?: string;
+}
+
+/** A live token as verify finds it. */
+export interface VerifiedToken {
+  name: string;
+  role: Role;
 }
 
 /** A token's name: what `token list` shows and `token revoke --name` takes. */
@@ -41,7 +55,15 @@ export function sha256(text: string): Buffer {
 export class TokenStore {
   private cache: { mtimeMs: number; size: number; file: TokensFile } | undefined;
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Neither revoked nor past its expiry. */
+  private isLive(t: StoredToken): boolean {
+    return !t.revokedAt && (t.expiresAt === undefined || Date.parse(t.expiresAt) > this.now());
+  }
 
   private read(): TokensFile {
     let stat;
@@ -61,45 +83,59 @@ export class TokenStore {
     this.cache = undefined;
   }
 
-  /** Makes a token and returns it: the only time it is seen in the clear. */
-  create(name: string): string {
+  /** Makes a token (admin unless a role is given; expiring after `expiresInMs` when given) and returns it: the only time it is seen in the clear. */
+  create(name: string, options: { role?: Role; expiresInMs?: number } = {}): string {
     if (!NAME.test(name)) throw new ServeError('invalid-request', `a token name is 1 to 64 letters, digits, dots, dashes or underscores; got ${JSON.stringify(name)}`);
+    if (options.expiresInMs !== undefined && !(options.expiresInMs > 0)) throw new ServeError('invalid-request', 'a token expires a positive time after it is made');
     const file = this.read();
-    if (file.tokens.some((t) => t.name === name && !t.revokedAt)) {
+    if (file.tokens.some((t) => t.name === name && this.isLive(t))) {
       throw new ServeError('conflict', `a token named ${name} exists; revoke it first (ptas serve token revoke --name ${name}) or choose another name`);
     }
     const token = `${PREFIX}${randomBytes(32).toString('base64url')}`;
-    const entry: StoredToken = { name, sha256: sha256(token).toString('hex'), createdAt: new Date().toISOString() };
+    const now = this.now();
+    const entry: StoredToken = {
+      name,
+      sha256: sha256(token).toString('hex'),
+      createdAt: new Date(now).toISOString(),
+      role: options.role ?? DEFAULT_ROLE,
+      ...(options.expiresInMs !== undefined ? { expiresAt: new Date(now + options.expiresInMs).toISOString() } : {}),
+    };
     this.write({ tokens: [...file.tokens.filter((t) => t.name !== name), entry] });
     return token;
   }
 
-  /** The name of the live token this is; undefined for a wrong, revoked or missing one. Every stored hash is compared, in constant time. */
-  verify(token: string | undefined): { name: string } | undefined {
+  /** The live token this is, its name and role; undefined for a wrong, revoked, expired or missing one. Every stored hash is compared, in constant time. */
+  verify(token: string | undefined): VerifiedToken | undefined {
     const presented = sha256(token ?? '');
     let match: StoredToken | undefined;
     for (const stored of this.read().tokens) {
       const hash = Buffer.from(stored.sha256, 'hex');
-      if (hash.length === presented.length && timingSafeEqual(hash, presented) && !stored.revokedAt && token) match = stored;
+      if (hash.length === presented.length && timingSafeEqual(hash, presented) && this.isLive(stored) && token) match = stored;
     }
-    return match && { name: match.name };
+    return match && { name: match.name, role: match.role ?? DEFAULT_ROLE };
   }
 
+  /** Revokes the live token of that name; false when there is none (never made, revoked or expired). */
   revoke(name: string): boolean {
     const file = this.read();
-    const live = file.tokens.find((t) => t.name === name && !t.revokedAt);
+    const live = file.tokens.find((t) => t.name === name && this.isLive(t));
     if (!live) return false;
-    this.write({ tokens: file.tokens.map((t) => (t === live ? { ...t, revokedAt: new Date().toISOString() } : t)) });
+    this.write({ tokens: file.tokens.map((t) => (t === live ? { ...t, revokedAt: new Date(this.now()).toISOString() } : t)) });
     return true;
   }
 
   list(): TokenInfo[] {
-    return this.read().tokens.map(({ name, createdAt, revokedAt }) => ({ name, createdAt, ...(revokedAt ? { revokedAt } : {}) }));
+    return this.read().tokens.map(({ name, createdAt, role, expiresAt, revokedAt }) => ({ name, createdAt, role: role ?? DEFAULT_ROLE, ...(expiresAt ? { expiresAt } : {}), ...(revokedAt ? { revokedAt } : {}) }));
+  }
+
+  /** Whether the listed token still works: neither revoked nor expired. */
+  isLiveInfo(info: TokenInfo): boolean {
+    return !info.revokedAt && (info.expiresAt === undefined || Date.parse(info.expiresAt) > this.now());
   }
 
   /** Whether any token still works (a first start makes one when none does). */
   hasLiveToken(): boolean {
-    return this.read().tokens.some((t) => !t.revokedAt);
+    return this.read().tokens.some((t) => this.isLive(t));
   }
 
   /** On a start with no live token: one named first-run (or first-run-2, …), returned once. */

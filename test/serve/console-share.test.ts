@@ -5,7 +5,8 @@
 // in a browser that never signed in, shows the report with a note that says
 // it is shared and until when, and downloads the bundle; Revoke (confirmed)
 // ends it, and the list says so. The page calls the API for CI with the
-// session: no console error, no policy violation on the way.
+// session: no console error, no policy violation on the way. A viewer's and
+// a certifier's console offer only what their roles allow.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from '@playwright/test';
@@ -80,4 +81,30 @@ test('a run’s page makes a share link that expires, lists it, and revokes it; 
   assert.deepEqual(watched.problems, []);
   assert.deepEqual(watched.dialogs, []);
   assert.deepEqual(await cspViolations(page), []);
+});
+
+test('a viewer’s console offers no run, Check, edit or share action, and says its role; a certifier’s offers runs and sharing, not editing', async () => {
+  const viewerToken = lab.server.services.tokens.create('auditor', { role: 'viewer' });
+  const watched = await watchedPage(browser);
+  const { page } = watched;
+  await signIn(page, lab.url, viewerToken, '/console/implementations/reference');
+  await page.locator('#signed-in-as', { hasText: 'auditor (viewer)' }).waitFor();
+  assert.equal(await page.isVisible('#run-form'), false, 'no run form');
+  assert.equal(await page.isVisible('header a[href="/console/implementations/new"]'), false, 'no New implementation');
+  await page.goto(`${lab.url}/console/runs/${run.id}`);
+  await page.waitForSelector('body[data-ready="true"] #download-bundle');
+  assert.equal(await page.isVisible('#download-bundle'), true, 'a viewer downloads');
+  await page.click('#share summary');
+  await page.locator('#share-list table, #share-list p').first().waitFor();
+  assert.equal(await page.isVisible('#create-share'), false, 'no share action');
+  assert.deepEqual(watched.problems, []);
+  await watched.context.close();
+
+  const certifier = await watchedPage(browser);
+  await signIn(certifier.page, lab.url, lab.server.services.tokens.create('runner', { role: 'certifier' }), '/console/implementations/reference');
+  await certifier.page.locator('#signed-in-as', { hasText: 'runner (certifier)' }).waitFor();
+  assert.equal(await certifier.page.isVisible('#run-form'), true, 'a certifier runs');
+  assert.equal(await certifier.page.isVisible('header a[href="/console/implementations/new"]'), false, 'but creates no implementation');
+  assert.deepEqual(certifier.problems, []);
+  await certifier.context.close();
 });

@@ -138,8 +138,8 @@ test('tokens are stored as SHA-256 only, verified against every hash, and stop w
   const file = readFileSync(layout.tokensFile, 'utf8');
   assert.ok(!file.includes(first.token) && !file.includes(ci), 'no token in the clear');
   assert.ok(file.includes(sha256(ci)) && file.includes(sha256(first.token)));
-  assert.deepEqual(server.verify(ci), { name: 'ci-nightly' }, 'the server sees a token the CLI made');
-  assert.deepEqual(server.verify(first.token), { name: 'first-run' });
+  assert.deepEqual(server.verify(ci), { name: 'ci-nightly', role: 'admin' }, 'the server sees a token the CLI made');
+  assert.deepEqual(server.verify(first.token), { name: 'first-run', role: 'admin' });
   for (const wrong of [undefined, '', 'ptas_', `${ci}x`, ci.slice(0, -1), sha256(ci)]) assert.equal(server.verify(wrong), undefined, String(wrong));
   assert.throws(() => cli.create('ci-nightly'), /a token named ci-nightly exists; revoke it first/);
   assert.throws(() => cli.create('../x'), /a token name is/);
@@ -147,17 +147,38 @@ test('tokens are stored as SHA-256 only, verified against every hash, and stop w
   assert.equal(cli.revoke('ci-nightly'), true);
   assert.equal(cli.revoke('ci-nightly'), false, 'revoked once');
   assert.equal(server.verify(ci), undefined, 'the server sees the revocation at once');
-  assert.deepEqual(server.verify(first.token), { name: 'first-run' });
+  assert.deepEqual(server.verify(first.token), { name: 'first-run', role: 'admin' });
   assert.ok(server.list().find((t) => t.name === 'ci-nightly')!.revokedAt);
   assert.ok(server.list().every((t) => !('sha256' in t)), 'the list shows no hash');
   const renewed = cli.create('ci-nightly');
-  assert.deepEqual(server.verify(renewed), { name: 'ci-nightly' });
+  assert.deepEqual(server.verify(renewed), { name: 'ci-nightly', role: 'admin' });
   assert.equal(server.verify(ci), undefined, 'the old one stays revoked');
 
   server.revoke('first-run');
   server.revoke('ci-nightly');
   assert.equal(server.verify(first.token), undefined);
   assert.equal(server.createFirstRunToken()!.name, 'first-run-2', 'no live token left: a new first-run token');
+});
+
+test('tokens have roles and may expire: an expired one verifies no more, is not live, and a store with only expired ones makes a first-run token; one stored before roles is admin', () => {
+  const layout = new StoreLayout(tmp());
+  layout.ensure();
+  let now = Date.parse('2026-11-27T10:00:00Z');
+  const tokens = new TokenStore(layout.tokensFile, () => now);
+  const viewer = tokens.create('auditor', { role: 'viewer', expiresInMs: 3_600_000 });
+  assert.deepEqual(tokens.verify(viewer), { name: 'auditor', role: 'viewer' });
+  assert.deepEqual(tokens.list().map((t) => [t.name, t.role, t.expiresAt]), [['auditor', 'viewer', '2026-11-27T11:00:00.000Z']]);
+  assert.throws(() => tokens.create('x', { expiresInMs: 0 }), /expires a positive time/);
+  now += 3_600_000;
+  assert.equal(tokens.verify(viewer), undefined, 'expired at its time');
+  assert.equal(tokens.isLiveInfo(tokens.list()[0]!), false);
+  assert.equal(tokens.revoke('auditor'), false, 'nothing live to revoke');
+  assert.equal(tokens.createFirstRunToken()?.name, 'first-run', 'only an expired token left: a first start makes one');
+  const again = tokens.create('auditor', { role: 'certifier' });
+  assert.deepEqual(tokens.verify(again), { name: 'auditor', role: 'certifier' }, 'the name of an expired token may be used again');
+  // A token stored before roles and expiry existed.
+  writeFileSync(layout.tokensFile, JSON.stringify({ tokens: [{ name: 'old', sha256: sha256('ptas_old'), createdAt: '2026-01-01T00:00:00.000Z' }] }));
+  assert.deepEqual(new TokenStore(layout.tokensFile).verify('ptas_old'), { name: 'old', role: 'admin' });
 });
 
 test('share links: unguessable, stored hashed, each resolving to its run until the run\'s links are revoked', () => {

@@ -8,9 +8,7 @@ import path from 'node:path';
 import { fromRoot } from '../../src/paths.ts';
 import type { RunEvent, RunRecord } from '../../app/serve/contract.ts';
 import { createServer, type ServeServer, type ServerOptions } from '../../app/serve/server.ts';
-import { consolePort } from '../../app/serve/console-port.ts';
-import { registerConsole } from '../../app/serve/console/routes.ts';
-import { StoreLayout } from '../../app/serve/store/layout.ts';
+import { registerConsoleOnServer } from '../../app/serve/console-on-server.ts';
 
 export interface Answer {
   status: number;
@@ -64,7 +62,7 @@ export async function startTestServer(options: Partial<ServerOptions> = {}): Pro
 
 /** A real server with the console registered as `ptas serve` registers it (bin/serve-command.ts). */
 export function startConsoleTestServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
-  return startTestServer({ registerExtra: (app, services, log) => registerConsole(app, consolePort(services), { log, sessions: { file: new StoreLayout(services.dataDir).consoleSessionsFile } }), ...options });
+  return startTestServer({ registerExtra: registerConsoleOnServer, ...options });
 }
 
 export interface ConsoleSession {

@@ -9,13 +9,16 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ServeError } from '../errors.ts';
 import type { ServeServices } from '../services.ts';
+import type { Role } from '../roles.ts';
+import type { VerifiedToken } from '../tokens.ts';
 
 /**
  * Lets a request use the API by some other means than a bearer token: the
- * name of the token it acts for (the one a console session signed in with),
- * which bounds its waiting runs as a bearer would; undefined, not let in.
+ * token it acts for (the one a console session signed in with: its name,
+ * which bounds its waiting runs as a bearer would, and its role); undefined,
+ * not let in.
  */
-export type ApiAuthenticator = (request: FastifyRequest) => string | undefined | Promise<string | undefined>;
+export type ApiAuthenticator = (request: FastifyRequest) => VerifiedToken | undefined | Promise<VerifiedToken | undefined>;
 
 export interface ApiAuth {
   add(authenticator: ApiAuthenticator): void;
@@ -28,6 +31,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The name of the token the request acts for: its live bearer token's, or the one a console session signed in with. */
     ptasToken?: string;
+    /** That token's role (app/serve/roles.ts). */
+    ptasRole?: Role;
   }
 }
 
@@ -46,17 +51,19 @@ export function apiAuthentication(app: FastifyInstance, services: ServeServices)
     const verified = token ? services.tokens.verify(token) : undefined;
     if (verified) {
       request.ptasToken = verified.name;
+      request.ptasRole = verified.role;
       return;
     }
     for (const authenticator of others) {
-      const name = await authenticator(request);
-      if (name === undefined) continue;
-      request.ptasToken = name;
+      const other = await authenticator(request);
+      if (other === undefined) continue;
+      request.ptasToken = other.name;
+      request.ptasRole = other.role;
       return;
     }
     throw new ServeError(
       'unauthorized',
-      token ? 'the bearer token is not a live token of this server (wrong or revoked)' : 'send Authorization: Bearer <token> (make one with ptas serve token create --name NAME)',
+      token ? 'the bearer token is not a live token of this server (wrong, revoked or expired)' : 'send Authorization: Bearer <token> (make one with ptas serve token create --name NAME)',
     );
   };
 }

@@ -90,3 +90,11 @@ export const implementationBody = {
     profileText: { type: 'string', maxLength: 1_000_000 },
   },
 } as const;
+
+/** GET /api/audit: the latest entries, at most this many. */
+export const auditQuery = {
+  type: 'object',
+  additionalProperties: false,
+  // A query's values are strings (the server coerces no types): a number of 1 to 10000 written out.
+  properties: { limit: { type: 'string', pattern: '^(?:[1-9][0-9]{0,3}|10000)$' } },
+} as const;

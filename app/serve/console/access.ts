@@ -7,7 +7,9 @@
 //   received the cookie gets an empty shell and nothing more (session.ts);
 // - api: the console's JSON endpoints and its event stream: the session's
 //   cookie AND its secret as `Authorization: Bearer …` (session.ts says why
-//   both); 401 JSON otherwise;
+//   both); 401 JSON otherwise; and the role of the session's token
+//   (app/serve/roles.ts) at least the route's consoleRole (viewer to read,
+//   admin to change anything unless the route says certifier); 403 otherwise;
 // - ticket: a run's report and bundle, reached by navigation (an iframe, a
 //   download), which cannot carry the bearer: the session's cookie AND a
 //   ticket minted for this session, run and kind (tickets.ts); 401 otherwise,
@@ -25,6 +27,7 @@ import type { TokenRecord } from './services-port.ts';
 import type { ConsoleAssets } from './assets.ts';
 import { sendErrorPage } from './pages.ts';
 import { COMMON_HEADERS, consolePolicy } from './security-headers.ts';
+import { allows, DEFAULT_ROLE, type Role } from '../roles.ts';
 
 export type Access = 'public' | 'page' | 'api' | 'ticket';
 
@@ -33,6 +36,8 @@ declare module 'fastify' {
     consoleAccess?: Access;
     /** A ticket route's kind: the ticket must have been minted for it. */
     ticketKind?: TicketKind;
+    /** The role an api route needs (app/serve/roles.ts); by default viewer to read (GET), admin to change anything. */
+    consoleRole?: Role;
   }
 }
 
@@ -51,6 +56,11 @@ export function requireSession(request: FastifyRequest): Session {
   const session = sessions.get(request);
   if (!session) throw new Error('a console route without access control');
   return session;
+}
+
+/** The session access control found for the request, if any (a public route has none). */
+export function sessionOf(request: FastifyRequest): Session | undefined {
+  return sessions.get(request);
 }
 
 /** The live session the request's cookie names (not pushed on: the cookie alone does not keep a session alive). */
@@ -115,7 +125,11 @@ export function installAccessControl(app: FastifyInstance, gate: Gate, assets: C
     if (access === 'api') {
       if (session && secretMatches(session, bearerOf(request.headers.authorization))) {
         gate.sessions.touch(session);
-        return void sessions.set(request, session);
+        sessions.set(request, session);
+        const role = session.token.role ?? DEFAULT_ROLE;
+        const needed = config.consoleRole ?? (SAFE_METHODS.has(request.method) ? 'viewer' : 'admin');
+        if (!allows(role, needed)) return refuse(reply, 403, `you are signed in with a ${role} token; this needs ${needed}`);
+        return;
       }
       return refuse(reply, 401, 'sign in to the console first');
     }

@@ -92,6 +92,8 @@ export interface TicketAnswer {
 export interface SessionView {
   /** The name of the token the session signed in with. */
   signedInAs: string;
+  /** Its role (app/serve/roles.ts): what the console lets the session do. */
+  role: 'viewer' | 'certifier' | 'admin';
 }
 
 /** Every JSON error the console's endpoints answer with. */

@@ -31,6 +31,10 @@ import type { ConsoleContext } from './context.ts';
 export const RUN_AREAS = AREAS.filter((a) => a !== 'load' && a !== 'errors');
 
 const api = { config: { consoleAccess: 'api' as const } };
+/** An endpoint a certifier may call (runs, Check); the others: viewer to read, admin to change (access.ts). */
+const certifierApi = { config: { consoleAccess: 'api' as const, consoleRole: 'certifier' as const } };
+/** A ticket to read a run's report or bundle: a POST that changes nothing. */
+const viewerApi = { config: { consoleAccess: 'api' as const, consoleRole: 'viewer' as const } };
 
 const PROFILE_TEXT = { type: 'string', maxLength: 512 * 1024 } as const;
 
@@ -137,7 +141,7 @@ function registerImplementations(app: FastifyInstance, { services }: ConsoleCont
     return services.runs.list(id);
   });
 
-  app.post('/console/api/implementations/:id/runs', { ...api, schema: { body: startRunBody } }, async (request, reply) => {
+  app.post('/console/api/implementations/:id/runs', { ...certifierApi, schema: { body: startRunBody } }, async (request, reply) => {
     const { id } = request.params as { id: string };
     if (!isImplementationId(id) || !(await services.implementations.get(id))) return notFound(reply, 'implementation');
     const input = (request.body ?? {}) as StartRunInput;
@@ -166,13 +170,13 @@ function registerRuns(app: FastifyInstance, { services, tickets }: ConsoleContex
     return (isRunId(id) ? await services.runs.get(id) : undefined) ?? notFound(reply, 'run');
   });
 
-  app.post('/console/api/runs/:id/cancel', api, async (request, reply) => {
+  app.post('/console/api/runs/:id/cancel', certifierApi, async (request, reply) => {
     const { id } = request.params as { id: string };
     return (isRunId(id) ? await services.runs.cancel(id) : undefined) ?? notFound(reply, 'run');
   });
 
   // The report's frame and the bundle's download are navigations, which cannot carry the bearer: each gets a ticket.
-  app.post('/console/api/runs/:id/tickets', { ...api, schema: { body: ticketBody } }, async (request, reply) => {
+  app.post('/console/api/runs/:id/tickets', { ...viewerApi, schema: { body: ticketBody } }, async (request, reply) => {
     const { id } = request.params as { id: string };
     const run = isRunId(id) ? await services.runs.get(id) : undefined;
     if (!run) return notFound(reply, 'run');
@@ -198,7 +202,7 @@ function registerRuns(app: FastifyInstance, { services, tickets }: ConsoleContex
 
 function registerProfileHelp(app: FastifyInstance, { services }: ConsoleContext): void {
   // Check takes the one-run secrets a run takes: a profile that refers to them is checked with them, nothing stored.
-  app.post('/console/api/doctor', { ...api, schema: { body: doctorBody } }, async (request, reply) => {
+  app.post('/console/api/doctor', { ...certifierApi, schema: { body: doctorBody } }, async (request, reply) => {
     const body = request.body as { profileText: string; secrets?: Record<string, string>; clientSecret?: string };
     try {
       return await services.doctor(body.profileText, givenSecrets(body));

@@ -2,6 +2,7 @@
 import type { ConsoleAssets } from './assets.ts';
 import type { SessionStore } from './session.ts';
 import type { TicketStore } from './tickets.ts';
+import type { AuditLog } from '../audit.ts';
 import type { ServeServices } from './services-port.ts';
 
 export interface ConsoleContext {
@@ -9,4 +10,6 @@ export interface ConsoleContext {
   assets: ConsoleAssets;
   sessions: SessionStore;
   tickets: TicketStore;
+  /** The lab's audit log, on `ptas serve`'s server. */
+  audit?: AuditLog;
 }

@@ -19,7 +19,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redactor } from '../../../src/http/redact.ts';
 import type { ApiAuth } from '../api/auth.ts';
 import { consoleAssets, type ConsoleAssets } from './assets.ts';
-import { bearerSession, installAccessControl, requireSession, type Gate } from './access.ts';
+import { bearerSession, installAccessControl, requireSession, sessionOf, type Gate } from './access.ts';
+import { auditHook, type AuditLog } from '../audit.ts';
 import { registerApi } from './api.ts';
 import { registerEvents } from './events.ts';
 import { isImplementationId, isRunId, safeNext } from './ids.ts';
@@ -27,16 +28,22 @@ import type { ConsoleContext } from './context.ts';
 import { loginPage, sendErrorPage, shellPage, signedInPage } from './pages.ts';
 import { registerRunFiles } from './run-files.ts';
 import { consolePolicy, newNonce } from './security-headers.ts';
-import { cookieValue, SESSION_COOKIE, SessionStore, sessionCookie, type SessionOptions } from './session.ts';
+import { cookieValue, SESSION_COOKIE, SessionStore, sessionCookie, type Session, type SessionOptions } from './session.ts';
 import { TicketStore, type TicketOptions } from './tickets.ts';
 import type { ServeServices } from './services-port.ts';
+import { DEFAULT_ROLE } from '../roles.ts';
 
 export interface ConsoleOptions {
   sessions?: SessionOptions;
   tickets?: TicketOptions;
   /** The server's log (`ptas serve`'s: its Fastify has no logger), for what fails inside a console route; redacted first. */
   log?: (line: string) => void;
+  /** The lab's audit log: sign-ins, and every change a session makes (app/serve/audit.ts). */
+  audit?: AuditLog;
 }
+
+/** Who a session acts as, for the audit log. */
+const actorOfSession = (session: Session) => ({ name: session.token.label ?? session.token.id, role: session.token.role ?? DEFAULT_ROLE });
 
 const HTML = 'text/html; charset=utf-8';
 
@@ -68,6 +75,7 @@ function registerSignIn(app: FastifyInstance, ctx: ConsoleContext): void {
     const previous = cookieValue(request.headers.cookie, SESSION_COOKIE);
     if (previous) sessions.destroy(previous);
     const session = sessions.create(record);
+    ctx.audit?.record({ actor: actorOfSession(session).name, role: actorOfSession(session).role, via: 'console', action: 'sign in' });
     reply.header('set-cookie', sessionCookie(session.id, { secure: request.protocol === 'https' }));
     // Not a redirect: a page whose script keeps the secret in this origin's storage, then goes on to `next`.
     return reply.type(HTML).header('cache-control', 'no-store').send(signedInPage(assets, { secret: session.secret, next }));
@@ -76,11 +84,11 @@ function registerSignIn(app: FastifyInstance, ctx: ConsoleContext): void {
   const api = { config: { consoleAccess: 'api' as const } };
   app.get('/console/api/session', api, async (request) => {
     const { token } = requireSession(request);
-    return { signedInAs: token.label ?? token.id };
+    return { signedInAs: token.label ?? token.id, role: token.role ?? DEFAULT_ROLE };
   });
 
   // Sign-out wants the bearer like every endpoint: a request that only carries the cookie (another port of this host) cannot end the session.
-  app.delete('/console/api/session', api, async (request, reply) => {
+  app.delete('/console/api/session', { config: { consoleAccess: 'api', consoleRole: 'viewer' } }, async (request, reply) => {
     sessions.destroy(requireSession(request).id);
     return reply.code(204).header('set-cookie', sessionCookie('', { secure: request.protocol === 'https', maxAgeSeconds: 0 })).send();
   });
@@ -138,7 +146,7 @@ export async function registerConsole(app: FastifyInstance, services: ServeServi
   const sessions = new SessionStore(options.sessions);
   const tickets = new TicketStore(options.tickets);
   sessions.onEnd((id) => tickets.endSession(id));
-  const ctx: ConsoleContext = { services, assets, sessions, tickets };
+  const ctx: ConsoleContext = { services, assets, sessions, tickets, ...(options.audit ? { audit: options.audit } : {}) };
   const gate: Gate = { sessions, tickets, isLive: (token) => services.tokens.isLive(token) };
   // On `ptas serve`'s server, a console session may use the API for CI too, with both of its halves.
   const apiAuth: ApiAuth | undefined = app.hasDecorator('ptasApiAuth') ? app.ptasApiAuth : undefined;
@@ -146,12 +154,19 @@ export async function registerConsole(app: FastifyInstance, services: ServeServi
     const session = await bearerSession(request, gate);
     if (!session) return undefined;
     sessions.touch(session);
-    return session.token.label ?? session.token.id;
+    return { name: session.token.label ?? session.token.id, role: session.token.role ?? DEFAULT_ROLE };
   });
   const redactor = new Redactor();
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, parseForm);
     installAccessControl(scope, gate, assets);
+    if (options.audit) {
+      // A ticket changes nothing but a one-use grant to read: not an action to audit.
+      scope.addHook('onResponse', auditHook(options.audit, 'console', (request) => {
+        const session = sessionOf(request);
+        return session && !request.url.endsWith('/tickets') ? actorOfSession(session) : undefined;
+      }));
+    }
     scope.setErrorHandler(async (error: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
       const status = error.validation ? 400 : error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
       if (status === 500 && options.log) options.log(`internal error in the console on ${request.method} ${request.routeOptions.url ?? 'an unknown route'}: ${redactor.redactString(error.stack ?? error.message)}`);

@@ -17,12 +17,15 @@ import type { Preset } from '../../init/preset-names.ts';
 import type { Readable } from 'node:stream';
 import type { ImplementationRecord, ImplementationSummary, RunEvent, RunOptionsInput, RunRecord } from '../contract.ts';
 import type { DoctorSummary, ImplementationInput, RunComparison } from './api-types.ts';
+import type { Role } from '../roles.ts';
 
 /** Who a token belongs to (the API's Bearer tokens; the console's login takes the same ones). */
 export interface TokenRecord {
   id: string;
   /** Shown in the console's header ("signed in as …"). */
   label?: string;
+  /** What the token may do (app/serve/roles.ts); absent in sessions kept from before roles, whose tokens were all admin. */
+  role?: Role;
 }
 
 /** A run's certification bundle as one archive (e.g. a .tar.gz of its folder). */

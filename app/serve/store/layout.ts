@@ -50,6 +50,11 @@ export class StoreLayout {
     return path.join(this.root, 'shares.json');
   }
 
+  /** Who changed what, one JSON line per action (app/serve/audit.ts). */
+  get auditFile(): string {
+    return path.join(this.root, 'audit.jsonl');
+  }
+
   /** The console's sessions, as hashes (app/serve/console/session.ts): a restart signs no one out. */
   get consoleSessionsFile(): string {
     return path.join(this.root, 'console-sessions.json');
