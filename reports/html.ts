@@ -14,12 +14,16 @@ import { renderWaivers } from './html/waivers.ts';
 import { contentSecurityPolicy, jsonForScriptElement } from './html/embed.ts';
 import { packEvidence } from './html/evidence-pack.ts';
 import { DATA_ELEMENT_ID, EVIDENCE_ELEMENT_ID, type EmbeddedReportData } from './html/page-data.ts';
+import { renderReviews } from './html/reviews.ts';
+import type { ReviewDecision } from '../src/results/reviews.ts';
 
 export type { EmbeddedReportData } from './html/page-data.ts';
 
 export interface HtmlOptions {
   /** Comparison with a previous run (`ptas report --baseline`). */
   diff?: BaselineDiff;
+  /** A reviewer's decisions on the run's REVIEW checks (src/results/reviews.ts). */
+  reviews?: readonly ReviewDecision[];
 }
 
 export function renderHtml(results: RunResults, options: HtmlOptions = {}): string {
@@ -44,12 +48,13 @@ export function renderHtml(results: RunResults, options: HtmlOptions = {}): stri
 </head>
 <body>
 ${renderBanner(results)}
-<nav class="toc">${results.waivers ? '<a href="#waivers">Waivers</a>' : ''}${options.diff ? '<a href="#baseline">Baseline</a>' : ''}<a href="#checks">Checks</a><a href="#requirements">Requirement traceability</a><a href="#load">Load</a></nav>
+<nav class="toc">${results.waivers ? '<a href="#waivers">Waivers</a>' : ''}${options.reviews?.length ? '<a href="#reviews">Reviews</a>' : ''}${options.diff ? '<a href="#baseline">Baseline</a>' : ''}<a href="#checks">Checks</a><a href="#requirements">Requirement traceability</a><a href="#load">Load</a></nav>
 <div id="filters"></div>
 <main>
 <noscript><p class="notice notice-warn">Scripts are blocked: the verdict above is complete, but the checks, evidence and charts need JavaScript. results.json next to this file holds the same data.</p></noscript>
 <div id="render-error" class="notice notice-danger" hidden></div>
 ${renderWaivers(results)}
+${renderReviews(results, options.reviews)}
 ${baseline}
 <section id="checks"><h2>Checks by spec area</h2><div id="checks-body"></div></section>
 <section id="requirements"><h2>Requirement traceability</h2><div id="matrix-body"></div></section>

@@ -100,3 +100,19 @@ export function writeBundle(input: BundleInput): { manifest: Manifest; manifestP
   writeFileSync(signaturePath, signBytes(bytes, input.signingKey) + '\n');
   return { manifest, manifestPath, signaturePath };
 }
+
+/**
+ * After a file of the bundle changed or was added once the run was over (a
+ * reviewer's decisions, the report re-rendered to show them): the manifest
+ * lists every file again with its hash, everything else in it as the run
+ * wrote it. Refused for a signed bundle, whose signature would then sign a
+ * manifest that no longer is.
+ */
+export function rehashArtifacts(dir: string): Manifest {
+  const manifestPath = path.join(dir, MANIFEST_FILE);
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+  if (manifest.signature !== 'unsigned') throw new Error('the bundle is signed: changing a file of it would break its signature');
+  const updated: Manifest = { ...manifest, artifacts: bundleFiles(dir).map((file) => artifactEntry(dir, file)) };
+  writeFileSync(manifestPath, serializeManifest(updated));
+  return updated;
+}

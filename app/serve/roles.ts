@@ -1,7 +1,7 @@
 // What a token may do (issue 30 item 7). Each token has a role; each has what
 // the one below it has:
 //   viewer     reads: implementations, runs, events, reports, bundles, share lists;
-//   certifier  runs: starts and cancels runs, Checks a profile, shares and revokes share links;
+//   certifier  runs: starts and cancels runs, Checks a profile, decides REVIEW checks, shares and revokes share links;
 //   admin      edits: implementations (their profiles), and reads the audit log.
 // Tokens made before roles existed are admin, as they could do everything.
 // A request is held to its route's role (API: api/roles.ts; console: each

@@ -93,6 +93,8 @@ export const NOTES = {
 const NONCE = /^[\x21-\x7e]{1,200}$/;
 
 import { DEFAULT_MAX_QUEUED_RUNS, DEFAULT_MAX_QUEUED_RUNS_PER_TOKEN } from './defaults.ts';
+import { recordReview, reviewItems, type ReviewInput, type ReviewItem } from './reviews.ts';
+import type { ReviewDecision } from '../../src/results/reviews.ts';
 /** When a refused run may be asked for again: a run takes minutes, so about when one may have started. */
 const QUEUE_FULL_RETRY_AFTER_S = 60;
 
@@ -412,6 +414,18 @@ export class RunService {
   /** The report page of the run's bundle. */
   reportFile(runId: string): string {
     return path.join(this.readyBundle(runId), 'index.html');
+  }
+
+  /** The run's REVIEW checks and their decisions (reviews.ts). */
+  reviews(runId: string): ReviewItem[] {
+    return reviewItems(this.readyBundle(runId));
+  }
+
+  /** A reviewer's decision on one of the run's REVIEW checks, kept in its bundle; once the run has ended. */
+  review(runId: string, input: ReviewInput, by: string): ReviewDecision {
+    const status = this.get(runId)?.status;
+    if (status !== 'finished' && status !== 'cancelled') throw new ServeError('not-ready', `run ${runId} is ${status}: its checks are reviewed once it has ended`);
+    return recordReview(this.readyBundle(runId), input, by);
   }
 
   archive(runId: string): RunArchive {

@@ -26,6 +26,8 @@ import { RunQueue } from './queue.ts';
 import { RunService, type RunArchive, type StartRunInput } from './runs.ts';
 import { ShareStore, type ShareInfo } from './shares.ts';
 import { AuditLog } from './audit.ts';
+import type { ReviewInput, ReviewItem } from './reviews.ts';
+import type { ReviewDecision } from '../../src/results/reviews.ts';
 import { ImplementationStore } from './store/implementations.ts';
 import { StoreLayout } from './store/layout.ts';
 import { RunStore } from './store/runs.ts';
@@ -77,6 +79,10 @@ export interface ServeServices {
     archive(runId: string): RunArchive;
     /** Run `runId` against the baseline run `baselineId`: `ptas report --baseline`'s diff. */
     compare(runId: string, baselineId: string): BaselineDiff;
+    /** The run's REVIEW checks, each with its reviewer's decision when it has one (409 not-ready before the bundle). */
+    reviews(runId: string): ReviewItem[];
+    /** Records a reviewer's decision on a REVIEW check into the run's bundle (its reviews.json, report and manifest). */
+    review(runId: string, input: ReviewInput, by: string): ReviewDecision;
   };
 
   shares: {
@@ -209,6 +215,8 @@ export function createServices(options: ServicesOptions): CreatedServices {
       reportFile: (id) => runs.reportFile(id),
       archive: (id) => runs.archive(id),
       compare: (id, baselineId) => runs.compare(id, baselineId),
+      reviews: (id) => runs.reviews(id),
+      review: (id, input, by) => runs.review(id, input, by),
     },
     shares: {
       create: (runId, options = {}) => {

@@ -16,6 +16,7 @@ import { verifyEntries } from './bundle-entries.ts';
 import { verifyFiles } from './bundle-files.ts';
 import { verifyNonce, verifySignature } from './signature-and-nonce.ts';
 import type { VerifyStep } from './steps.ts';
+import { verifyReviews } from './reviews.ts';
 
 export interface VerifyOptions {
   publicKey?: KeyObject;
@@ -62,6 +63,8 @@ export async function verifyBundle(dir: string, options: VerifyOptions = {}): Pr
   steps.push(verifyResultsAgree(manifest, results));
   steps.push(verifyJunitAgrees(dir, results));
   steps.push(verifyHtmlAgrees(dir, results));
+  const reviews = verifyReviews(dir, results);
+  if (reviews) steps.push(reviews);
   const catalogue = { sha256: sha256Hex(readFileSync(fromRoot('schemas', 'requirements.json'))), requiredChecks: await requiredCheckIds() };
   steps.push(verifyRequiredChecks(manifest, results, catalogue));
   return done();

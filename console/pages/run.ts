@@ -4,7 +4,8 @@
 // once the run says how many it reports), the elapsed time,
 // the queue position while queued), with Cancel; once finished, its report
 // framed from the console (sandboxed, with its own policy), the bundle to
-// download, its share links (share.ts), and "Compare with…" another run of
+// download, its reviewer decisions (reviews.ts), its share links (share.ts),
+// and "Compare with…" another run of
 // the implementation. A
 // finished run's page replays its events the same way. The frame and the
 // download are navigations, which cannot carry the bearer: each first asks
@@ -18,6 +19,7 @@ import { dateTime, duration, shortId, verdictBadge } from '../format.ts';
 import { markReady, type Cleanup } from '../router.ts';
 import { comparePart } from './compare.ts';
 import { sharePart } from './share.ts';
+import { reviewsPart } from './reviews.ts';
 
 type CheckEvent = Extract<RunEvent, { type: 'check' }>;
 
@@ -151,11 +153,16 @@ async function showFinished(view: View, run: RunRecord): Promise<void> {
       .catch(failed);
   });
   const frame = h('iframe', { class: 'report', attrs: { id: 'report', title: 'The run’s report', sandbox: 'allow-scripts allow-downloads' } });
-  fill(view.finished, partial ? ended : null, certificationGaps(run), h('div', { class: 'toolbar' }, download, alone), problem, sharePart(run), partial ? null : await comparePart(run), h('h2', null, partial ? 'Partial report' : 'Report'), frame);
-  frame.src = await ticketUrl(run.id, 'report').catch((error: unknown) => {
-    failed(error);
-    return 'about:blank';
-  });
+  // A new ticket each time: a reviewer's decision re-renders the report, and the frame shows it again.
+  const loadReport = async () => {
+    frame.src = await ticketUrl(run.id, 'report').catch((error: unknown) => {
+      failed(error);
+      return 'about:blank';
+    });
+  };
+  const reviews = reviewsPart(run, () => void loadReport());
+  fill(view.finished, partial ? ended : null, certificationGaps(run), h('div', { class: 'toolbar' }, download, alone), problem, reviews, sharePart(run), partial ? null : await comparePart(run), h('h2', null, partial ? 'Partial report' : 'Report'), frame);
+  await loadReport();
 }
 
 function subscribe(run: RunRecord, view: View, clock: ReturnType<typeof elapsedClock>): EventFollower {

@@ -5,7 +5,8 @@
 // in a browser that never signed in, shows the report with a note that says
 // it is shared and until when, and downloads the bundle; Revoke (confirmed)
 // ends it, and the list says so. The page calls the API for CI with the
-// session: no console error, no policy violation on the way. A viewer's and
+// session: no console error, no policy violation on the way. A reviewer's
+// decision on a REVIEW check is recorded from the same page. A viewer's and
 // a certifier's console offer only what their roles allow.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,7 +22,8 @@ let run: RunRecord;
 
 before(async () => {
   [lab, browser] = await Promise.all([startConsoleTestServer(), launchChromium()]);
-  const started = await lab.call('POST', '/api/runs', { body: { implementation: 'reference', options: { load: false, grep: '@check:auth.missing-bearer-is-401' } } });
+  // Two checks: one that passes, and one that the reference always gives REVIEW (a reviewer decides it below).
+  const started = await lab.call('POST', '/api/runs', { body: { implementation: 'reference', options: { load: false, grep: '@check:(auth.missing-bearer-is-401|auth.tokens-verify-against-jwks)(\\s|$)' } } });
   assert.equal(started.status, 202, started.text);
   run = await waitForRun(lab.call, (started.json as RunRecord).id, ['finished']);
 });
@@ -83,6 +85,26 @@ test('a run’s page makes a share link that expires, lists it, and revokes it; 
   assert.deepEqual(await cspViolations(page), []);
 });
 
+test('a reviewer decides a REVIEW check on the run’s page: the decision shows in the list and, the frame reloaded, in the report', async () => {
+  const watched = await watchedPage(browser);
+  const { page } = watched;
+  await signIn(page, lab.url, lab.token, `/console/runs/${run.id}`);
+  await page.waitForSelector('#report');
+  await page.click('#reviews summary');
+  const row = page.locator('#review-list tr.review-row[data-check="auth.tokens-verify-against-jwks"]');
+  await row.waitFor();
+  assert.equal(await row.getAttribute('data-decision'), 'undecided');
+  await row.locator('select').selectOption('accepted');
+  await row.locator('input.review-note').fill('keys published as documented');
+  await row.locator('button.record-review').click();
+  await page.locator('#review-list tr.review-row[data-decision="accepted"]').waitFor();
+  assert.match((await page.locator('#review-list tr.review-row').textContent()) ?? '', /accepted by first-run.*keys published as documented/s);
+  await page.frameLocator('#report').locator('#reviews', { hasText: 'keys published as documented' }).waitFor();
+  assert.deepEqual(watched.problems, []);
+  assert.deepEqual(await cspViolations(page), []);
+  await watched.context.close();
+});
+
 test('a viewer’s console offers no run, Check, edit or share action, and says its role; a certifier’s offers runs and sharing, not editing', async () => {
   const viewerToken = lab.server.services.tokens.create('auditor', { role: 'viewer' });
   const watched = await watchedPage(browser);
@@ -97,6 +119,9 @@ test('a viewer’s console offers no run, Check, edit or share action, and says 
   await page.click('#share summary');
   await page.locator('#share-list table, #share-list p').first().waitFor();
   assert.equal(await page.isVisible('#create-share'), false, 'no share action');
+  await page.click('#reviews summary');
+  await page.locator('#review-list tr.review-row').first().waitFor();
+  assert.equal(await page.isVisible('#review-list .review-form'), false, 'no review action');
   assert.deepEqual(watched.problems, []);
   await watched.context.close();
 

@@ -1,6 +1,6 @@
 // The role each API route needs (app/serve/roles.ts), checked after the
 // bearer (auth.ts) and before the handler: reading needs viewer; running,
-// cancelling, Checking and sharing need certifier; editing implementations
+// cancelling, Checking, sharing and reviewing need certifier; editing implementations
 // and reading the audit log need admin. A route this table does not name
 // needs viewer to read and admin to change anything: a new route is never
 // open by accident.
@@ -13,6 +13,7 @@ const NEEDED: Record<string, Role> = {
   'POST /api/runs/:id/share': 'certifier',
   'DELETE /api/runs/:id/share': 'certifier',
   'DELETE /api/runs/:id/shares/:shareId': 'certifier',
+  'POST /api/runs/:id/reviews': 'certifier',
   'PUT /api/implementations/:id': 'admin',
   'DELETE /api/implementations/:id': 'admin',
   'GET /api/audit': 'admin',

@@ -1,12 +1,14 @@
 // /api/runs: ask for a run (202 and its Location), read it, follow its
 // events (server-sent events: the past ones, then each new one, ending with
 // `end`), download its bundle, cancel it, compare two runs, share its report
-// (links that may expire, listed and revoked one by one or all at once).
+// (links that may expire, listed and revoked one by one or all at once),
+// review its REVIEW checks (a decision kept in its bundle).
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { RunOptionsInput } from '../contract.ts';
 import { notFound } from '../errors.ts';
 import type { RunSecrets, ServeServices } from '../services.ts';
-import { compareParams, runIdParams, runListQuery, shareBody, shareParams, startRunBody } from './schemas.ts';
+import { compareParams, reviewBody, runIdParams, runListQuery, shareBody, shareParams, startRunBody } from './schemas.ts';
+import type { ReviewInput } from '../reviews.ts';
 
 interface RunParams {
   id: string;
@@ -81,6 +83,13 @@ export async function runRoutes(app: FastifyInstance, services: ServeServices): 
     const { url, share } = services.shares.create(request.params.id, { expiresInDays: request.body?.expiresInDays, createdBy: request.ptasToken });
     return reply.code(201).send({ url, share });
   });
+
+  app.get<{ Params: RunParams }>('/api/runs/:id/reviews', { schema: { params: runIdParams } }, async (request) => ({ checks: services.runs.reviews(request.params.id) }));
+
+  // A reviewer's decision on a REVIEW check, kept in the run's bundle; by the token that asked.
+  app.post<{ Params: RunParams; Body: ReviewInput }>('/api/runs/:id/reviews', { schema: { params: runIdParams, body: reviewBody } }, async (request, reply) =>
+    reply.code(201).send({ review: services.runs.review(request.params.id, request.body, request.ptasToken ?? 'unknown') }),
+  );
 
   app.get<{ Params: RunParams }>('/api/runs/:id/shares', { schema: { params: runIdParams } }, async (request) => ({ shares: services.shares.list(request.params.id) }));
 

@@ -98,3 +98,16 @@ export const auditQuery = {
   // A query's values are strings (the server coerces no types): a number of 1 to 10000 written out.
   properties: { limit: { type: 'string', pattern: '^(?:[1-9][0-9]{0,3}|10000)$' } },
 } as const;
+
+/** A reviewer's decision on a REVIEW check (app/serve/reviews.ts). */
+export const reviewBody = {
+  type: 'object',
+  required: ['check', 'decision', 'note'],
+  additionalProperties: false,
+  properties: {
+    check: { type: 'string', minLength: 1, maxLength: 200 },
+    target: { type: 'string', minLength: 1, maxLength: 200 },
+    decision: { type: 'string', enum: ['accepted', 'rejected'] },
+    note: { type: 'string', maxLength: 4000 },
+  },
+} as const;

@@ -8,8 +8,9 @@ import type { ImplementationRecord, ImplementationSummary, RunRecord, RunEvent }
 import type { RunVerdict } from '../../../src/results/model.ts';
 import type { Verdict } from '../../../src/check/verdict-names.ts';
 import type { ShareInfo } from '../shares.ts';
+import type { ReviewItem } from '../reviews.ts';
 
-export type { ImplementationRecord, ImplementationSummary, RunRecord, RunEvent, RunVerdict, Verdict, ShareInfo };
+export type { ImplementationRecord, ImplementationSummary, RunRecord, RunEvent, RunVerdict, Verdict, ShareInfo, ReviewItem };
 
 /** A new share link (POST /api/runs/:id/share): its address, shown this once, and the link as it is listed. */
 export interface ShareAnswer {
