@@ -13,12 +13,14 @@ import { implementationsPage } from './pages/implementations.ts';
 import { runPage } from './pages/run.ts';
 import { route, startRouter } from './router.ts';
 import { completeSignIn, sessionSecret, signInAgain, signOut } from './session.ts';
+import { auditPage } from './pages/audit.ts';
 
 function startApp(): void {
   route(/^\/$/, implementationsPage);
   route(/^\/console\/implementations\/new$/, (main) => implementationPage(main, []));
   route(/^\/console\/implementations\/([a-z0-9-]{1,64})$/, implementationPage);
   route(/^\/console\/runs\/([A-Za-z0-9_-]{1,64})$/, runPage);
+  route(/^\/console\/audit$/, auditPage);
   document.getElementById('sign-out')?.addEventListener('click', () => void signOut());
   void getJson<SessionView>('/console/api/session')
     .then((session) => {

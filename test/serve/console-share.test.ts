@@ -113,6 +113,7 @@ test('a viewer’s console offers no run, Check, edit or share action, and says 
   await page.locator('#signed-in-as', { hasText: 'auditor (viewer)' }).waitFor();
   assert.equal(await page.isVisible('#run-form'), false, 'no run form');
   assert.equal(await page.isVisible('header a[href="/console/implementations/new"]'), false, 'no New implementation');
+  assert.equal(await page.isVisible('header a[href="/console/audit"]'), false, 'no audit log');
   await page.goto(`${lab.url}/console/runs/${run.id}`);
   await page.waitForSelector('body[data-ready="true"] #download-bundle');
   assert.equal(await page.isVisible('#download-bundle'), true, 'a viewer downloads');
@@ -132,4 +133,18 @@ test('a viewer’s console offers no run, Check, edit or share action, and says 
   assert.equal(await certifier.page.isVisible('header a[href="/console/implementations/new"]'), false, 'but creates no implementation');
   assert.deepEqual(certifier.problems, []);
   await certifier.context.close();
+});
+
+test('an admin reads the audit log from the header: who signed in and started what, newest first', async () => {
+  const watched = await watchedPage(browser);
+  const { page } = watched;
+  await signIn(page, lab.url, lab.token);
+  await page.click('header a[href="/console/audit"]');
+  await page.waitForURL(/\/console\/audit$/);
+  await page.waitForSelector('body[data-ready="true"] #audit');
+  const actions = (await page.evaluate("[...document.querySelectorAll('#audit tr.audit-row')].map((r) => r.dataset.actor + ' ' + r.dataset.action)")) as string[];
+  assert.equal(actions[0], 'first-run sign in', 'newest first: this sign-in');
+  assert.ok(actions.includes('first-run POST /api/runs'), `the run the lab started: ${actions.join(', ')}`);
+  assert.deepEqual(watched.problems, []);
+  await watched.context.close();
 });

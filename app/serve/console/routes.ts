@@ -4,7 +4,7 @@
 //   GET  /login, POST /login             sign in with a token: the answer hands the
 //                                        browser the session's secret (session.ts)
 //   GET  /console/api/session            who is signed in; DELETE: sign out
-//   GET  /, /console/implementations/new|:id, /console/runs/:id   the app shell (pages.ts)
+//   GET  /, /console/implementations/new|:id, /console/runs/:id, /console/audit   the app shell (pages.ts)
 //   GET  /console/runs/:id/report|bundle     a run's report, framed, and its archive,
 //                                            each with a one-use ticket (run-files.ts, tickets.ts)
 //   /console/api/*                           the console's JSON endpoints (api.ts) and a
@@ -107,6 +107,7 @@ function registerPages(app: FastifyInstance, ctx: ConsoleContext): void {
   const page = { config: { consoleAccess: 'page' as const } };
   app.get('/', page, shell);
   app.get('/console/implementations/new', page, shell);
+  app.get('/console/audit', page, shell);
   app.get('/console/implementations/:id', page, async (request, reply) =>
     isImplementationId((request.params as { id: string }).id) ? shell(request, reply) : sendErrorPage(reply, ctx.assets, 404, 'No such implementation.'),
   );
