@@ -6,6 +6,9 @@ import type { RunVerdict } from '../../src/results/model.ts';
 import type { Certification } from '../../src/results/certification-model.ts';
 import type { Verdict } from '../../src/check/model.ts';
 
+/** The longest profile text the server stores or checks, in characters: one limit for the API and the console (a profile is usually under 20 KB; the console's editor stays usable up to here). */
+export const PROFILE_TEXT_MAX_CHARS = 1_000_000;
+
 /** An implementation under certification: a name and its profile (JSON with comments, secrets as env:NAME only). */
 export interface ImplementationRecord {
   /** [a-z0-9-]{1,64}, chosen from the name; the store's directory name. "reference" is reserved (the bundled reference). */

@@ -6,11 +6,11 @@
 // bundle are "not yet" (404) before the run wrote them; Cancel on a run that
 // has ended returns it; the bundled reference's page carries the list's
 // name; a nonce `ptas run --nonce` would refuse is refused from the console
-// too; and what fails inside a console route is in the server's log,
-// redacted.
+// too; what fails inside a console route is in the server's log,
+// redacted; and a profile as long as the API stores, the console stores.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RunRecord } from '../../app/serve/contract.ts';
+import { PROFILE_TEXT_MAX_CHARS, type RunRecord } from '../../app/serve/contract.ts';
 import { consolePort } from '../../app/serve/console-port.ts';
 import { registerConsole } from '../../app/serve/console/routes.ts';
 import { ServeError } from '../../app/serve/errors.ts';
@@ -164,4 +164,18 @@ test("New implementation's presets come from ptas init's: a complete profile for
   assert.match((refused.json as { error: string }).error, /^baseUrl ftp:\/\/x: /);
   assert.equal((await session.call('GET', '/console/api/starter?preset=nope')).status, 400, 'a preset it does not know');
   assert.match(((await session.call('GET', '/console/api/starter')).json as { profileText: string }).profileText, /env:PTAS_CLIENT_SECRET/, 'no preset: the starter');
+});
+
+test('the console stores a profile as long as the API does (PROFILE_TEXT_MAX_CHARS), and refuses one character more, as the API does', async () => {
+  const session = await consoleSignIn(lab.url, lab.token);
+  const profile = '{\n  "name": "big",\n  "baseUrl": "https://sandbox.big.example",\n  "credentials": { "clientId": "partner-a", "clientSecret": "env:BIG_SECRET" }\n}\n';
+  const padded = (length: number) => `// ${'x'.repeat(length - profile.length - 4)}\n${profile}`;
+  const longest = padded(PROFILE_TEXT_MAX_CHARS);
+  assert.equal(longest.length, PROFILE_TEXT_MAX_CHARS);
+  const stored = await session.call('POST', '/console/api/implementations', { body: { name: 'Big', profileText: longest } });
+  assert.equal(stored.status, 201, stored.text.slice(0, 300));
+  assert.equal((await lab.call('PUT', '/api/implementations/big-api', { body: { name: 'Big', profileText: longest } })).status, 201);
+  const tooLong = padded(PROFILE_TEXT_MAX_CHARS + 1);
+  assert.equal((await session.call('POST', '/console/api/implementations', { body: { name: 'Bigger', profileText: tooLong } })).status, 400);
+  assert.equal((await lab.call('PUT', '/api/implementations/bigger-api', { body: { name: 'Bigger', profileText: tooLong } })).status, 400);
 });

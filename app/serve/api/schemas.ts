@@ -3,6 +3,7 @@
 // so no parameter can name a file outside the store.
 import { ID_PATTERN, IMPLEMENTATION_ID_PATTERN } from '../store/layout.ts';
 import { SHARE_ID_PATTERN } from '../shares.ts';
+import { PROFILE_TEXT_MAX_CHARS } from '../contract.ts';
 
 export const runIdParams = {
   type: 'object',
@@ -87,7 +88,7 @@ export const implementationBody = {
   additionalProperties: false,
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 200 },
-    profileText: { type: 'string', maxLength: 1_000_000 },
+    profileText: { type: 'string', maxLength: PROFILE_TEXT_MAX_CHARS },
   },
 } as const;
 

@@ -19,13 +19,13 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AREAS } from '../../../src/check/model.ts';
-import type { RunOptionsInput } from '../contract.ts';
 import type { ImplementationInput, StartRunInput, TicketAnswer, TicketInput } from './api-types.ts';
 import { requireSession } from './access.ts';
 import { isImplementationId, isRunId } from './ids.ts';
 import { TICKET_KINDS } from './tickets.ts';
 import { PRESETS, type Preset } from '../../init/preset-names.ts';
 import type { ConsoleContext } from './context.ts';
+import { PROFILE_TEXT_MAX_CHARS, type RunOptionsInput } from '../contract.ts';
 
 /** The areas a run may be narrowed to: the load probes have their own switch, the cross-cutting checks run with every area. */
 export const RUN_AREAS = AREAS.filter((a) => a !== 'load' && a !== 'errors');
@@ -36,7 +36,8 @@ const certifierApi = { config: { consoleAccess: 'api' as const, consoleRole: 'ce
 /** A ticket to read a run's report or bundle: a POST that changes nothing. */
 const viewerApi = { config: { consoleAccess: 'api' as const, consoleRole: 'viewer' as const } };
 
-const PROFILE_TEXT = { type: 'string', maxLength: 512 * 1024 } as const;
+/** The API's limit (contract.ts): a profile the API stores, the console stores and Checks too. */
+const PROFILE_TEXT = { type: 'string', maxLength: PROFILE_TEXT_MAX_CHARS } as const;
 
 const implementationBody = {
   type: 'object',
