@@ -1,8 +1,10 @@
-// The console's calls to its own endpoints (/console/api/*). Each carries
+// The console's calls to its own endpoints (/console/api/*) and to the API
+// for CI (/api/*, whose refusals carry a code and a message). Each carries
 // the session's secret as its bearer (session.ts) besides the cookie the
 // browser sends; a 401 (the session ended, or this browser never had the
 // secret) forgets the secret and goes back to the login page.
 import { authorization, signInAgain } from './session.ts';
+import { refusalMessage } from './refusals.ts';
 
 export class ApiError extends Error {
   constructor(
@@ -21,10 +23,7 @@ function signedOut(): never {
 async function answer<T>(response: Response): Promise<T> {
   if (response.status === 401) signedOut();
   const body = (await response.json().catch(() => undefined)) as unknown;
-  if (!response.ok) {
-    const message = body && typeof body === 'object' && 'error' in body ? String((body as { error: unknown }).error) : `${response.status} ${response.statusText}`;
-    throw new ApiError(response.status, message);
-  }
+  if (!response.ok) throw new ApiError(response.status, refusalMessage(response.status, response.statusText, body));
   return body as T;
 }
 
