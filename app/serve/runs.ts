@@ -28,6 +28,8 @@ import { bundleArchive } from './archive.ts';
 import type { RunEvent, RunOptionsInput, RunRecord } from './contract.ts';
 import { notFound, ServeError } from './errors.ts';
 import { logValue } from './log.ts';
+import { recordReview, reviewItems, type ReviewInput, type ReviewItem } from './reviews.ts';
+import type { ReviewDecision } from '../../src/results/reviews.ts';
 import type { NumberedRunEvent, RunEvents } from './events.ts';
 import type { ProfilePolicy } from './profile-policy.ts';
 import { runProfileWithinPolicy, type RunSecrets } from './profile-text.ts';
@@ -93,8 +95,6 @@ export const NOTES = {
 const NONCE = /^[\x21-\x7e]{1,200}$/;
 
 import { DEFAULT_MAX_QUEUED_RUNS, DEFAULT_MAX_QUEUED_RUNS_PER_TOKEN } from './defaults.ts';
-import { recordReview, reviewItems, type ReviewInput, type ReviewItem } from './reviews.ts';
-import type { ReviewDecision } from '../../src/results/reviews.ts';
 /** When a refused run may be asked for again: a run takes minutes, so about when one may have started. */
 const QUEUE_FULL_RETRY_AFTER_S = 60;
 
