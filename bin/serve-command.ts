@@ -11,6 +11,7 @@ import { DEFAULT_HOST, DEFAULT_MAX_QUEUED_RUNS, DEFAULT_MAX_QUEUED_RUNS_PER_TOKE
 import type { TokenStore } from '../app/serve/tokens.ts';
 import type { AuditLog } from '../app/serve/audit.ts';
 import { fail } from './connection.ts';
+import { ROLES, type Role } from '../app/serve/roles.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -38,9 +39,6 @@ interface TokenArgs {
   data: string;
 }
 
-/** The roles a token may have (app/serve/roles.ts ROLES), written out so --help needs none of the server's modules. */
-const TOKEN_ROLES = ['viewer', 'certifier', 'admin'] as const;
-type Role = (typeof TOKEN_ROLES)[number];
 
 // The server's modules are loaded by the handler that needs them: every other command starts without them.
 async function tokenStores(data: string): Promise<{ tokens: TokenStore; audit: AuditLog }> {
@@ -61,7 +59,7 @@ const tokenCommand: CommandModule<object, TokenArgs> = {
       .positional('action', { choices: ['create', 'revoke', 'list'] as const, demandOption: true, describe: 'create, revoke or list' })
       .option('name', { type: 'string', describe: 'The token\'s name (create, revoke), e.g. ci-nightly' })
       .option('role', {
-        choices: TOKEN_ROLES,
+        choices: ROLES,
         default: 'admin' as Role,
         describe: 'What the token may do (create): viewer reads; certifier also starts and cancels runs, Checks profiles and shares reports; admin also edits implementations and reads the audit log',
       })

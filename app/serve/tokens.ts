@@ -60,8 +60,8 @@ export class TokenStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Neither revoked nor past its expiry. */
-  private isLive(t: StoredToken): boolean {
+  /** Neither revoked nor past its expiry: a stored token, or one as list() shows it. */
+  private isLive(t: Pick<StoredToken, 'revokedAt' | 'expiresAt'>): boolean {
     return !t.revokedAt && (t.expiresAt === undefined || Date.parse(t.expiresAt) > this.now());
   }
 
@@ -130,7 +130,7 @@ export class TokenStore {
 
   /** Whether the listed token still works: neither revoked nor expired. */
   isLiveInfo(info: TokenInfo): boolean {
-    return !info.revokedAt && (info.expiresAt === undefined || Date.parse(info.expiresAt) > this.now());
+    return this.isLive(info);
   }
 
   /** Whether any token still works (a first start makes one when none does). */

@@ -16,6 +16,7 @@ import { notFound } from '../errors.ts';
 import { SHARE_TOKEN_PATTERN, type ShareInfo } from '../shares.ts';
 import type { ServeServices } from '../services.ts';
 import { sendArchive } from './runs.ts';
+import { escapeXml } from '../../../reports/escape.ts';
 
 const params = {
   type: 'object',
@@ -41,8 +42,6 @@ export function reportPolicy(html: string): string {
   return `${meta ?? FALLBACK_POLICY}; frame-ancestors 'none'; ${REPORT_SANDBOX}`;
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /**
  * The report as a share link shows it: a note above it says that it is
  * shared, read-only, until when, and links the run's bundle (relative to the
@@ -51,7 +50,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
  */
 export function withSharedNote(html: string, share: ShareInfo, token: string): string {
   const until = share.expiresAt ? `until ${share.expiresAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}` : 'until it is revoked';
-  const note = `<p class="notice notice-info" id="shared-note" data-expires-at="${escapeHtml(share.expiresAt ?? '')}">A read-only share link to this run's report, valid ${escapeHtml(until)}. <a href="${escapeHtml(token)}/bundle" download>Download the run's bundle</a> (the report, results.json, junit.xml and the signed manifest: <code>ptas verify</code> checks it).</p>`;
+  const note = `<p class="notice notice-info" id="shared-note" data-expires-at="${escapeXml(share.expiresAt ?? '')}">A read-only share link to this run's report, valid ${escapeXml(until)}. <a href="${escapeXml(token)}/bundle" download>Download the run's bundle</a> (the report, results.json, junit.xml and the signed manifest: <code>ptas verify</code> checks it).</p>`;
   return html.replace(/<body>\n?/, (body) => `${body}${note}\n`);
 }
 
