@@ -51,6 +51,7 @@ export const CONDITIONS: readonly Condition[] = [
     description: `The first delivery of an event comes ${seconds(SLOW_FIRST_DELIVERY_MS)} after it, retries ${SLOW_RETRY_DELAYS_MS.map(seconds).join(' and then ')} apart, and the receiver has ${seconds(SLOW_DELIVERY_TIMEOUT_MS)} to answer an attempt. The profile declares the schedule and waits long enough.`,
     touches: ['webhooks'],
     adjustProfile: withSlowWebhooksDeclared,
+    stretchesWaitsOnly: true,
   },
   {
     name: 'deterministic-tokens',
@@ -79,6 +80,7 @@ export const CONDITIONS: readonly Condition[] = [
     description: `An offer whose accept answers 202 takes ${seconds(LONG_PROCESSING_MS)} to reach its terminal status, and offers are valid ${LONG_PROCESSING_VALIDITY_SECONDS} s unless created with a validity of their own. The profile declares a poll deadline and validity to match.`,
     touches: ['trading'],
     adjustProfile: withLongProcessingDeclared,
+    stretchesWaitsOnly: true,
   },
 ];
 

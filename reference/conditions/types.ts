@@ -21,6 +21,16 @@ export interface Condition {
   /** The load stage would see it (a token that runs out mid-staircase): the self-test runs the load stage under it alone. */
   observedByLoad?: boolean;
   /**
+   * It only stretches the reference's waits past its defaults (the profile
+   * declares the longer ones): the self-test proves it alone, on the areas it
+   * touches, and leaves it out of conditions:all. Alone is the stronger proof
+   * of a wait: in combination, latency starts the suite's clock later than
+   * the event and can hide a wait cut short. Combined, it would only lay its
+   * seconds over every check (in conditions:all, slow webhooks and the 65 s
+   * poll were about 210 of its 450 worker-seconds).
+   */
+  stretchesWaitsOnly?: boolean;
+  /**
    * The profile a certification team would write for the reference under this
    * condition, when it differs from the reference's own (a longer wait the
    * profile must declare). Most conditions leave the profile alone. options

@@ -169,8 +169,9 @@ export const ALL_CONDITIONS = 'conditions:all';
 
 /**
  * The condition targets: each condition alone, running the checks of the
- * areas it touches, then every condition at once running every check. A
- * correct implementation under real-world conditions must stay CONFORMANT.
+ * areas it touches, then every condition at once running every check, less
+ * those that only stretch waits (Condition.stretchesWaitsOnly: proven alone).
+ * A correct implementation under real-world conditions must stay CONFORMANT.
  */
 function conditionPlans(conditions: readonly Condition[]): ServerPlan[] {
   const plans: ServerPlan[] = conditions.map((c) => ({
@@ -180,7 +181,8 @@ function conditionPlans(conditions: readonly Condition[]): ServerPlan[] {
     conditions: [c.name],
     grep: c.touches === 'all' ? undefined : `@area:(${c.touches.join('|')})(\\s|$)`,
   }));
-  if (conditions.length > 1) plans.push({ name: ALL_CONDITIONS, faults: [], variants: [], conditions: conditions.map((c) => c.name) });
+  const combined = conditions.filter((c) => !c.stretchesWaitsOnly);
+  if (combined.length > 1) plans.push({ name: ALL_CONDITIONS, faults: [], variants: [], conditions: combined.map((c) => c.name) });
   return plans;
 }
 
