@@ -64,8 +64,13 @@ await yargs(hideBin(process.argv))
         .option('strict-waivers', { type: 'boolean', default: false, describe: 'Make the run INCOMPLETE (exit 5) when a waiver is stale (its checks no longer fail as it says) or unmatched (it selects no check of the run)' })
         .option('shard', { type: 'string', coerce: shardArgument, describe: 'Run part INDEX of TOTAL of the checks (e.g. 1/2), for one machine each; the load stage runs in part 1; join the parts with `ptas merge`' })
         .option('nonce', { type: 'string', coerce: nonceArgument, describe: 'A value the certifier issued for this run: sent as the ptas-nonce header on every request and bound into manifest.json' })
+        .option('rerun-of', {
+          type: 'string',
+          describe: 'Run again only the checks of the run in DIR (its --out) that FAILed, ERRORed, SKIPped or did not run, with its nonce (and the load stage when it asks for it); join the two with `ptas merge DIR OUT --out MERGED`',
+        })
         .check((argv) => {
           if (argv.strictWaivers && !argv.waivers) throw new ConfigError('--strict-waivers needs --waivers FILE: the waivers it holds to account');
+          if (argv.rerunOf && (argv.grep || argv.shard)) throw new ConfigError('--rerun-of chooses the checks itself: leave out --grep and --shard');
           return true;
         })
         .example('$0 run', 'Test the bundled reference implementation (starts and stops it)')
@@ -77,6 +82,7 @@ await yargs(hideBin(process.argv))
         .example('$0 run --waivers waivers.json --strict-waivers', 'Accept known failures that have an owner and an expiry date; fail when a waiver is out of date')
         .example('$0 run --out bundle --reporter github', 'In GitHub Actions: annotations and a job summary')
         .example('$0 run --sign-key key.pem --nonce N --out bundle', 'A signed certification bundle bound to the certifier\'s nonce (check it with `ptas verify bundle --pubkey key.pub --nonce N`)')
+        .example('$0 run --rerun-of bundle --out again && $0 merge bundle again --out merged', 'Run again what failed or did not run, and join it to the run as a second attempt (a fail-then-pass is FLAKY)')
         .epilog(`Environment variables:\n${ENV_HELP}\n\nExit codes: 0 conformant, 1 not conformant, 2 usage or config error, 3 target unreachable, 4 internal error, 5 incomplete (no contradiction found, but some checks could not run, or --strict-waivers found a stale or unmatched waiver), 6 conformant with waivers (nothing failed except what unexpired waivers accept), 130 interrupted. A waiver file or signing key ptas cannot use is a usage error (2), found before the run.`),
     async (args) => {
       try {
@@ -90,25 +96,32 @@ await yargs(hideBin(process.argv))
           abort.abort();
           process.once('SIGINT', () => process.exit(EXIT.INTERRUPTED));
         });
+        const rerun = args.rerunOf ? await (await import('../app/run/rerun.ts')).planRerun(args.rerunOf, args.nonce) : undefined;
+        if (rerun && !rerun.checkIds.length && !(rerun.load && args.load)) {
+          process.stdout.write(`ptas: nothing to re-run: every check of ${args.rerunOf} has a verdict that observed the implementation (PASS, WARN or REVIEW)\n`);
+          return;
+        }
         const outcome = await ptasRun({
           profile,
           outDir: args.out,
           faults: args.fault,
           variants: args.variant,
           conditions: args.condition,
-          grep: args.grep,
+          grep: rerun ? rerun.grep : args.grep,
+          ...(rerun && !rerun.checkIds.length ? { conformance: false } : {}),
           workers: args.workers,
           checkTimeoutMs: args.checkTimeoutMs,
-          load: args.load,
+          load: args.load && (rerun?.load ?? true),
           signal: abort.signal,
           signKey: args.signKey,
-          nonce: args.nonce,
+          nonce: rerun ? rerun.nonce : args.nonce,
           shard: args.shard,
           waivers: args.waivers,
           strictWaivers: args.strictWaivers,
         });
         process.stdout.write(terminalSummary(outcome.results, outcome.report));
         process.stdout.write(bundleLine(outcome.bundle.manifest, outcome.bundle.manifestPath));
+        if (rerun) process.stdout.write(`  a re-run of ${rerun.checkIds.length} check(s)${rerun.load && args.load ? ' and the load stage' : ''}: join it to the run with ptas merge ${args.rerunOf} ${args.out} --out MERGED\n`);
         if (args.reporter === 'github') await emitGithubReport(outcome.results, { stdout: process.stdout, summaryFile: process.env.GITHUB_STEP_SUMMARY || undefined });
         process.exitCode = outcome.exitCode;
       } catch (error) {

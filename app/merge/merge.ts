@@ -12,7 +12,10 @@
 // src/results/attempts.ts: for certification a fail-then-pass is FLAKY, not
 // PASS. The run's interruption, its problems outside any check and the load
 // section are each part's latest run's: a re-run supersedes them, and the
-// earlier run's manifest stays listed in mergedFrom. Within one run no check
+// earlier run's manifest stays listed in mergedFrom. A run without --shard is
+// a run of one part (1/1), and its re-run of some checks (ptas run
+// --rerun-of) another attempt of it: a check it did not run keeps its one
+// attempt, and the load stage stays the latest run's that ran one. Within one run no check
 // runs twice (Playwright runs no retries: runner/playwright.config.ts), so a check
 // found in two different parts is an inconsistency, and the merge is refused
 // rather than choosing a verdict.
@@ -28,7 +31,7 @@ import { applyWaivers, waiverFileOf } from '../../src/results/waivers.ts';
 import { writeReport, type WrittenReport } from '../../reports/write.ts';
 import { writeBundle } from '../certify/write-bundle.ts';
 import { certifiability } from '../../src/certify/certifiability.ts';
-import { MergeRefused, readShards, type PartRuns, type ShardBundle } from './shards.ts';
+import { MergeRefused, partOf, readShards, type PartRuns, type ShardBundle } from './shards.ts';
 
 export interface MergeOptions {
   dirs: string[];
@@ -97,7 +100,8 @@ function mergedResults(parts: readonly PartRuns[]): RunResults {
   const runs = shards.map((s) => s.results.run);
   const startedAt = runs.map((r) => r.startedAt).sort()[0]!;
   const finishedAt = runs.map((r) => r.finishedAt).sort().at(-1)!;
-  const interrupted = latest.map((s) => s.results.run).filter((r) => r.interrupted).map((r) => `shard ${r.shard!.index}/${r.shard!.total}: ${r.interrupted}`);
+  const partName = (s: ShardBundle) => `shard ${partOf(s.manifest).index}/${partOf(s.manifest).total}`;
+  const interrupted = latest.filter((s) => s.results.run.interrupted).map((s) => `${partName(s)}: ${s.results.run.interrupted}`);
   const { shard: _part, ...run } = runs[0]!;
   const merged = buildResults({
     run: {
@@ -109,8 +113,9 @@ function mergedResults(parts: readonly PartRuns[]): RunResults {
       mergedFrom: parts.flatMap((part) => part.runs.map((_, i) => partRunOf(part, i + 1))),
     },
     checks: mergedChecks(parts),
-    load: latest.find((s) => s.results.load)?.results.load,
-    errors: latest.flatMap((s) => s.results.errors.map((e) => `shard ${s.manifest.run.shard!.index}/${s.manifest.run.shard!.total}: ${e}`)),
+    // The load stage of the latest run that ran it: a re-run of some checks alone (--rerun-of) leaves it as it was.
+    load: parts.map((p) => p.runs.findLast((s) => s.results.load)).find((s) => s)?.results.load,
+    errors: latest.flatMap((s) => s.results.errors.map((e) => `${partName(s)}: ${e}`)),
   });
   return withWaivers(merged, shards);
 }

@@ -6,13 +6,16 @@
 // copy) is a duplicate and refused; another run of the same part (its own
 // manifest: a re-run after a failed night or a broken machine) is an attempt,
 // and the attempts of a part are ordered by when their runs started
-// (src/results/attempts.ts states what becomes of their verdicts).
+// (src/results/attempts.ts states what becomes of their verdicts). A run
+// without --shard is the one part of a run of one part (1/1): its re-run
+// (ptas run --rerun-of, which runs only some of its checks) is its next
+// attempt. A bundle that is itself a merge is refused: merge its parts.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import { MANIFEST_FILE, sha256Hex, type Manifest } from '../../src/certify/manifest.ts';
 import { PtasError } from '../../src/errors.ts';
-import type { RunResults } from '../../src/results/model.ts';
+import type { RunResults, ShardPart } from '../../src/results/model.ts';
 import { verifyEntries } from '../verify/bundle-entries.ts';
 import { verifyFiles } from '../verify/bundle-files.ts';
 import { verifySignature } from '../verify/signature-and-nonce.ts';
@@ -20,6 +23,11 @@ import { verifySignature } from '../verify/signature-and-nonce.ts';
 export class MergeRefused extends PtasError {
   readonly code = 'merge-refused';
   override name = 'MergeRefused';
+}
+
+/** The part a run is: its --shard, or the one part of a run of one part. */
+export function partOf(manifest: Manifest): ShardPart {
+  return manifest.run.shard ?? { index: 1, total: 1 };
 }
 
 export interface ShardBundle {
@@ -46,7 +54,7 @@ function readShard(dir: string, publicKey: KeyObject | undefined): ShardBundle {
   for (const step of [verifyFiles(dir, manifest), verifySignature(dir, bytes, manifest, publicKey)]) {
     if (!step.ok) throw new MergeRefused(`${dir}: ${step.detail}`);
   }
-  if (!manifest.run.shard) throw new MergeRefused(`${dir}: not a shard (it ran without --shard)`);
+  if (manifest.run.mergedFrom) throw new MergeRefused(`${dir}: already a merge of ${manifest.run.mergedFrom.length} run(s): give the runs it was merged from, and the new one`);
   const results = JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')) as RunResults;
   return { dir, manifest, manifestSha256: sha256Hex(bytes), results };
 }
@@ -72,13 +80,13 @@ function identity(shard: ShardBundle): Record<string, unknown> {
     nonce: manifest.run.nonce,
     'waiver file': results.waivers?.sha256 ?? null,
     '--strict-waivers': results.waivers?.strict ?? null,
-    'number of shards': manifest.run.shard?.total,
+    'number of shards': partOf(manifest).total,
   };
 }
 
 /** The runs of one part, oldest first; the same run given twice is refused, and so are two runs that cannot be ordered. */
 function orderedRuns(runs: readonly ShardBundle[], total: number): ShardBundle[] {
-  const index = runs[0]!.manifest.run.shard!.index;
+  const index = partOf(runs[0]!.manifest).index;
   const bySha = new Map<string, ShardBundle>();
   for (const run of runs) {
     const twice = bySha.get(run.manifestSha256);
@@ -112,10 +120,10 @@ export function readShards(dirs: readonly string[], publicKey?: KeyObject): Part
       }
     }
   }
-  const total = first.manifest.run.shard!.total;
+  const total = partOf(first.manifest).total;
   const byIndex = new Map<number, ShardBundle[]>();
   for (const shard of shards) {
-    const index = shard.manifest.run.shard!.index;
+    const index = partOf(shard.manifest).index;
     byIndex.set(index, [...(byIndex.get(index) ?? []), shard]);
   }
   // A duplicate is named before a missing part: `merge part1 part1` is the first mistake, not the absent part 2.

@@ -11,7 +11,7 @@ import type { RunResults, ShardPart } from '../../src/results/model.ts';
 import { specVersion, suiteVersion } from '../../src/version.ts';
 import type { ReferenceOptions } from '../../reference/options.ts';
 import { writeReport, type WrittenReport } from '../../reports/write.ts';
-import { runConformance } from './conformance.ts';
+import { runConformance, type CheckRunOutput } from './conformance.ts';
 import { finishedCheck, type OnCheck } from '../../runner/check-events.ts';
 import type { OnLoadStep } from '../../load/stage/rate-probe.ts';
 import { assertRunChoices } from '../../runner/settings.ts';
@@ -43,6 +43,8 @@ export interface RunOptions {
   /** Options of the embedded reference (limits, seed). */
   reference?: Partial<ReferenceOptions>;
   grep?: string;
+  /** Run the conformance checks (default true); false: the load stage alone (a re-run whose checks all observed something: app/run/rerun.ts). */
+  conformance?: boolean;
   workers?: number;
   checkTimeoutMs?: number;
   /** Run the load stage (429/413 probes) after the checks (default true). */
@@ -64,6 +66,11 @@ export interface RunOptions {
   onCheck?: OnCheck;
   /** Each 429 staircase step of the load stage as it ends (`ptas serve`'s live view). */
   onLoadStep?: OnLoadStep;
+}
+
+/** The conformance stage of a run that runs the load stage alone: no check, nothing wrong. */
+function noConformanceStage(): CheckRunOutput {
+  return { checks: [], errors: [], status: 'passed', startedAt: new Date().toISOString(), durationMs: 0 };
 }
 
 /** The part of a sharded run that runs the load stage: its probes measure rates, so they run once, in one place. */
@@ -89,8 +96,8 @@ export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
     const { profile } = target;
     if (target.embedded) out.write(`ptas: started ${target.description}\n`);
     await assertReachable(target.connection);
-    out.write(`ptas: running conformance checks against ${profile.baseUrl}\n`);
-    const checks = await runConformance({
+    if (options.conformance !== false) out.write(`ptas: running conformance checks against ${profile.baseUrl}\n`);
+    const checks = options.conformance === false ? noConformanceStage() : await runConformance({
       targets: [{ name: 'target', profile }],
       grep: options.grep,
       workers: options.workers,

@@ -87,7 +87,7 @@ test('a part run twice: the fail-then-pass check is FLAKY with both attempts and
   // The re-run given before the first run: attempts are ordered by when their runs started, not by the command line.
   const merge = await runPtas(['merge', part1, reRun, firstRun, '--out', merged]);
   assert.equal(merge.code, 1, merge.stdout + merge.stderr);
-  assert.match(merge.stdout, /ptas merge: 3 parts merged\n\nNOT CONFORMANT {2}https:\/\/sandbox\.example\.com\n.* 1 flaky in /);
+  assert.match(merge.stdout, /ptas merge: 3 bundles merged\n\nNOT CONFORMANT {2}https:\/\/sandbox\.example\.com\n.* 1 flaky in /);
   assert.match(merge.stdout, /\n {2}FLAKY auth\.refresh-token-single-use \[TOKEN-REFRESH-SINGLE-USE\]: FAILed in attempt 1 of part 2\/2, then PASS in attempt 2/);
 
   const results = JSON.parse(readFileSync(path.join(merged, 'results.json'), 'utf8')) as RunResults;
