@@ -3,9 +3,7 @@
 // it asks nothing and writes what the flags say.
 import type { Argv, CommandModule } from 'yargs';
 import { EXIT } from '../src/exit-codes.ts';
-import { DEFAULT_PROFILE_FILE, nextSteps, runInit } from '../app/init/init.ts';
-import { QuestionsCancelled } from '../app/init/questions.ts';
-import { PRESETS, type Preset } from '../app/init/preset-names.ts';
+import { DEFAULT_PROFILE_FILE, PRESETS, type Preset } from '../app/init/preset-names.ts';
 import { fail } from './connection.ts';
 
 interface InitArgs {
@@ -43,6 +41,8 @@ export const initCommand: CommandModule<object, InitArgs> = {
       .example('$0 init --yes --base-url https://sandbox.example.com --client-id partner-a --jwks-bearer -o profiles/sandbox.jsonc', 'The same in CI, from flags alone')
       .epilog('Exit codes: 0 written, 2 the file exists (without --force) or a flag is invalid, 130 cancelled at a question (nothing written).') as unknown as Argv<InitArgs>,
   handler: async (args) => {
+    // Loaded here, not at the top: every other command starts without the starter profile and its schema.
+    const [{ nextSteps, runInit }, { QuestionsCancelled }] = await Promise.all([import('../app/init/init.ts'), import('../app/init/questions.ts')]);
     try {
       const interactive = args.interactive && !args.yes && Boolean(process.stdin.isTTY && process.stdout.isTTY);
       const result = await runInit({

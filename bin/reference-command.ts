@@ -1,9 +1,6 @@
 // `ptas reference`: runs the reference implementation in the foreground.
 import yargs, { type Argv, type Options } from 'yargs';
 import { ConfigError } from '../src/config/errors.ts';
-import { FAULTS } from '../reference/faults/index.ts';
-import { VARIANTS } from '../reference/variants/index.ts';
-import { CONDITIONS } from '../reference/conditions/index.ts';
 import { REFERENCE_DEFAULTS, type ReferenceOptions } from '../reference/options.ts';
 import { referenceModes, type ReferenceModeArgs } from '../reference/modes.ts';
 import { REFERENCE_ENV_PREFIX, REFERENCE_SECRET_VARIABLES, withEnvironmentDefaults } from './reference-env.ts';
@@ -175,17 +172,10 @@ export function referenceOptionsFrom(args: ReferenceArgs, env: NodeJS.ProcessEnv
 }
 
 export async function runReferenceCommand(args: ReferenceArgs): Promise<void> {
-  if (args.listVariants) {
-    process.stdout.write(listVariants());
-    return;
-  }
-  if (args.listConditions) {
-    process.stdout.write(listConditions());
-    return;
-  }
-  if (args.listFaults) {
-    const width = Math.max(...FAULTS.map((f) => f.name.length));
-    for (const f of FAULTS) process.stdout.write(`${f.name.padEnd(width)}  ${f.requirement}\n${' '.repeat(width + 2)}${f.description}\n`);
+  if (args.listVariants || args.listConditions || args.listFaults) {
+    // The lists load the reference's faults, variants and conditions: only when asked for, so every other command starts without them.
+    const { listConditions, listFaults, listVariants } = await import('./reference-lists.ts');
+    process.stdout.write(args.listVariants ? listVariants() : args.listConditions ? listConditions() : listFaults());
     return;
   }
   const options = referenceOptionsFrom(args, process.env);
@@ -219,22 +209,4 @@ function sharedSecretFrom(value: string): string {
     throw new ConfigError(`${REFERENCE_SECRET_VARIABLES.webhookSharedSecret} must be base64 of at least 16 bytes, e.g. the output of \`openssl rand -base64 32\``);
   }
   return value;
-}
-
-/** Every variant: name and area, what it does, and why the spec allows it. */
-export function listVariants(): string {
-  const width = Math.max(...VARIANTS.map((v) => v.name.length));
-  const lines = VARIANTS.map((v) => {
-    const pad = ' '.repeat(width + 2);
-    const conflicts = v.conflictsWith?.length ? `\n${pad}not with: ${v.conflictsWith.join(', ')}` : '';
-    return `${v.name.padEnd(width)}  [${v.area}] ${v.description}\n${pad}allowed by: ${v.allowedBy}${conflicts}\n`;
-  });
-  return `${VARIANTS.length} legitimate variants (behaviours the spec allows that the reference does not show by default):\n\n${lines.join('')}`;
-}
-
-/** Every condition, one line each: name, the areas it touches, what it does. */
-export function listConditions(): string {
-  const width = Math.max(...CONDITIONS.map((c) => c.name.length));
-  const lines = CONDITIONS.map((c) => `${c.name.padEnd(width)}  [${c.touches === 'all' ? 'all' : c.touches.join(', ')}] ${c.description}\n`);
-  return `${CONDITIONS.length} conditions (how real deployments behave around a correct implementation; the verdict must stay CONFORMANT):\n\n${lines.join('')}`;
 }

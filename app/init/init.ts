@@ -13,8 +13,6 @@ import type { Preset } from './preset-names.ts';
 import { PROFILE_SCHEMA_BUNDLE } from './schema-bundle.ts';
 import { renderStarterProfile, type StarterAnswers } from './starter-profile.ts';
 
-export const DEFAULT_PROFILE_FILE = 'ptas-profile.jsonc';
-
 /** The target exists and --force was not given. */
 export class InitRefused extends PtasError {
   readonly code = 'init-refused';
