@@ -42,7 +42,9 @@ const copy = () => {
 const verify = (dir: string, nonce = NONCE) => verifyBundle(dir, { publicKey: loadPublicKey(vendor.publicKey), nonce });
 
 test('ptas run --sign-key --nonce writes a signed bundle, and ptas verify holds it (exit 0)', async () => {
-  const run = await runPtas(['run', '--sign-key', `env:VENDOR_KEY`, '--nonce', NONCE, '--out', bundle], { env: { VENDOR_KEY: readFileSync(vendor.privateKey, 'utf8') } });
+  // A full run (every check and the load stage): certifiability and the required-check list are the point, and the shard test compares
+  // against it. Two workers, not the default four: fewer Playwright worker starts, and verdicts do not depend on the worker count.
+  const run = await runPtas(['run', '--workers', '2', '--sign-key', `env:VENDOR_KEY`, '--nonce', NONCE, '--out', bundle], { env: { VENDOR_KEY: readFileSync(vendor.privateKey, 'utf8') } });
   assert.equal(run.code, 0, run.stdout + run.stderr);
   assert.match(run.stdout, /manifest: .*manifest\.json \(3 artifacts, signed, Ed25519 key sha256:[0-9a-f]{16}…, nonce cert-2026-11-23\.7f3a\)/);
   const manifest = JSON.parse(readFileSync(path.join(bundle, MANIFEST_FILE), 'utf8')) as Manifest;
@@ -161,7 +163,8 @@ test('--shard 1/2 and 2/2 merged with ptas merge give the full run\'s checks and
   const parts = [path.join(tmp(), 'part1'), path.join(tmp(), 'part2')];
   const env = { VENDOR_KEY: readFileSync(vendor.privateKey, 'utf8') };
   for (const [i, out] of parts.entries()) {
-    const run = await runPtas(['run', '--shard', `${i + 1}/2`, '--sign-key', 'env:VENDOR_KEY', '--nonce', NONCE, '--out', out], { env });
+    // Full shards (the merge must give the full run's checks and verdicts), on two workers as the full run above.
+    const run = await runPtas(['run', '--workers', '2', '--shard', `${i + 1}/2`, '--sign-key', 'env:VENDOR_KEY', '--nonce', NONCE, '--out', out], { env });
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.match(run.stdout, new RegExp(`shard ${i + 1}/2: join the parts with ptas merge`));
   }

@@ -13,7 +13,8 @@ const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'ptas-cli-'));
 
 test('ptas run on the embedded reference: CONFORMANT, exit 0, three artifacts', async () => {
   const out = tmp();
-  const run = await runPtas(['run', '--no-load', '--out', out]);
+  // Every check: CONFORMANT is a verdict over the whole embedded reference. Two workers rather than four only spares worker starts.
+  const run = await runPtas(['run', '--no-load', '--workers', '2', '--out', out]);
   assert.equal(run.code, 0, run.stdout + run.stderr);
   for (const file of ['index.html', 'results.json', 'junit.xml']) assert.ok(existsSync(path.join(out, file)), `${file} missing`);
   const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults;
@@ -26,7 +27,8 @@ test('ptas run on the embedded reference: CONFORMANT, exit 0, three artifacts', 
 test('--fault refresh-token-reusable: exit 1, the single-use check FAILs with the offending exchange, no secret in any file', async () => {
   const out = tmp();
   const tokenLog = path.join(tmp(), 'issued-tokens.txt');
-  const run = await runPtas(['run', '--no-load', '--fault', 'refresh-token-reusable', '--grep', '@area:auth', '--out', out], {
+  // The auth checks (they issue the tokens searched for below), on two workers: fewer worker starts, the same verdicts.
+  const run = await runPtas(['run', '--no-load', '--fault', 'refresh-token-reusable', '--grep', '@area:auth', '--workers', '2', '--out', out], {
     env: { PTAS_REFERENCE_TOKEN_LOG: tokenLog },
   });
   assert.equal(run.code, 1, run.stdout + run.stderr);
@@ -89,7 +91,8 @@ test('a set-up step of an unspecified operation failing: ERROR, run INCOMPLETE, 
   };
   writeFileSync(file, JSON.stringify({ trading }));
   const out = tmp();
-  const run = await runPtas(['run', '--no-load', '--grep', '@area:trading', '--config', file, '--out', out]);
+  // Every trading check (none may turn the set-up failure into a FAIL), on two workers: fewer worker starts, the same verdicts.
+  const run = await runPtas(['run', '--no-load', '--grep', '@area:trading', '--workers', '2', '--config', file, '--out', out]);
   assert.equal(run.code, 5, run.stdout + run.stderr);
   const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults;
   assert.equal(results.verdict, 'INCOMPLETE');

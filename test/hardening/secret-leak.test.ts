@@ -22,7 +22,8 @@ test('a full run leaks neither the client secret nor any issued token', { timeou
   const out = mkdtempSync(path.join(os.tmpdir(), 'ptas-leak-'));
   const secretLog = path.join(mkdtempSync(path.join(os.tmpdir(), 'ptas-leak-log-')), 'issued.txt');
   const clientSecret = `leak-test-${randomBytes(16).toString('hex')}`;
-  const run = await runPtas(['run', '--out', out], {
+  // Full on purpose (every exchange, load stage included); two workers rather than four only spares worker starts.
+  const run = await runPtas(['run', '--workers', '2', '--out', out], {
     env: { PTAS_REFERENCE_CLIENT_SECRET: clientSecret, PTAS_REFERENCE_TOKEN_LOG: secretLog },
   });
   assert.equal(run.code, 0, run.stdout.slice(-3000) + run.stderr);
