@@ -1,5 +1,5 @@
 // Server-sent events read with fetch: the run page's live view. EventSource
-// cannot send headers, and every console endpoint wants the session's bearer
+// cannot send headers, and the API wants the session's secret as the bearer
 // (app/serve/console/access.ts), so this reads the stream itself: the body
 // as a ReadableStream, parsed by the text/event-stream rules (id:, event:,
 // data: lines, a blank line ending each event, comments and unknown fields
