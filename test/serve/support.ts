@@ -71,23 +71,27 @@ export const NARROW_RUN = { implementation: 'reference', options: { load: false,
 
 /**
  * A run with a bundle within a second or two, for a test that needs one but
- * not its checks: NARROW_RUN, cancelled once it is under way (its first line
- * of output), which writes its partial bundle (an INCOMPLETE report).
+ * not its checks: NARROW_RUN (or the run `runId`, started already),
+ * cancelled once it is under way (its first line of output), which writes its
+ * partial bundle (an INCOMPLETE report).
  */
-export async function cancelledWhileRunning(call: Call, url: string, token: string): Promise<RunRecord> {
-  const started = await call('POST', '/api/runs', { body: NARROW_RUN });
-  if (started.status !== 202) throw new Error(`the run did not start: ${started.status} ${started.text}`);
-  const id = (started.json as RunRecord).id;
-  const under = new AbortController();
-  const response = await fetch(`${url}/api/runs/${id}/events`, { headers: { authorization: `Bearer ${token}` }, signal: under.signal });
+export async function cancelledWhileRunning(lab: TestServer, runId?: string): Promise<RunRecord> {
+  let id = runId;
+  if (id === undefined) {
+    const started = await lab.call('POST', '/api/runs', { body: NARROW_RUN });
+    if (started.status !== 202) throw new Error(`the run did not start: ${started.status} ${started.text}`);
+    id = (started.json as RunRecord).id;
+  }
+  const underWay = new AbortController();
+  const response = await fetch(`${lab.url}/api/runs/${id}/events`, { headers: { authorization: `Bearer ${lab.token}` }, signal: underWay.signal });
   let seen = '';
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
     seen += Buffer.from(chunk).toString('utf8');
     if (seen.includes('event: log\n')) break;
   }
-  under.abort();
-  await call('POST', `/api/runs/${id}/cancel`);
-  const cancelled = await waitForRun(call, id, ['cancelled']);
+  underWay.abort();
+  await lab.call('POST', `/api/runs/${id}/cancel`);
+  const cancelled = await waitForRun(lab.call, id, ['cancelled']);
   if (!cancelled.bundle) throw new Error(`run ${id} wrote no partial bundle: ${JSON.stringify(cancelled)}`);
   return cancelled;
 }

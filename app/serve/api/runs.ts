@@ -5,7 +5,7 @@
 // review its REVIEW checks (a decision kept in its bundle), and give a
 // console session a one-use ticket to its report or bundle.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { RunOptionsInput } from '../contract.ts';
+import type { RunEvent, RunOptionsInput } from '../contract.ts';
 import { notFound, ServeError } from '../errors.ts';
 import type { RunSecrets, ServeServices } from '../services.ts';
 import { compareParams, reviewBody, runIdParams, runListQuery, shareBody, shareParams, startRunBody, ticketBody } from './schemas.ts';
@@ -18,6 +18,13 @@ interface RunParams {
 
 /** Server-sent events keep quiet connections open through proxies (and within the server's connection time-out, timeouts.ts) with a comment line this often. */
 export const KEEP_ALIVE_MS = 15_000;
+
+/** One event in the text/event-stream format: JSON has no raw line breaks, so its data is one line. */
+export function sseFrame(seq: number, event: RunEvent): string {
+  // A position-only update has no id: it is not stored, so Last-Event-ID counts the stored events only.
+  const numbered = event.type === 'status' && event.positionOnly ? '' : `id: ${seq}\n`;
+  return `${numbered}event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
 
 export function sendArchive(reply: FastifyReply, archive: { stream: NodeJS.ReadableStream; filename: string }): FastifyReply {
   return reply
@@ -61,11 +68,7 @@ export async function runRoutes(app: FastifyInstance, services: ServeServices): 
     raw.on('close', () => stop.abort());
     const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
     try {
-      for await (const { seq, event } of services.runs.events(id, { after: Number.isFinite(after) && after > 0 ? after : 0, signal: stop.signal })) {
-        // A position-only update has no id: it is not stored, so Last-Event-ID counts the stored events only.
-        const numbered = event.type === 'status' && event.positionOnly ? '' : `id: ${seq}\n`;
-        raw.write(`${numbered}event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-      }
+      for await (const { seq, event } of services.runs.events(id, { after: Number.isFinite(after) && after > 0 ? after : 0, signal: stop.signal })) raw.write(sseFrame(seq, event));
     } finally {
       clearInterval(keepAlive);
       raw.end();

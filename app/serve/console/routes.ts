@@ -78,9 +78,9 @@ function registerSignIn(app: FastifyInstance, ctx: ConsoleContext): void {
   });
 
   const api = { config: { consoleAccess: 'api' as const } };
-  app.get('/console/api/session', api, async (request) => {
+  app.get('/console/api/session', api, async (request, reply) => {
     const { token } = requireSession(request);
-    return { signedInAs: token.label ?? token.id, role: token.role ?? DEFAULT_ROLE };
+    return reply.header('cache-control', 'no-store').send({ signedInAs: token.label ?? token.id, role: token.role ?? DEFAULT_ROLE });
   });
 
   // Sign-out wants the bearer like every endpoint: a request that only carries the cookie (another port of this host) cannot end the session.
