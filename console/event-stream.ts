@@ -143,7 +143,9 @@ export function followEvents(url: string, options: FollowOptions): EventFollower
         if (done) return false;
         quiet();
         for (const event of parser.push(decoder.decode(value, { stream: true }))) {
-          lastEventId = parser.lastEventId;
+          // The id this event carries, not the parser's: the chunk may end inside a frame whose id line came, and that
+          // event, cut off by a drop, must come again.
+          lastEventId = event.id;
           received = true;
           options.onEvent(event);
           if (event.event === endEvent || stop.signal.aborted) {

@@ -160,6 +160,27 @@ test('a connection on which nothing arrives for the idle limit is opened again, 
   }
 });
 
+test('a connection cut inside a frame asks again after the last event it delivered, not after the id of the frame it lost', async () => {
+  const requests: IncomingHttpHeaders[] = [];
+  const cutting = createServer((request, response) => {
+    requests.push(request.headers);
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    // One whole event, and the next one's id and half of it in the same write; then the connection drops.
+    if (requests.length === 1) return void response.write('id: 1\nevent: check\ndata: {}\n\nid: 2\nevent: check\ndata: {"ha', () => request.socket.destroy());
+    response.end('id: 2\nevent: check\ndata: {}\n\nid: 3\nevent: end\ndata: {}\n\n');
+  });
+  await new Promise<void>((resolve) => cutting.listen(0, '127.0.0.1', resolve));
+  try {
+    const seen: StreamEvent[] = [];
+    const follower = followEvents(`http://127.0.0.1:${(cutting.address() as AddressInfo).port}/events`, { headers: () => ({}), onEvent: (e) => seen.push(e), onUnauthorized: () => {}, onLost: () => {}, retryMs: 10 });
+    await follower.done;
+    assert.deepEqual(requests.map((h) => h['last-event-id']), [undefined, '1']);
+    assert.deepEqual(seen.map((e) => e.id), ['1', '2', '3'], 'the cut event came again');
+  } finally {
+    await new Promise((resolve) => cutting.close(resolve));
+  }
+});
+
 test('a server that keeps dropping the connection without an event is given up after a few attempts', async () => {
   let attempts = 0;
   const dropping = createServer((request) => {
