@@ -1,7 +1,8 @@
 // A run's events as the console's run page reads them: the API's stream
 // (GET /api/runs/:id/events) with the session's two halves, on a real server
-// on 127.0.0.1 and a real run of the bundled reference narrowed to one check,
-// through the page's reader (console/event-stream.ts, which replaced
+// on 127.0.0.1 and real runs of the bundled reference (waiting behind one that
+// runs, so their events come when the test says: a cancel), through the
+// page's reader (console/event-stream.ts, which replaced
 // EventSource because that cannot send the session's bearer).
 // The reader: the text/event-stream rules on text cut anywhere; the replay
 // then live events, a dropped connection taken up again with Last-Event-ID
@@ -24,13 +25,16 @@ let lab: TestServer;
 let signedIn: ConsoleSession;
 /** Both halves of a session: its cookie and its secret as the bearer. */
 let session: Record<string, string>;
-/** The run the live test followed, finished by the time the stream's tests read it. */
+/** A run of an area of checks, which runs while the file's tests do (the server's shutdown stops it): the others wait behind it. */
+let running: string;
+/** The run the live test followed, ended by the time the stream's tests read it. */
 let followed: string | undefined;
 
 before(async () => {
   lab = await startConsoleTestServer();
   signedIn = await consoleSignIn(lab.url, lab.token);
   session = { cookie: signedIn.cookie, authorization: `Bearer ${signedIn.secret}` };
+  running = ((await lab.call('POST', '/api/runs', { body: { implementation: 'reference', options: { load: false, grep: '@area:auth' } } })).json as RunRecord).id;
 });
 
 after(() => lab?.close());
@@ -58,10 +62,11 @@ test('the parser follows the text/event-stream rules on text cut anywhere: LF, C
   assert.deepEqual([...STREAM].flatMap((c) => bytewise.push(c)), EXPECTED);
 });
 
-/** A narrow run of the reference, started by the session as its run page's form does. */
-async function startedRun(): Promise<string> {
+/** A narrow run of the reference, started by the session as its run page's form does: it waits behind the one that runs. */
+async function waitingRun(): Promise<string> {
   const started = await signedIn.call('POST', '/api/runs', { body: NARROW_RUN });
   assert.equal(started.status, 202, started.text);
+  assert.equal((started.json as RunRecord).status, 'queued');
   return (started.json as RunRecord).id;
 }
 
@@ -76,7 +81,7 @@ async function until(what: string, condition: () => boolean, timeoutMs = 5000): 
 }
 
 test('on the API’s stream with a session: the replay, live events, a dropped connection taken up with Last-Event-ID, nothing lost or twice, the stop after end', async () => {
-  const runId = await startedRun();
+  const runId = await waitingRun();
   followed = runId;
   const seen: StreamEvent[] = [];
   const lost: string[] = [];
@@ -88,21 +93,21 @@ test('on the API’s stream with a session: the replay, live events, a dropped c
     onLost: (why) => lost.push(why),
     retryMs: 50,
   });
-  await until('the first events', () => seen.length >= 2);
-  // The connection drops (every connection of the server closed under it) while the run goes on.
+  await until('the replay', () => seen.length === 1);
+  // The connection drops (every connection of the server closed under it); the reader takes it up again.
   lab.server.app.server.closeAllConnections();
-  await until('the reconnection', () => headerCalls === 2, 20_000);
+  await until('the reconnection', () => headerCalls === 2);
+  // On the second connection: the run leaves the queue, and its stream ends.
+  assert.equal((await signedIn.call('POST', `/api/runs/${runId}/cancel`)).status, 200);
   await follower.done;
   assert.deepEqual(lost, []);
-  assert.deepEqual(seen.map((e) => e.id), seen.map((_, i) => String(i + 1)), 'each event once, in order: the second connection sent Last-Event-ID');
-  assert.equal(seen.at(-1)!.event, 'end');
-  assert.equal((JSON.parse(seen.at(-1)!.data) as { run: { status: string } }).run.status, 'finished');
-  assert.ok(seen.some((e) => e.event === 'check'), 'the run’s check');
+  assert.deepEqual(seen.map((e) => [e.id, e.event]), [['1', 'status'], ['2', 'status'], ['3', 'end']], 'each event once, in order: the second connection sent Last-Event-ID');
+  assert.equal((JSON.parse(seen.at(-1)!.data) as { run: { status: string } }).run.status, 'cancelled');
   assert.equal(headerCalls, 2, 'no connection after end');
 });
 
 test('a 401 (the cookie alone) is handed to the page, and nothing more is tried; close stops a live stream', async () => {
-  const runId = await startedRun();
+  const runId = await waitingRun();
   const told: string[] = [];
   const refused = followEvents(eventsUrl(runId), {
     headers: () => ({ cookie: session.cookie! }),
@@ -120,7 +125,7 @@ test('a 401 (the cookie alone) is handed to the page, and nothing more is tried;
   live.close();
   await live.done;
   const atClose = [...events];
-  // Cancelled, the run goes on to its end: a status and `end` that the closed stream does not see.
+  // Cancelled, the run has a status and `end` that the closed stream does not see.
   await signedIn.call('POST', `/api/runs/${runId}/cancel`);
   await waitForRun(lab.call, runId, ['cancelled']);
   await new Promise((resolve) => setTimeout(resolve, 100));
@@ -227,7 +232,7 @@ async function readFrames(reader: ReadableStreamDefaultReader<Uint8Array>, until
 
 const events = (runId: string, headers: Record<string, string>) => fetch(eventsUrl(runId), { headers });
 
-test('the stream: a finished run replays its whole life, numbered from 1, and ends after end; Last-Event-ID resumes after it, nothing lost or twice', async () => {
+test('the stream: a run that ended replays its whole life, numbered from 1, and ends after end; Last-Event-ID resumes after it, nothing lost or twice', async () => {
   assert.ok(followed, 'the live test ran first');
   const whole = await events(followed, session);
   assert.equal(whole.status, 200);
@@ -237,7 +242,7 @@ test('the stream: a finished run replays its whole life, numbered from 1, and en
   assert.ok(replay.ended, 'the stream ends after end');
   assert.deepEqual(replay.frames.map((f) => f.id), replay.frames.map((_, i) => i + 1));
   assert.deepEqual([replay.frames[0]!.event, replay.frames.at(-1)!.event], ['status', 'end']);
-  assert.equal(replay.frames.at(-1)!.data.run!.status, 'finished');
+  assert.equal(replay.frames.at(-1)!.data.run!.status, 'cancelled');
 
   // A browser that saw the first two events and lost its connection comes back for the rest.
   const rest = await readFrames((await events(followed, { ...session, 'last-event-id': '2' })).body!.getReader(), () => false);
@@ -253,8 +258,8 @@ test('the stream wants both halves of the session: the cookie alone or the secre
 });
 
 test('a live view left open does not hold up the server’s shutdown', async () => {
-  const runId = await startedRun();
-  const reader = (await events(runId, session)).body!.getReader();
+  assert.equal(lab.server.services.runs.get(running)?.status, 'running');
+  const reader = (await events(running, session)).body!.getReader();
   const opened = await readFrames(reader, (f) => f.length >= 1);
   assert.equal(opened.frames[0]?.event, 'status');
   const started = performance.now();

@@ -13,7 +13,7 @@
 // console's routes or the API's.
 import { after, before, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { readFileSync, rmSync } from 'node:fs';
@@ -23,7 +23,7 @@ import { ImplementationStore } from '../../app/serve/store/implementations.ts';
 import { StoreLayout } from '../../app/serve/store/layout.ts';
 import { launchChromium } from '../report/support/browser.ts';
 import { makePki } from '../support/tls.ts';
-import { cancelledWhileRunning, NARROW_RUN, startConsoleTestServer, type TestServer } from './support.ts';
+import { cancelledWhileRunning, startConsoleTestServer, type TestServer } from './support.ts';
 import { cspViolations, signIn, watchedPage } from './support/console-page.ts';
 
 const STRICT_POLICY =
@@ -45,20 +45,42 @@ let browser: Browser | undefined;
 let run: string;
 /** A run cancelled before it started: no bundle. */
 let cancelledRun: string;
+/**
+ * The implementation under test, as two: one that lets everything through
+ * (its check of a request without a bearer fails, quoting the profile's
+ * path), and one that never answers, whose run hangs while the tests run (the
+ * server's shutdown stops it), so the runs they ask for wait behind it.
+ */
+let target: Server;
+let targetRun: string;
+/** A run of the implementation that never answers: it waits behind the one that hangs. */
+const WAITING_RUN = { implementation: 'stalled', options: { load: false, grep: '@check:auth.missing-bearer-is-401' }, secrets: { env: { TARGET_SECRET: 'target-secret' } } };
 
 before(async () => {
-  lab = await startConsoleTestServer();
-  const started = await lab.call('POST', '/api/runs', { body: NARROW_RUN });
-  // Asked while the first runs, the second waits behind it and is cancelled there.
-  const waiting = await lab.call('POST', '/api/runs', { body: NARROW_RUN });
-  cancelledRun = (waiting.json as RunRecord).id;
-  assert.equal((await lab.call('POST', `/api/runs/${cancelledRun}/cancel`)).status, 200);
-  run = (await cancelledWhileRunning(lab, (started.json as RunRecord).id)).id;
+  // Two runs at once: the hanging one, and the others one at a time.
+  lab = await startConsoleTestServer({ maxConcurrentRuns: 2 });
+  target = createServer((request, response) => {
+    if (!request.url?.startsWith('/stalled')) response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  const profile = (path: string, protectedPath: string) =>
+    JSON.stringify({ baseUrl: `http://127.0.0.1:${(target.address() as AddressInfo).port}${path}`, credentials: { clientId: 'test', clientSecret: 'env:TARGET_SECRET' }, http: { timeoutMs: 120_000 }, auth: { protectedPath } }, null, 2);
+  assert.equal((await lab.call('PUT', '/api/implementations/hostile-target', { body: { name: `${HOSTILE_NAME} target`, profileText: profile('', HOSTILE_PATH) } })).status, 201);
+  assert.equal((await lab.call('PUT', '/api/implementations/stalled', { body: { name: 'Stalled', profileText: profile('/stalled', '/users/1') } })).status, 201);
+  run = (await cancelledWhileRunning(lab)).id;
+  assert.equal((await lab.call('POST', '/api/runs', { body: WAITING_RUN })).json.status, 'running', 'the run that hangs');
+  cancelledRun = ((await lab.call('POST', '/api/runs', { body: WAITING_RUN })).json as RunRecord).id;
+  assert.equal((await lab.call('POST', `/api/runs/${cancelledRun}/cancel`)).json.status, 'cancelled');
+  const started = await lab.call('POST', '/api/runs', { body: { ...WAITING_RUN, implementation: 'hostile-target' } });
+  assert.equal(started.status, 202, started.text);
+  targetRun = (started.json as RunRecord).id;
 });
 
 after(async () => {
   await browser?.close();
   await lab?.close();
+  target?.closeAllConnections();
+  await new Promise((resolve) => target?.close(resolve));
 });
 
 interface Answer {
@@ -123,15 +145,16 @@ async function created(session: SignedIn, name: string): Promise<string> {
   return (JSON.parse(answer.body) as { id: string }).id;
 }
 
-/** The runs a test asked for stop: the next test's wait behind none of them. */
-async function cancelEveryRun(): Promise<void> {
-  const active = ((await lab.call('GET', '/api/runs')).json as RunRecord[]).filter((r) => r.status === 'queued' || r.status === 'running');
-  // Waiting ones first: none starts when the one ahead stops.
-  for (const r of active.reverse()) await lab.call('POST', `/api/runs/${r.id}/cancel`);
+/** The runs there are now, to cancel those a test asks for (cancelNew). */
+const runIds = async () => new Set(((await lab.call('GET', '/api/runs')).json as RunRecord[]).map((r) => r.id));
+
+/** Cancels the runs asked for since `before`, which wait behind the one that hangs: the next tests' wait for none of them. */
+async function cancelNew(before: Set<string>): Promise<void> {
+  for (const r of (await lab.call('GET', '/api/runs')).json as RunRecord[]) if (!before.has(r.id) && r.status === 'queued') await lab.call('POST', `/api/runs/${r.id}/cancel`);
 }
 
-/** Runs of the reference, started by the API: how many there are, to see that none was started. */
-const referenceRuns = async () => ((await lab.call('GET', '/api/runs?implementation=reference')).json as RunRecord[]).length;
+/** The runs of the implementation that never answers: how many there are, to see that none was started. */
+const stalledRuns = async () => ((await lab.call('GET', '/api/runs?implementation=stalled')).json as RunRecord[]).length;
 
 /** The console's own endpoint: its refusals are {error: SENTENCE}. */
 const SESSION_ENDPOINTS: Array<readonly [string, string]> = [
@@ -190,10 +213,10 @@ test('every call wants both halves of one session: the cookie alone, the secret 
   const session = await signInByForm(lab.url);
   const other = await signInByForm(lab.url);
   const implementation = await created(session, 'Halves');
-  // One to cancel: it waits behind one that runs.
-  await lab.call('POST', '/api/runs', { body: NARROW_RUN });
-  const waiting = ((await lab.call('POST', '/api/runs', { body: NARROW_RUN })).json as RunRecord).id;
-  const runsBefore = await referenceRuns();
+  const existing = await runIds();
+  // One to cancel: it waits behind the one that hangs.
+  const waiting = ((await lab.call('POST', '/api/runs', { body: WAITING_RUN })).json as RunRecord).id;
+  const runsBefore = await stalledRuns();
   const checks = mock.method(lab.server.services, 'check');
   const routes: Array<readonly [string, string, string | undefined]> = [
     ['GET', '/console/api/session', undefined],
@@ -208,7 +231,7 @@ test('every call wants both halves of one session: the cookie alone, the secret 
     ['POST', `/api/runs/${run}/tickets`, JSON.stringify({ kind: 'report' })],
     ['POST', '/api/doctor', JSON.stringify({ profileText: '{}' })],
     ['PUT', `/api/implementations/${implementation}`, JSON.stringify({ name: 'renamed', profileText: '{}' })],
-    ['POST', '/api/runs', JSON.stringify(NARROW_RUN)],
+    ['POST', '/api/runs', JSON.stringify(WAITING_RUN)],
     ['POST', `/api/runs/${waiting}/cancel`, undefined],
     ['DELETE', '/console/api/session', undefined],
   ];
@@ -229,7 +252,7 @@ test('every call wants both halves of one session: the cookie alone, the secret 
       }
     }
     assert.equal(lab.server.services.implementations.get(implementation)?.name, 'Halves', 'nothing changed');
-    assert.equal(await referenceRuns(), runsBefore, 'no run started');
+    assert.equal(await stalledRuns(), runsBefore, 'no run started');
     assert.equal(lab.server.services.runs.get(waiting)?.status, 'queued', 'nothing cancelled');
     assert.equal(checks.mock.callCount(), 0, 'the doctor was not called');
 
@@ -243,8 +266,7 @@ test('every call wants both halves of one session: the cookie alone, the secret 
     assert.equal((await raw(lab.url, 'GET', '/api/implementations', { headers: both(other) })).status, 200, 'the other session goes on');
   } finally {
     checks.mock.restore();
-    // The runs this test asked for stop: the others' wait for none of them.
-    await cancelEveryRun();
+    await cancelNew(existing);
   }
 });
 
@@ -271,6 +293,57 @@ test('the secret is handed over once, in the login’s answer (no-store, the str
   const again = await raw(lab.url, 'POST', '/login', { headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded', origin: lab.url }, body: `token=${lab.token}` });
   assert.equal(again.status, 200);
   assert.equal((await raw(lab.url, 'GET', '/api/implementations', { headers: both(session) })).status, 401, 'the old session ended');
+});
+
+test('a state-changing request from another origin (another port of this host too) is refused, whatever it carries; the login form’s too', async () => {
+  const session = await signInByForm(lab.url);
+  const id = await created(session, 'Origin target');
+  const existing = await runIds();
+  // One to cancel: it waits behind the one that hangs.
+  const runId = ((await lab.call('POST', '/api/runs', { body: WAITING_RUN })).json as RunRecord).id;
+  const runsBefore = await stalledRuns();
+  const implementationsBefore = lab.server.services.implementations.list().length;
+  const port = Number(new URL(lab.url).port);
+  const checks = mock.method(lab.server.services, 'check');
+  const stateChanging: Array<[string, string, string | undefined]> = [
+    ['POST', '/api/implementations', JSON.stringify({ name: 'x', profileText: '{}' })],
+    ['PUT', `/api/implementations/${id}`, JSON.stringify({ name: 'renamed', profileText: '{}' })],
+    ['POST', '/api/runs', JSON.stringify(WAITING_RUN)],
+    ['POST', `/api/runs/${runId}/cancel`, undefined],
+    ['POST', '/api/doctor', JSON.stringify({ profileText: '{}' })],
+    ['POST', `/api/runs/${run}/tickets`, JSON.stringify({ kind: 'report' })],
+    ['DELETE', '/console/api/session', undefined],
+  ];
+  try {
+    for (const [method, path, body] of stateChanging) {
+      const headers = body === undefined ? both(session) : json(session);
+      for (const origin of ['https://evil.example', `http://127.0.0.1:${port === 8080 ? 8081 : 8080}`, `http://localhost:${port}`, 'null']) {
+        const answer = await raw(lab.url, method, path, { headers: { ...headers, origin }, body });
+        assert.equal(answer.status, 403, `${method} ${path} from ${origin}: ${answer.body}`);
+      }
+    }
+    assert.equal(lab.server.services.implementations.get(id)?.name, 'Origin target', 'nothing changed');
+    assert.equal(lab.server.services.implementations.list().length, implementationsBefore, 'nothing created');
+    assert.equal(await stalledRuns(), runsBefore, 'no run started');
+    assert.equal(lab.server.services.runs.get(runId)?.status, 'queued', 'not cancelled');
+    assert.equal(checks.mock.callCount(), 0, 'the doctor was not called');
+
+    // From its own origin (or a client that names none), the same requests go through.
+    const renamed = await raw(lab.url, 'PUT', `/api/implementations/${id}`, { headers: json(session, { origin: lab.url }), body: JSON.stringify({ name: 'renamed', profileText: '{}' }) });
+    assert.equal(renamed.status, 200, renamed.body);
+    const cancelled = await raw(lab.url, 'POST', `/api/runs/${runId}/cancel`, { headers: both(session) });
+    assert.equal(cancelled.status, 200, cancelled.body);
+  } finally {
+    checks.mock.restore();
+    await cancelNew(existing);
+  }
+  // Signing in from another site's form, or another port's, is refused (login CSRF): no cookie, no secret.
+  for (const origin of ['https://evil.example', `http://127.0.0.1:${port === 8080 ? 8081 : 8080}`]) {
+    const foreign = await raw(lab.url, 'POST', '/login', { headers: { 'content-type': 'application/x-www-form-urlencoded', origin }, body: `token=${lab.token}` });
+    assert.equal(foreign.status, 403, origin);
+    assert.equal(foreign.headers['set-cookie'], undefined);
+    assert.doesNotMatch(foreign.body, SECRET_META);
+  }
 });
 
 test('a report or bundle opens with the cookie and a ticket of that session, run and kind, once', async () => {
@@ -349,57 +422,6 @@ test('the session cookie is HttpOnly and SameSite=Strict, Secure over TLS, and e
   }
 });
 
-test('a state-changing request from another origin (another port of this host too) is refused, whatever it carries; the login form’s too', async () => {
-  const session = await signInByForm(lab.url);
-  const id = await created(session, 'Origin target');
-  // One to cancel: it waits behind one that runs.
-  await lab.call('POST', '/api/runs', { body: NARROW_RUN });
-  const runId = ((await lab.call('POST', '/api/runs', { body: NARROW_RUN })).json as RunRecord).id;
-  const runsBefore = await referenceRuns();
-  const implementationsBefore = lab.server.services.implementations.list().length;
-  const port = Number(new URL(lab.url).port);
-  const checks = mock.method(lab.server.services, 'check');
-  const stateChanging: Array<[string, string, string | undefined]> = [
-    ['POST', '/api/implementations', JSON.stringify({ name: 'x', profileText: '{}' })],
-    ['PUT', `/api/implementations/${id}`, JSON.stringify({ name: 'renamed', profileText: '{}' })],
-    ['POST', '/api/runs', JSON.stringify(NARROW_RUN)],
-    ['POST', `/api/runs/${runId}/cancel`, undefined],
-    ['POST', '/api/doctor', JSON.stringify({ profileText: '{}' })],
-    ['POST', `/api/runs/${run}/tickets`, JSON.stringify({ kind: 'report' })],
-    ['DELETE', '/console/api/session', undefined],
-  ];
-  try {
-    for (const [method, path, body] of stateChanging) {
-      const headers = body === undefined ? both(session) : json(session);
-      for (const origin of ['https://evil.example', `http://127.0.0.1:${port === 8080 ? 8081 : 8080}`, `http://localhost:${port}`, 'null']) {
-        const answer = await raw(lab.url, method, path, { headers: { ...headers, origin }, body });
-        assert.equal(answer.status, 403, `${method} ${path} from ${origin}: ${answer.body}`);
-      }
-    }
-    assert.equal(lab.server.services.implementations.get(id)?.name, 'Origin target', 'nothing changed');
-    assert.equal(lab.server.services.implementations.list().length, implementationsBefore, 'nothing created');
-    assert.equal(await referenceRuns(), runsBefore, 'no run started');
-    assert.equal(lab.server.services.runs.get(runId)?.status, 'queued', 'not cancelled');
-    assert.equal(checks.mock.callCount(), 0, 'the doctor was not called');
-
-    // From its own origin (or a client that names none), the same requests go through.
-    const renamed = await raw(lab.url, 'PUT', `/api/implementations/${id}`, { headers: json(session, { origin: lab.url }), body: JSON.stringify({ name: 'renamed', profileText: '{}' }) });
-    assert.equal(renamed.status, 200, renamed.body);
-    const cancelled = await raw(lab.url, 'POST', `/api/runs/${runId}/cancel`, { headers: both(session) });
-    assert.equal(cancelled.status, 200, cancelled.body);
-  } finally {
-    checks.mock.restore();
-    await cancelEveryRun();
-  }
-  // Signing in from another site's form, or another port's, is refused (login CSRF): no cookie, no secret.
-  for (const origin of ['https://evil.example', `http://127.0.0.1:${port === 8080 ? 8081 : 8080}`]) {
-    const foreign = await raw(lab.url, 'POST', '/login', { headers: { 'content-type': 'application/x-www-form-urlencoded', origin }, body: `token=${lab.token}` });
-    assert.equal(foreign.status, 403, origin);
-    assert.equal(foreign.headers['set-cookie'], undefined);
-    assert.doesNotMatch(foreign.body, SECRET_META);
-  }
-});
-
 test('every page carries the Content-Security-Policy; the shell’s adds a fresh style nonce; a report keeps its own, framable by the console only', async () => {
   const session = await signInByForm(lab.url);
   const id = await created(session, 'Policy');
@@ -469,67 +491,52 @@ test('names and profile values, also as a check’s reason quotes them, render a
   // A profile kept as it was written, not as the server would take it now (by hand, by an older version): shown as text all the same.
   const at = new Date().toISOString();
   new ImplementationStore(new StoreLayout(lab.data)).save({ id: 'hostile-profile', name: HOSTILE_NAME, profileText: HOSTILE_PROFILE, createdAt: at, updatedAt: at });
-  // An implementation that lets everything through: its check of a request without a bearer fails, quoting the profile's path.
-  const target = createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
-  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
-  const targetProfile = JSON.stringify({ baseUrl: `http://127.0.0.1:${(target.address() as AddressInfo).port}`, credentials: { clientId: 'hostile', clientSecret: 'env:HOSTILE_SECRET' }, auth: { protectedPath: HOSTILE_PATH } }, null, 2);
-  assert.equal((await lab.call('PUT', '/api/implementations/hostile-target', { body: { name: `${HOSTILE_NAME} target`, profileText: targetProfile } })).status, 201);
-  try {
-    browser = await launchChromium();
-    const { page, problems, dialogs } = await watchedPage(browser);
-    const noMarkupRan = async (where: string) => {
-      const found = (await page.evaluate(`({
-        images: document.querySelectorAll('img').length,
-        scripts: document.querySelectorAll('script').length,
-        svgs: [...document.querySelectorAll('svg')].filter((s) => !s.classList.contains('sparkline')).length,
-        bold: document.querySelectorAll('main b').length,
-      })`)) as Record<string, number>;
-      assert.deepEqual(found, { images: 0, scripts: 1, svgs: 0, bold: 0 }, where);
-    };
+  browser = await launchChromium();
+  const { page, problems, dialogs } = await watchedPage(browser);
+  const noMarkupRan = async (where: string) => {
+    const found = (await page.evaluate(`({
+      images: document.querySelectorAll('img').length,
+      scripts: document.querySelectorAll('script').length,
+      svgs: [...document.querySelectorAll('svg')].filter((s) => !s.classList.contains('sparkline')).length,
+      bold: document.querySelectorAll('main b').length,
+    })`)) as Record<string, number>;
+    assert.deepEqual(found, { images: 0, scripts: 1, svgs: 0, bold: 0 }, where);
+  };
 
-    await signIn(page, lab.url, lab.token);
-    const row = page.locator('tr[data-implementation="hostile-profile"]');
-    assert.equal(await row.locator('td.name a').textContent(), HOSTILE_NAME);
-    assert.equal(await row.locator('td.base-url').textContent(), 'https://x.example/<script>alert(3)</script>');
-    await noMarkupRan('the implementations page');
+  await signIn(page, lab.url, lab.token);
+  const row = page.locator('tr[data-implementation="hostile-profile"]');
+  assert.equal(await row.locator('td.name a').textContent(), HOSTILE_NAME);
+  assert.equal(await row.locator('td.base-url').textContent(), 'https://x.example/<script>alert(3)</script>');
+  await noMarkupRan('the implementations page');
 
-    await row.locator('td.name a').click();
-    await page.waitForSelector('body[data-ready="true"] .cm-content');
-    assert.equal(await page.textContent('h1'), HOSTILE_NAME);
-    assert.equal(await page.inputValue('#implementation-name'), HOSTILE_NAME);
-    assert.equal(await page.textContent('.cm-content'), HOSTILE_PROFILE.replace(/\n/g, ''), 'the profile as typed');
-    await page.locator('.cm-lintRange-error').first().waitFor();
-    await page.click('.cm-content');
-    await page.keyboard.press('Control+Shift+M');
-    await page.locator('.cm-panel-lint .cm-diagnosticText').first().waitFor();
-    assert.ok((await page.locator('.cm-panel-lint .cm-diagnosticText').allTextContents()).some((m) => m.includes('<img src=x onerror=alert(4)>')), 'the linter quotes the key as text');
-    // Check: the server refuses the profile (422), naming the key, as text.
-    const logged = problems.length;
-    await page.click('#check');
-    await page.locator('#doctor .notice').waitFor();
-    assert.match((await page.textContent('#doctor .notice')) ?? '', /unknown key "<img src=x onerror=alert\(4\)>"/);
-    const failed = problems.splice(logged);
-    assert.ok(failed.every((line) => /status of 422/.test(line)), `the refusal is the one resource Chromium logs as failed: ${failed.join('\n')}`);
-    await noMarkupRan('the implementation page');
+  await row.locator('td.name a').click();
+  await page.waitForSelector('body[data-ready="true"] .cm-content');
+  assert.equal(await page.textContent('h1'), HOSTILE_NAME);
+  assert.equal(await page.inputValue('#implementation-name'), HOSTILE_NAME);
+  assert.equal(await page.textContent('.cm-content'), HOSTILE_PROFILE.replace(/\n/g, ''), 'the profile as typed');
+  await page.locator('.cm-lintRange-error').first().waitFor();
+  await page.click('.cm-content');
+  await page.keyboard.press('Control+Shift+M');
+  await page.locator('.cm-panel-lint .cm-diagnosticText').first().waitFor();
+  assert.ok((await page.locator('.cm-panel-lint .cm-diagnosticText').allTextContents()).some((m) => m.includes('<img src=x onerror=alert(4)>')), 'the linter quotes the key as text');
+  // Check: the server refuses the profile (422), naming the key, as text.
+  const logged = problems.length;
+  await page.click('#check');
+  await page.locator('#doctor .notice').waitFor();
+  assert.match((await page.textContent('#doctor .notice')) ?? '', /unknown key "<img src=x onerror=alert\(4\)>"/);
+  const failed = problems.splice(logged);
+  assert.ok(failed.every((line) => /status of 422/.test(line)), `the refusal is the one resource Chromium logs as failed: ${failed.join('\n')}`);
+  await noMarkupRan('the implementation page');
 
-    await page.goto(`${lab.url}/console/implementations/hostile-target`);
-    await page.waitForSelector('body[data-ready="true"] #run-form');
-    await page.fill('#run-form input[name="grep"]', '@check:auth.missing-bearer-is-401');
-    await page.uncheck('#run-form input[name="load"]');
-    await page.fill('#run-form input[name="secret-HOSTILE_SECRET"]', 'hostile-secret');
-    await page.click('#run-form button[type="submit"]');
-    await page.waitForURL(/\/console\/runs\//);
-    await page.locator('#run-verdict .badge').waitFor({ timeout: 30_000 });
-    const hostileRow = page.locator('.check-row[data-verdict="FAIL"]', { has: page.locator('.check-title', { hasText: /^A protected operation without Authorization is refused/ }) });
-    assert.equal(await hostileRow.locator('td.reason').textContent(), `GET ${HOSTILE_PATH} without a bearer credential was accepted: 200`);
-    await page.frameLocator('#report').locator('body[data-ready="true"]').waitFor({ timeout: 20_000 });
-    await noMarkupRan('the run page');
+  // The run of the implementation that lets everything through (started before the tests): its check of a request without a bearer fails.
+  await page.goto(`${lab.url}/console/runs/${targetRun}`);
+  await page.locator('#run-verdict .badge').waitFor({ timeout: 30_000 });
+  const hostileRow = page.locator('.check-row[data-verdict="FAIL"]', { has: page.locator('.check-title', { hasText: /^A protected operation without Authorization is refused/ }) });
+  assert.equal(await hostileRow.locator('td.reason').textContent(), `GET ${HOSTILE_PATH} without a bearer credential was accepted: 200`);
+  await page.frameLocator('#report').locator('body[data-ready="true"]').waitFor({ timeout: 20_000 });
+  await noMarkupRan('the run page');
 
-    assert.deepEqual(dialogs, []);
-    assert.deepEqual(problems, []);
-    assert.deepEqual(await cspViolations(page), []);
-  } finally {
-    target.closeAllConnections();
-    await new Promise((resolve) => target.close(resolve));
-  }
+  assert.deepEqual(dialogs, []);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(await cspViolations(page), []);
 });
