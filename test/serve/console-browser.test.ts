@@ -39,7 +39,8 @@ const CLIENT_SECRET = REFERENCE_DEFAULTS.clientSecret;
 const TOKEN_CHECK = '@check:auth.client-credentials-issues-pair';
 
 before(async () => {
-  [lab, reference, browser] = await Promise.all([startConsoleTestServer(), startReference({ port: 0 }), launchChromium()]);
+  // Two runs at once (one per implementation in any case): the run to compare with goes on beside the bundled reference's.
+  [lab, reference, browser] = await Promise.all([startConsoleTestServer({ maxConcurrentRuns: 2 }), startReference({ port: 0 }), launchChromium()]);
   watched = await watchedPage(browser);
   page = watched.page;
 });
@@ -50,16 +51,16 @@ after(async () => {
   await reference?.close();
 });
 
-/** Fills the start-run form of the implementation's page: a grep, no load stage, the one-run client secret. */
-async function fillRunForm(grep: string, clientSecret: string): Promise<void> {
+/** Fills the start-run form of the implementation's page: a grep, no load stage, the one-run client secret (none for the bundled reference). */
+async function fillRunForm(grep: string, clientSecret?: string): Promise<void> {
   await page.fill('#run-form input[name="grep"]', grep);
   await page.uncheck('#run-form input[name="load"]');
-  await page.fill('#run-form input[name="secret-PTAS_CLIENT_SECRET"]', clientSecret);
+  if (clientSecret !== undefined) await page.fill('#run-form input[name="secret-PTAS_CLIENT_SECRET"]', clientSecret);
 }
 
-/** Starts a run from the implementation's page and waits for the run's page. */
-async function startFromForm(grep: string, clientSecret: string): Promise<string> {
-  await page.goto(`${lab.url}/console/implementations/${implementationId}`);
+/** Starts a run from an implementation's page and waits for the run's page. */
+async function startFromForm(implementation: string, grep: string, clientSecret?: string): Promise<string> {
+  await page.goto(`${lab.url}/console/implementations/${implementation}`);
   await page.waitForSelector('body[data-ready="true"] #run-form');
   await fillRunForm(grep, clientSecret);
   await page.click('#run-form button[type="submit"]');
@@ -313,6 +314,11 @@ test('a run starts from the form, its one-run secret going with it only, and its
   assert.equal(await page.locator(`.check-row[data-check-id="auth.client-credentials-issues-pair"][data-verdict="PASS"]`).count(), 1);
   const events = await lab.call('GET', `/api/runs/${runId}/events`);
   assert.ok(!JSON.stringify(lab.server.services.runs.get(runId)).includes(CLIENT_SECRET) && !events.text.includes(CLIENT_SECRET), 'the secret is not kept');
+
+  // The run to compare with (below), asked now to run while the next tests do: the same check with another client secret, so the token is refused.
+  const next = await page.request.post(`${lab.url}/api/runs`, { headers: await bearerOf(page), data: { implementation: implementationId, options: { grep: TOKEN_CHECK }, secrets: { env: { PTAS_CLIENT_SECRET: 'not-the-client-secret' } } } });
+  assert.equal(next.status(), 202);
+  runIds.push(((await next.json()) as RunRecord).id);
 });
 
 test('the finished run’s report loads in its frame under its own policy, by a ticket good for one use', async () => {
@@ -345,26 +351,11 @@ test('Download bundle answers the run’s archive', async () => {
   for (const file of ['index.html', 'results.json', 'manifest.json']) assert.ok(names.includes(`ptas-run-${runIds[0]}/${file}`), `${file} in ${names.join(' ')}`);
 });
 
-test('Compare with… shows the baseline diff against another run of the implementation', async () => {
-  // The same check with another client secret: the token is refused, a regression.
-  await startFromForm(TOKEN_CHECK, 'not-the-client-secret');
-  await page.locator('#run-verdict [data-verdict="NOT CONFORMANT"]').waitFor({ timeout: 30_000 });
-  await page.locator('#compare-with').waitFor();
-  assert.equal(await page.inputValue('#compare-with'), runIds[0]);
-  await page.click('#compare');
-  await page.locator('#comparison').waitFor();
-  assert.match((await page.textContent('#comparison')) ?? '', /CONFORMANT.*→ this run: NOT CONFORMANT/);
-  assert.match((await page.textContent('#comparison .regressions')) ?? '', /1 regression/);
-  const failing = page.locator('#comparison .changes-failing tbody tr');
-  assert.equal(await failing.count(), 1);
-  assert.match((await failing.textContent()) ?? '', /PASS.*FAIL/);
-});
-
-/** A run of an area of checks, which the live view follows across a dropped connection, and Cancel then stops. */
+/** A run of the bundled reference's auth area, which the live view follows across a dropped connection, and Cancel then stops. */
 let running: string;
 
 test('the live view goes on after its connection drops: each check once, as the counts say', async () => {
-  running = await startFromForm('@area:auth', CLIENT_SECRET);
+  running = await startFromForm('reference', '@area:auth');
   await page.locator('.check-row').nth(1).waitFor({ timeout: 30_000 });
   const problems = watched.problems.length;
   // Every connection of the server closed under the page, the event stream's among them.
@@ -387,7 +378,7 @@ test('the live view goes on after its connection drops: each check once, as the 
 
 test('Cancel takes a queued run out of the queue, and ends a running run INCOMPLETE with its partial bundle', async () => {
   // A second run of the same implementation queues behind the one that runs.
-  const answer = await page.request.post(`${lab.url}/api/runs`, { headers: await bearerOf(page), data: { implementation: implementationId, options: { grep: TOKEN_CHECK }, secrets: { env: { PTAS_CLIENT_SECRET: CLIENT_SECRET } } } });
+  const answer = await page.request.post(`${lab.url}/api/runs`, { headers: await bearerOf(page), data: { implementation: 'reference', options: { grep: TOKEN_CHECK } } });
   assert.equal(answer.status(), 202);
   const queued = ((await answer.json()) as RunRecord).id;
 
@@ -432,6 +423,21 @@ test('Cancel takes a queued run out of the queue, and ends a running run INCOMPL
   const ticket = await page.request.post(`${lab.url}/api/runs/${queued}/tickets`, { headers: await bearerOf(page), data: { kind: 'bundle' } });
   assert.equal(ticket.status(), 409);
   assert.equal(watched.expected.length, 0, 'every expected dialog came');
+});
+
+test('Compare with… shows the baseline diff against another run of the implementation', async () => {
+  // The run asked after the first: the same check with another client secret, the token refused, a regression.
+  await page.goto(`${lab.url}/console/runs/${runIds[1]}`);
+  await page.locator('#run-verdict [data-verdict="NOT CONFORMANT"]').waitFor({ timeout: 30_000 });
+  await page.locator('#compare-with').waitFor();
+  assert.equal(await page.inputValue('#compare-with'), runIds[0]);
+  await page.click('#compare');
+  await page.locator('#comparison').waitFor();
+  assert.match((await page.textContent('#comparison')) ?? '', /CONFORMANT.*→ this run: NOT CONFORMANT/);
+  assert.match((await page.textContent('#comparison .regressions')) ?? '', /1 regression/);
+  const failing = page.locator('#comparison .changes-failing tbody tr');
+  assert.equal(await failing.count(), 1);
+  assert.match((await failing.textContent()) ?? '', /PASS.*FAIL/);
 });
 
 test('a new tab shares the session; a browser with only the cookie gets the login form; sign-out ends the session and forgets its secret', async () => {
