@@ -69,7 +69,7 @@ export function sessionOf(request: FastifyRequest): Session | undefined {
 }
 
 /** The live session the request's cookie names (not pushed on: the cookie alone does not keep a session alive). */
-export async function cookieSession(request: FastifyRequest, gate: Gate): Promise<Session | undefined> {
+async function cookieSession(request: FastifyRequest, gate: Gate): Promise<Session | undefined> {
   const session = gate.sessions.get(cookieValue(request.headers.cookie, SESSION_COOKIE));
   if (session && !gate.isLive(session.token)) {
     gate.sessions.destroy(session.id);
@@ -79,7 +79,7 @@ export async function cookieSession(request: FastifyRequest, gate: Gate): Promis
 }
 
 /** The session a request proves both halves of: its cookie's, with that session's secret as the bearer. */
-export async function bearerSession(request: FastifyRequest, gate: Gate): Promise<Session | undefined> {
+async function bearerSession(request: FastifyRequest, gate: Gate): Promise<Session | undefined> {
   const session = await cookieSession(request, gate);
   return session && secretMatches(session, bearerOf(request.headers.authorization)) ? session : undefined;
 }
