@@ -2,7 +2,8 @@
 // checks that observed nothing conclusive or found a contradiction — FAIL,
 // FLAKY, ERROR, SKIP, and those of the run's selection that have no verdict
 // (an interrupted run) — run again, against the same target with the same
-// profile, nonce and waivers, and their bundle is joined to the run's with
+// profile and waivers (given again: ptas merge refuses others) and the run's
+// nonce, and their bundle is joined to the run's with
 // `ptas merge` as another attempt of the same part (app/merge/merge.ts): a
 // fail-then-pass is FLAKY, an ERROR or SKIP followed by a verdict gives that
 // verdict (src/results/attempts.ts).
@@ -36,7 +37,7 @@ export function readRerunBase(dir: string): { results: RunResults; manifest: Man
   const manifestFile = path.join(dir, MANIFEST_FILE);
   if (!existsSync(manifestFile)) throw new ConfigError(`--rerun-of ${dir}: no ${MANIFEST_FILE} there (give the --out directory of the run to re-run)`);
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
-  if (manifest.run.shard) throw new ConfigError(`--rerun-of ${dir}: a part of a sharded run; re-run that part with --shard ${manifest.run.shard.index}/${manifest.run.shard.total}, or merge the parts first and re-run nothing but whole runs`);
+  if (manifest.run.shard) throw new ConfigError(`--rerun-of ${dir}: a part of a sharded run; run that part again with --shard ${manifest.run.shard.index}/${manifest.run.shard.total} and give both runs to ptas merge`);
   if (manifest.run.mergedFrom) throw new ConfigError(`--rerun-of ${dir}: a merged bundle; give the run it was merged from (the first attempt), and merge every attempt again`);
   const results = JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')) as RunResults;
   return { results, manifest };
