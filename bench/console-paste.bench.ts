@@ -1,5 +1,5 @@
-// A profile pasted into the console's editor, in headless Chromium against a
-// real Fastify server on 127.0.0.1 with the fake services. Budget (issue 30):
+// A profile pasted into the console's editor, in headless Chromium against
+// `ptas serve`'s real server on 127.0.0.1 (test/serve/support.ts). Budget (issue 30):
 // a 1 MB profile (under the server's 1,000,000-character limit) pasted over
 // the starter is editable within 1 s — from the paste until a keystroke has
 // landed and the page answers — and stays so: each of the keystrokes typed
@@ -13,8 +13,7 @@
 // keystrokes after such a paste took 6-40 s each.
 // `npm run bench -- console-paste`
 import { launchChromium } from '../test/report/support/browser.ts';
-import { startConsole } from '../test/serve/support/console-server.ts';
-import { FAKE_TOKEN } from '../test/serve/support/fake-services.ts';
+import { startConsoleTestServer } from '../test/serve/support.ts';
 import { pasteIntoEditor, signIn, watchedPage } from '../test/serve/support/console-page.ts';
 import { referenceProfile } from '../reference/profile.ts';
 import { endWithBudgets, median } from './support/figures.ts';
@@ -34,7 +33,7 @@ function profileOfSize(size: number): string {
   return text();
 }
 
-const server = await startConsole({});
+const server = await startConsoleTestServer();
 const browser = await launchChromium();
 const { page } = await watchedPage(browser);
 
@@ -65,7 +64,7 @@ async function paste(text: string): Promise<Paste> {
 }
 
 try {
-  await signIn(page, server.url, FAKE_TOKEN);
+  await signIn(page, server.url, server.token);
   const small = profileOfSize(10_000);
   const big = profileOfSize(BIG);
   const baseline: Paste[] = [];

@@ -1,8 +1,8 @@
-// The console's calls to its own endpoints (/console/api/*) and to the API
-// for CI (/api/*, whose refusals carry a code and a message). Each carries
-// the session's secret as its bearer (session.ts) besides the cookie the
-// browser sends; a 401 (the session ended, or this browser never had the
-// secret) forgets the secret and goes back to the login page.
+// The console's calls to the API for CI (/api/*, whose refusals carry a code
+// and a message), and to its own session endpoint (/console/api/session).
+// Each carries the session's secret as its bearer (session.ts) besides the
+// cookie the browser sends; a 401 (the session ended, or this browser never
+// had the secret) forgets the secret and goes back to the login page.
 import { authorization, signInAgain } from './session.ts';
 import { refusalMessage } from './refusals.ts';
 

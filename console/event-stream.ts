@@ -1,5 +1,5 @@
 // Server-sent events read with fetch: the run page's live view. EventSource
-// cannot send headers, and every console endpoint wants the session's bearer
+// cannot send headers, and the API wants the session's secret as the bearer
 // (app/serve/console/access.ts), so this reads the stream itself: the body
 // as a ReadableStream, parsed by the text/event-stream rules (id:, event:,
 // data: lines, a blank line ending each event, comments and unknown fields
@@ -143,7 +143,9 @@ export function followEvents(url: string, options: FollowOptions): EventFollower
         if (done) return false;
         quiet();
         for (const event of parser.push(decoder.decode(value, { stream: true }))) {
-          lastEventId = parser.lastEventId;
+          // The id this event carries, not the parser's: the chunk may end inside a frame whose id line came, and that
+          // event, cut off by a drop, must come again.
+          lastEventId = event.id;
           received = true;
           options.onEvent(event);
           if (event.event === endEvent || stop.signal.aborted) {

@@ -58,17 +58,27 @@ function routeTarget(request: FastifyRequest): Record<string, string> | undefine
   return entries.length ? Object.fromEntries(entries) : undefined;
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A POST that changes nothing (a one-use ticket to read): not an action to audit. */
+    changesNothing?: boolean;
+  }
+}
+
+type Via = 'api' | 'console';
+
 /**
  * Records each change a face answered with success: its method and route,
- * the ids it named, and who made it (`actorOf`: the token's name and role,
- * or undefined where nobody is known, which is then not recorded).
+ * the ids it named, which face it came through, and who made it (`actorOf`:
+ * the token's name and role, or undefined where nobody is known, which is
+ * then not recorded).
  */
-export function auditHook(log: AuditLog, via: 'api' | 'console', actorOf: (request: FastifyRequest) => { name: string; role?: string } | undefined): onResponseHookHandler {
+export function auditHook(log: AuditLog, via: Via | ((request: FastifyRequest) => Via), actorOf: (request: FastifyRequest) => { name: string; role?: string } | undefined): onResponseHookHandler {
   return async (request, reply) => {
-    if (!CHANGES.has(request.method) || reply.statusCode >= 400) return;
+    if (!CHANGES.has(request.method) || request.routeOptions.config.changesNothing || reply.statusCode >= 400) return;
     const actor = actorOf(request);
     if (!actor) return;
     const target = routeTarget(request);
-    log.record({ actor: actor.name, ...(actor.role ? { role: actor.role } : {}), via, action: `${request.method} ${request.routeOptions.url ?? request.url}`, ...(target ? { target } : {}), status: reply.statusCode });
+    log.record({ actor: actor.name, ...(actor.role ? { role: actor.role } : {}), via: typeof via === 'string' ? via : via(request), action: `${request.method} ${request.routeOptions.url ?? request.url}`, ...(target ? { target } : {}), status: reply.statusCode });
   };
 }

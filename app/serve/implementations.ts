@@ -21,6 +21,22 @@ export const TREND_LENGTH = 20;
 export const REFERENCE_NAME = 'The bundled reference';
 
 const ID = new RegExp(IMPLEMENTATION_ID_PATTERN);
+
+/**
+ * The bundled reference as a record: a page for its runs like any
+ * implementation's, whose text says why there is nothing to edit (saving it
+ * is refused: put).
+ */
+function referenceRecord(): ImplementationRecord {
+  const epoch = new Date(0).toISOString();
+  return {
+    id: REFERENCE_ID,
+    name: REFERENCE_NAME,
+    profileText: '// The bundled reference implementation: ptas starts it for each run, with its own profile.\n// Nothing to configure here; start a run below.\n{}\n',
+    createdAt: epoch,
+    updatedAt: epoch,
+  };
+}
 const MAX_NAME = 200;
 
 /** "Acme Payments (sandbox)" → "acme-payments-sandbox". */
@@ -48,8 +64,9 @@ export class ImplementationService {
     return this.store.list();
   }
 
+  /** A stored implementation, or the bundled reference's record ("reference"), which has no profile to edit: ptas starts it for each run. */
   get(id: string): ImplementationRecord | undefined {
-    return this.store.get(id);
+    return id === REFERENCE_ID ? referenceRecord() : this.store.get(id);
   }
 
   /** Checks a profile text as PUT would, without storing it (the editor's "check"). */

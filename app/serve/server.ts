@@ -15,6 +15,7 @@ import { installErrorHandlers } from './api/errors.ts';
 import { installJsonBodyParser } from './api/json-body.ts';
 import { implementationRoutes } from './api/implementations.ts';
 import { runRoutes } from './api/runs.ts';
+import { profileHelpRoutes } from './api/profile-help.ts';
 import { shareRoutes } from './api/share.ts';
 import { stderrLog } from './log.ts';
 import { serverTimeouts } from './timeouts.ts';
@@ -104,10 +105,12 @@ export async function createServer(options: ServerOptions): Promise<ServeServer>
     api.addHook('onRequest', authenticate);
     // Before the body is validated: a request its token's role may not make is refused as such, whatever it carries.
     api.addHook('preValidation', roleGuard);
-    api.addHook('onResponse', auditHook(services.audit, 'api', (request) => (request.ptasToken === undefined ? undefined : { name: request.ptasToken, role: request.ptasRole })));
+    // A console session's calls are the console's in the log: the same actions its pages offer.
+    api.addHook('onResponse', auditHook(services.audit, (request) => (request.ptasSession === undefined ? 'api' : 'console'), (request) => (request.ptasToken === undefined ? undefined : { name: request.ptasToken, role: request.ptasRole })));
     await runRoutes(api, services);
     await implementationRoutes(api, services);
     await auditRoutes(api, services);
+    await profileHelpRoutes(api, services);
   });
   await app.register(async (shares) => shareRoutes(shares, services));
   if (options.registerExtra) await options.registerExtra(app, services, log);

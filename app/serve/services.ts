@@ -15,7 +15,7 @@ import { schemaRefFor } from '../init/init.ts';
 import { renderStarterProfile } from '../init/starter-profile.ts';
 import type { Preset } from '../init/preset-names.ts';
 import type { ImplementationRecord, ImplementationSummary, RunRecord } from './contract.ts';
-import { doctorForProfile, type DoctorResult } from './doctor.ts';
+import { checkProfile, doctorForProfile, type DoctorResult, type ProfileCheck } from './doctor.ts';
 import { ServeError, type ErrorBody } from './errors.ts';
 import { stderrLog } from './log.ts';
 import { RunEvents, type NumberedRunEvent } from './events.ts';
@@ -32,11 +32,12 @@ import { ImplementationStore } from './store/implementations.ts';
 import { StoreLayout } from './store/layout.ts';
 import { RunStore } from './store/runs.ts';
 import { TokenStore, type TokenInfo, type VerifiedToken } from './tokens.ts';
+import { TicketStore } from './tickets.ts';
 import type { Role } from './roles.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export type { DoctorResult } from './doctor.ts';
+export type { DoctorResult, ProfileCheck } from './doctor.ts';
 export type { NumberedRunEvent } from './events.ts';
 export type { ImplementationInput } from './implementations.ts';
 export type { RunSecrets } from './profile-text.ts';
@@ -48,6 +49,7 @@ export interface ServeServices {
 
   implementations: {
     list(): ImplementationRecord[];
+    /** A stored implementation, or "reference": the bundled reference's record, whose page lists its runs (saving it is refused, 409). */
     get(id: string): ImplementationRecord | undefined;
     /** Creates or replaces; refuses (422) a text that does not parse or validate, or holds a secret in the clear. */
     put(id: string, input: ImplementationInput): { record: ImplementationRecord; created: boolean };
@@ -110,8 +112,14 @@ export interface ServeServices {
   /** Who changed what (audit.ts): each face records its changes; admin tokens read it (GET /api/audit). */
   audit: AuditLog;
 
+  /** One-use tickets to a run's report and bundle for a console session (tickets.ts): minted by POST /api/runs/:id/tickets, redeemed by the console's run files. */
+  readonly tickets: TicketStore;
+
   /** `ptas doctor` on a profile text (JSON mode): each configured operation tried once; 422 for a profile that cannot be resolved or reaches what the policy refuses, 502 when the target does not answer. */
   doctor(profileText: string, secrets?: RunSecrets): Promise<DoctorResult>;
+
+  /** The console's Check (doctor.ts checkProfile): the doctor's table for a profile being edited, or why nothing was tried. */
+  check(profileText: string, secrets?: RunSecrets): Promise<ProfileCheck>;
 
   /** `ptas init --yes`'s commented starter profile. */
   starterProfile(options?: { name?: string; baseUrl?: string; schemaRef?: string }): string;
@@ -193,9 +201,20 @@ export function createServices(options: ServicesOptions): CreatedServices {
   const recovered = runs.recover();
   const firstRunToken = tokens.createFirstRunToken();
 
+  const doctor = async (profileText: string, secrets?: RunSecrets): Promise<DoctorResult> => {
+    try {
+      return await doctorForProfile(profileText, policy, secrets);
+    } catch (error) {
+      if (error instanceof UnreachableError) throw new ServeError('unreachable', error.message);
+      if (error instanceof ConfigError) throw new ServeError('invalid-profile', error.message, { keyPath: error.keyPath });
+      throw error;
+    }
+  };
+
   const services: ServeServices = {
     dataDir: layout.root,
     audit: new AuditLog(layout.auditFile),
+    tickets: new TicketStore(),
     implementations: {
       list: () => implementations.list(),
       get: (id) => implementations.get(id),
@@ -244,15 +263,8 @@ export function createServices(options: ServicesOptions): CreatedServices {
       list: () => tokens.list(),
       isLive: (token) => tokens.isLiveInfo(token),
     },
-    doctor: async (profileText, secrets) => {
-      try {
-        return await doctorForProfile(profileText, policy, secrets);
-      } catch (error) {
-        if (error instanceof UnreachableError) throw new ServeError('unreachable', error.message);
-        if (error instanceof ConfigError) throw new ServeError('invalid-profile', error.message, { keyPath: error.keyPath });
-        throw error;
-      }
-    },
+    doctor,
+    check: (profileText, secrets) => checkProfile(profileText, (text) => doctor(text, secrets)),
     starterProfile: ({ name, baseUrl = DEFAULT_BASE_URL, schemaRef = schemaRefFor(fromRoot('ptas-profile.jsonc')) } = {}) => {
       const problem = baseUrlProblem(baseUrl);
       if (problem) throw new ServeError('invalid-request', `baseUrl ${baseUrl}: ${problem}`, { keyPath: '/baseUrl' });

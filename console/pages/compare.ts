@@ -53,7 +53,7 @@ export async function comparePart(run: RunRecord): Promise<HTMLElement> {
   const result = h('div', { class: 'compare-result' });
   let others: RunRecord[];
   try {
-    others = (await getJson<RunRecord[]>(`/console/api/implementations/${encodeURIComponent(run.implementation)}/runs`)).filter((r) => r.id !== run.id && r.status === 'finished');
+    others = (await getJson<RunRecord[]>(`/api/runs?implementation=${encodeURIComponent(run.implementation)}`)).filter((r) => r.id !== run.id && r.status === 'finished');
   } catch (error) {
     return h('section', { class: 'compare' }, h('h2', null, 'Compare with…'), notice('warn', messageOf(error)));
   }
@@ -68,7 +68,7 @@ export async function comparePart(run: RunRecord): Promise<HTMLElement> {
     const baseline = others.find((r) => r.id === select.value)!;
     button.disabled = true;
     fill(result, h('p', { class: 'muted' }, 'Comparing…'));
-    getJson<RunComparison>(`/console/api/runs/${encodeURIComponent(run.id)}/compare?baseline=${encodeURIComponent(baseline.id)}`)
+    getJson<RunComparison>(`/api/runs/${encodeURIComponent(run.id)}/compare/${encodeURIComponent(baseline.id)}`)
       .then((diff) => fill(result, comparisonView(diff, baseline)))
       .catch((error: unknown) => fill(result, notice('danger', messageOf(error))))
       .finally(() => (button.disabled = false));

@@ -15,7 +15,7 @@ import { runForm, typedSecrets } from './run-form.ts';
 
 let schema: Promise<object> | undefined;
 function profileSchema(): Promise<object> {
-  schema ??= getJson<object>('/console/api/profile-schema').catch((error: unknown) => {
+  schema ??= getJson<object>('/api/profile-schema').catch((error: unknown) => {
     schema = undefined;
     throw error;
   });
@@ -77,7 +77,7 @@ function startFromPart(part: EditorPart): HTMLElement {
     const query = choice.value ? `?${new URLSearchParams({ preset: choice.value, baseUrl: baseUrl.value.trim() })}` : '';
     use.disabled = true;
     fill(problem);
-    getJson<{ profileText: string }>(`/console/api/starter${query}`)
+    getJson<{ profileText: string }>(`/api/starter${query}`)
       .then(({ profileText }) => part.startFrom(profileText))
       .catch((error: unknown) => fill(problem, notice('danger', messageOf(error))))
       .finally(() => (use.disabled = false));
@@ -147,8 +147,8 @@ function editorPart(record: ImplementationRecord | undefined, text: string, draf
     if (!input.name) return fill(status, notice('danger', 'Give the implementation a name.'));
     save.disabled = true;
     const request = record
-      ? send<ImplementationRecord>('PUT', `/console/api/implementations/${encodeURIComponent(record.id)}`, input)
-      : send<ImplementationRecord>('POST', '/console/api/implementations', input);
+      ? send<ImplementationRecord>('PUT', `/api/implementations/${encodeURIComponent(record.id)}`, input)
+      : send<ImplementationRecord>('POST', '/api/implementations', input);
     request
       .then((stored) => {
         saved = stored.profileText;
@@ -171,7 +171,8 @@ function editorPart(record: ImplementationRecord | undefined, text: string, draf
   check.addEventListener('click', () => {
     check.disabled = true;
     fill(doctor, h('p', { class: 'muted' }, 'Running ptas doctor…'));
-    send<DoctorSummary>('POST', '/console/api/doctor', { profileText: editor.text(), ...typedSecrets() })
+    const secrets = typedSecrets();
+    send<DoctorSummary>('POST', '/api/doctor', { profileText: editor.text(), ...(secrets ? { secrets } : {}) })
       .then((summary) => fill(doctor, h('h2', null, 'Doctor'), doctorTable(summary)))
       .catch((error: unknown) => fill(doctor, notice('danger', messageOf(error))))
       .finally(() => (check.disabled = false));
@@ -218,9 +219,9 @@ function editorPart(record: ImplementationRecord | undefined, text: string, draf
 
 export async function implementationPage(main: HTMLElement, params: string[]): Promise<Cleanup> {
   const id = params[0];
-  const [record, schemaValue, editor] = await Promise.all([id ? getJson<ImplementationRecord>(`/console/api/implementations/${encodeURIComponent(id)}`) : undefined, profileSchema(), loadEditor()]);
-  const text = record?.profileText ?? (await getJson<{ profileText: string }>('/console/api/starter')).profileText;
-  const runs = record ? await getJson<RunRecord[]>(`/console/api/implementations/${encodeURIComponent(record.id)}/runs`) : [];
+  const [record, schemaValue, editor] = await Promise.all([id ? getJson<ImplementationRecord>(`/api/implementations/${encodeURIComponent(id)}`) : undefined, profileSchema(), loadEditor()]);
+  const text = record?.profileText ?? (await getJson<{ profileText: string }>('/api/starter')).profileText;
+  const runs = record ? await getJson<RunRecord[]>(`/api/runs?implementation=${encodeURIComponent(record.id)}`) : [];
 
   const runSection = h('section', { class: 'start-run' });
   const showRunForm = (r: ImplementationRecord) => fill(runSection, h('h2', null, 'Start a run'), runForm(r.id, r.profileText));

@@ -25,7 +25,7 @@ function row(s: ImplementationSummary): HTMLTableRowElement {
 }
 
 export async function implementationsPage(main: HTMLElement): Promise<void> {
-  const summaries = await getJson<ImplementationSummary[]>('/console/api/implementations');
+  const summaries = await getJson<ImplementationSummary[]>('/api/implementations');
   const table = summaries.length
     ? h(
         'table',

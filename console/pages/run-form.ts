@@ -2,29 +2,25 @@
 // stage on or off, the certifier's nonce, and a value for each env:NAME the
 // profile references, sent with this run only (password fields, never
 // stored; an empty one is left to the server's environment).
-import type { RunRecord, StartRunInput } from '../../app/serve/console/api-types.ts';
-import { AREAS } from '../../src/check/model.ts';
+import type { RunRecord } from '../../app/serve/console/api-types.ts';
 import { messageOf, send } from '../api.ts';
 import { fill, h, notice } from '../dom.ts';
 import { navigate } from '../router.ts';
 import { envReferences, setsClientSecret } from '../profile-secrets.ts';
-
-const RUN_AREAS = AREAS.filter((a) => a !== 'load' && a !== 'errors');
+import { givenSecrets, RUN_AREAS, runOptionsOf, type RunChoices } from '../run-options.ts';
+import type { RunSecrets } from '../../app/serve/profile-text.ts';
 
 function field(label: string, input: HTMLElement, hint?: string): HTMLElement {
   return h('div', { class: 'field' }, h('label', null, label, input), hint ? h('span', { class: 'hint' }, hint) : null);
 }
 
 /** The one-run secrets typed into this page's start-run form, if it has one: Check sends them as a run does, so a profile of env: references can be checked. */
-export function typedSecrets(): { secrets?: Record<string, string>; clientSecret?: string } {
+export function typedSecrets(): RunSecrets | undefined {
   const form = document.getElementById('run-form');
-  if (!form) return {};
-  const typed = [...form.querySelectorAll<HTMLInputElement>('input[name^="secret-"]')].filter((input) => input.value !== '');
+  if (!form) return undefined;
+  const typed = [...form.querySelectorAll<HTMLInputElement>('input[name^="secret-"]')];
   const clientSecret = form.querySelector<HTMLInputElement>('input[name="client-secret"]')?.value;
-  return {
-    ...(typed.length ? { secrets: Object.fromEntries(typed.map((input) => [input.name.slice('secret-'.length), input.value])) } : {}),
-    ...(clientSecret ? { clientSecret } : {}),
-  };
+  return givenSecrets({ secrets: Object.fromEntries(typed.map((input) => [input.name.slice('secret-'.length), input.value])), ...(clientSecret ? { clientSecret } : {}) });
 }
 
 export function runForm(implementationId: string, savedProfileText: string): HTMLFormElement {
@@ -67,17 +63,20 @@ export function runForm(implementationId: string, savedProfileText: string): HTM
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const input: StartRunInput = {
+    const choices: RunChoices = {
       load: load.checked,
       areas: areaBoxes.filter((b) => b.checked).map((b) => b.value),
-      secrets: Object.fromEntries(secrets.filter((s) => s.input.value !== '').map((s) => [s.name, s.input.value])),
+      grep: grep.value,
+      nonce: nonce.value,
+      secrets: Object.fromEntries(secrets.map((s) => [s.name, s.input.value])),
+      ...(clientSecret?.value ? { clientSecret: clientSecret.value } : {}),
     };
-    if (grep.value.trim()) input.grep = grep.value.trim();
-    if (nonce.value.trim()) input.nonce = nonce.value.trim();
-    if (clientSecret?.value) input.clientSecret = clientSecret.value;
+    const options = runOptionsOf(choices);
+    if (typeof options === 'string') return void fill(status, notice('danger', options));
+    const oneRun = givenSecrets(choices);
     submit.disabled = true;
     fill(status, 'Starting…');
-    send<RunRecord>('POST', `/console/api/implementations/${encodeURIComponent(implementationId)}/runs`, input)
+    send<RunRecord>('POST', '/api/runs', { implementation: implementationId, options, ...(oneRun ? { secrets: oneRun } : {}) })
       .then((run) => {
         for (const s of secrets) s.input.value = '';
         if (clientSecret) clientSecret.value = '';

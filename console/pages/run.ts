@@ -1,5 +1,5 @@
 // A run's page: live while it is queued or running (server-sent events from
-// /console/api/runs/:id/events, read with the session's bearer by
+// /api/runs/:id/events, read with the session's bearer by
 // event-stream.ts: each check as it finishes, the counts ("n of N checks"
 // once the run says how many it reports), the elapsed time,
 // the queue position while queued), with Cancel; once finished, its report
@@ -11,7 +11,7 @@
 // download are navigations, which cannot carry the bearer: each first asks
 // for a one-use ticket and goes to the URL it names.
 import type { ImplementationRecord, RunEvent, RunRecord, TicketAnswer, Verdict } from '../../app/serve/console/api-types.ts';
-import { getJson, messageOf, send } from '../api.ts';
+import { ApiError, getJson, messageOf, send } from '../api.ts';
 import { followEvents, type EventFollower } from '../event-stream.ts';
 import { authorization, signInAgain } from '../session.ts';
 import { fill, h, link, notice } from '../dom.ts';
@@ -114,9 +114,9 @@ function elapsedClock(view: View): { set(run: RunRecord, elapsedMs?: number): vo
   };
 }
 
-/** A one-use URL of the run's report or bundle (app/serve/console/tickets.ts). */
+/** A one-use URL of the run's report or bundle (app/serve/tickets.ts). */
 async function ticketUrl(runId: string, kind: 'report' | 'bundle'): Promise<string> {
-  return (await send<TicketAnswer>('POST', `/console/api/runs/${encodeURIComponent(runId)}/tickets`, { kind })).url;
+  return (await send<TicketAnswer>('POST', `/api/runs/${encodeURIComponent(runId)}/tickets`, { kind })).url;
 }
 
 async function showFinished(view: View, run: RunRecord): Promise<void> {
@@ -185,7 +185,7 @@ function subscribe(run: RunRecord, view: View, clock: ReturnType<typeof elapsedC
       void showFinished(view, e.run);
     },
   };
-  return followEvents(`/console/api/runs/${encodeURIComponent(run.id)}/events`, {
+  return followEvents(`/api/runs/${encodeURIComponent(run.id)}/events`, {
     headers: authorization,
     onEvent: ({ event, data }) => {
       const handle = handlers[event as RunEvent['type']] as ((e: RunEvent) => void) | undefined;
@@ -198,8 +198,8 @@ function subscribe(run: RunRecord, view: View, clock: ReturnType<typeof elapsedC
 
 export async function runPage(main: HTMLElement, params: string[]): Promise<Cleanup> {
   const id = params[0]!;
-  const run = await getJson<RunRecord>(`/console/api/runs/${encodeURIComponent(id)}`);
-  const implementation = await getJson<ImplementationRecord>(`/console/api/implementations/${encodeURIComponent(run.implementation)}`).catch(() => undefined);
+  const run = await getJson<RunRecord>(`/api/runs/${encodeURIComponent(id)}`);
+  const implementation = await getJson<ImplementationRecord>(`/api/implementations/${encodeURIComponent(run.implementation)}`).catch(() => undefined);
   const view: View = {
     status: h('div', { class: 'run-status', attrs: { id: 'run-status' } }),
     counts: h('div', { class: 'counts', attrs: { id: 'counts' } }),
@@ -216,8 +216,9 @@ export async function runPage(main: HTMLElement, params: string[]): Promise<Clea
         : 'Cancel this run? The checks in flight stop and the run ends INCOMPLETE; what finished stays, in a partial bundle you can download.';
     if (!confirm(question)) return;
     view.cancel.disabled = true;
-    send<RunRecord>('POST', `/console/api/runs/${encodeURIComponent(run.id)}/cancel`)
-      .catch((error: unknown) => view.finished.prepend(notice('danger', messageOf(error))))
+    send<RunRecord>('POST', `/api/runs/${encodeURIComponent(run.id)}/cancel`)
+      // 409: the run ended as Cancel was clicked, which is no error: its end comes with the live view.
+      .catch((error: unknown) => (error instanceof ApiError && error.status === 409 ? undefined : view.finished.prepend(notice('danger', messageOf(error)))))
       .finally(() => (view.cancel.disabled = false));
   });
   const clock = elapsedClock(view);

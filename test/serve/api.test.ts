@@ -37,6 +37,11 @@ test('every API route wants a live bearer token: none, a wrong one and a revoked
     ['GET', '/api/runs/abc/bundle'],
     ['POST', '/api/runs/abc/cancel'],
     ['PUT', '/api/implementations/acme'],
+    ['POST', '/api/implementations'],
+    ['GET', '/api/starter'],
+    ['GET', '/api/profile-schema'],
+    ['POST', '/api/doctor'],
+    ['POST', '/api/runs/abc/tickets'],
   ] as const) {
     const answer = await lab.call(method, route, { token: null, body: method === 'GET' ? undefined : {} });
     assert.equal(answer.status, 401, `${method} ${route}`);
@@ -349,4 +354,35 @@ test('implementations: a profile that parses and validates is stored (201, then 
 test('the server log names runs, never a token', () => {
   assert.ok(lab.logs.some((line) => /started/.test(line)));
   assert.ok(lab.logs.every((line) => !line.includes(lab.token)));
+});
+
+test('what the console asks, a CI client may: a new implementation under an id made from its name, the starter or a preset, the profile schema, Check with one-run secrets; a ticket is a console session’s only', async () => {
+  const profileText = '{ "baseUrl": "https://sandbox.acme.example", "credentials": { "clientId": "partner-a", "clientSecret": "env:ACME_SECRET" } }';
+  const created = await lab.call('POST', '/api/implementations', { body: { name: 'Acme Payments', profileText } });
+  assert.equal(created.status, 201, created.text);
+  assert.equal(created.json.id, 'acme-payments');
+  assert.equal(created.headers.get('location'), '/api/implementations/acme-payments');
+  assert.equal((await lab.call('POST', '/api/implementations', { body: { name: 'Acme Payments', profileText } })).json.id, 'acme-payments-2', 'the name again: another id');
+  assert.equal((await lab.call('POST', '/api/implementations', { body: { name: 'Acme', profileText: '{"baseUrl": ' } })).status, 422);
+  assert.equal((await lab.call('POST', '/api/implementations', { body: { name: 'Acme', profileText, id: 'mine' } })).status, 400, 'the id is not the client’s to choose');
+
+  assert.match((await lab.call('GET', '/api/starter')).json.profileText, /"clientSecret": "env:PTAS_CLIENT_SECRET"/);
+  assert.match((await lab.call('GET', '/api/starter?preset=reference&baseUrl=http%3A%2F%2F127.0.0.1%3A8080')).json.profileText, /started as `ptas reference` at http:\/\/127\.0\.0\.1:8080/);
+  assert.equal((await lab.call('GET', '/api/starter?baseUrl=x&extra=1')).status, 400);
+  const schema = await lab.call('GET', '/api/profile-schema');
+  assert.equal(schema.json.properties.baseUrl.type, 'string');
+  assert.equal(schema.headers.get('cache-control'), 'private, max-age=300');
+
+  // Check with the one-run secret a run would take: the target does not answer, which its answer says (nothing stored).
+  const checked = await lab.call('POST', '/api/doctor', { body: { profileText: '{ "baseUrl": "http://127.0.0.1:9", "credentials": { "clientId": "x", "clientSecret": "env:ACME_SECRET" } }', secrets: { env: { ACME_SECRET: 'one-run' } } } });
+  assert.equal(checked.status, 200, checked.text);
+  assert.deepEqual(checked.json.rows, []);
+  assert.match(checked.json.error, /127\.0\.0\.1:9/);
+  assert.doesNotMatch(checked.text, /one-run/);
+  assert.equal((await lab.call('POST', '/api/doctor', { body: { profileText: '{ "baseUrl": "http://127.0.0.1:9", "credentials": { "clientId": "x", "clientSecret": "env:ACME_SECRET" } }' } })).json.error, 'missing-secret', 'without it: refused as a run would be');
+
+  // A bearer token downloads the bundle itself: a ticket opens a console page, for a console session.
+  const ticket = await lab.call('POST', '/api/runs/AAAAAAAAAAAAAAAAAAAAAA/tickets', { body: { kind: 'bundle' } });
+  assert.equal(ticket.status, 403, ticket.text);
+  for (const id of ['acme-payments', 'acme-payments-2']) assert.equal((await lab.call('DELETE', `/api/implementations/${id}`)).status, 204);
 });

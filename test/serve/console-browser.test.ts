@@ -1,51 +1,74 @@
-// The console in Chromium, on a real Fastify server on 127.0.0.1 with the
-// fake services (test/serve/support/fake-services.ts): sign in with a token,
+// The console in Chromium, on a real `ptas serve` server on 127.0.0.1 (its
+// services over a temporary store), certifying the bundled reference started
+// in this process as the implementation under test: sign in with a token,
 // create an implementation from ptas init's starter, the editor's schema
-// diagnostics and key completion, Check (the doctor's table), start a run and
-// watch its checks arrive, the report framed, the bundle downloaded, a
-// comparison with another run, and Cancel on a queued and a running run;
-// the session's secret kept in the origin's storage (a new tab shares it,
-// sign-out forgets it), a browser that has only the cookie sent to the
-// login form. The tests run in order on one signed-in page; none may log an
-// error, show a dialog or violate the Content-Security-Policy.
-import { after, before, test } from 'node:test';
+// diagnostics and key completion, Check (the doctor's table, with a one-run
+// secret), start a run and watch its checks arrive, the report framed, the
+// bundle downloaded, a comparison with another run, the live view across a
+// dropped connection, and Cancel on a queued and a running run; the
+// session's secret kept in the origin's storage (a new tab shares it,
+// sign-out forgets it), a browser that has only the cookie sent to the login
+// form. Runs are narrowed to a check or an area, without the load stage. The
+// tests run in order on one signed-in page; none may log an error, show a
+// dialog or violate the Content-Security-Policy.
+import { after, before, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import type { Browser, Page } from '@playwright/test';
+import type { RunRecord } from '../../app/serve/contract.ts';
+import { REFERENCE_DEFAULTS } from '../../reference/options.ts';
+import { startReference, type RunningReference } from '../../reference/server.ts';
 import { launchChromium } from '../report/support/browser.ts';
-import { startConsole, type RunningConsole } from './support/console-server.ts';
-import { FAKE_TOKEN } from './support/fake-services.ts';
+import { startConsoleTestServer, type TestServer } from './support.ts';
 import { bearerOf, cspViolations, expectDialog, pasteIntoEditor, secretOf, signIn, watchedPage, type Watched } from './support/console-page.ts';
 
-let server: RunningConsole;
+let lab: TestServer;
+let reference: RunningReference;
 let browser: Browser;
 let watched: Watched;
 let page: Page;
 let implementationId: string;
 const runIds: string[] = [];
 
+/** The reference's client secret: what a certifier types into the start-run form for the profile's env:PTAS_CLIENT_SECRET. */
+const CLIENT_SECRET = REFERENCE_DEFAULTS.clientSecret;
+/** One check that needs a token: it passes with the client secret and fails with another. */
+const TOKEN_CHECK = '@check:auth.client-credentials-issues-pair';
+
 before(async () => {
-  server = await startConsole({
-    fake: {
-      checkIntervalMs: 250,
-      // The third and fourth runs never finish by themselves: they are cancelled.
-      checksPerRun: (ordinal) => (ordinal >= 2 ? 10_000 : 5),
-      // The second run fails one check the first passed: a regression to compare.
-      checkVerdict: (ordinal, index) => (ordinal === 1 && index === 1 ? 'FAIL' : 'PASS'),
-    },
-  });
-  browser = await launchChromium();
+  // Two runs at once (one per implementation in any case): the run to compare with goes on beside the bundled reference's.
+  [lab, reference, browser] = await Promise.all([startConsoleTestServer({ maxConcurrentRuns: 2 }), startReference({ port: 0 }), launchChromium()]);
   watched = await watchedPage(browser);
   page = watched.page;
 });
 
 after(async () => {
   await browser?.close();
-  await server?.close();
+  await lab?.close();
+  await reference?.close();
 });
+
+/** Fills the start-run form of the implementation's page: a grep, no load stage, the one-run client secret (none for the bundled reference). */
+async function fillRunForm(grep: string, clientSecret?: string): Promise<void> {
+  await page.fill('#run-form input[name="grep"]', grep);
+  await page.uncheck('#run-form input[name="load"]');
+  if (clientSecret !== undefined) await page.fill('#run-form input[name="secret-PTAS_CLIENT_SECRET"]', clientSecret);
+}
+
+/** Starts a run from an implementation's page and waits for the run's page. */
+async function startFromForm(implementation: string, grep: string, clientSecret?: string): Promise<string> {
+  await page.goto(`${lab.url}/console/implementations/${implementation}`);
+  await page.waitForSelector('body[data-ready="true"] #run-form');
+  await fillRunForm(grep, clientSecret);
+  await page.click('#run-form button[type="submit"]');
+  await page.waitForURL((url) => url.pathname.startsWith('/console/runs/') && !runIds.some((id) => url.pathname.endsWith(id)));
+  const runId = new URL(page.url()).pathname.split('/').pop()!;
+  runIds.push(runId);
+  return runId;
+}
 
 async function tarEntries(gz: Buffer): Promise<string[]> {
   const names: string[] = [];
@@ -62,10 +85,10 @@ async function tarEntries(gz: Buffer): Promise<string[]> {
 }
 
 test('signing in with the token leads to the implementations page, the session’s secret kept in this origin’s storage', async () => {
-  await signIn(page, server.url, FAKE_TOKEN);
+  await signIn(page, lab.url, lab.token);
   assert.equal(new URL(page.url()).pathname, '/');
   assert.equal(await page.textContent('h1'), 'Implementations');
-  await page.locator('header .who', { hasText: 'tester' }).waitFor();
+  await page.locator('header .who', { hasText: /^first-run$/ }).waitFor();
   assert.match((await secretOf(page)) ?? '', /^[A-Za-z0-9_-]{43}$/, '32 random bytes, base64url');
   const history = (await page.evaluate('navigation.entries().map((e) => new URL(e.url).pathname + new URL(e.url).search)')) as string[];
   assert.deepEqual(history, ['/login?next=%2F', '/'], 'the page that handed the secret over is not in the history (replaced)');
@@ -85,9 +108,9 @@ test('an implementation is created from ptas init’s starter profile', async ()
   await page.waitForURL(/\/console\/implementations\/acme-staging$/);
   await page.waitForSelector('body[data-ready="true"] #run-form');
   implementationId = 'acme-staging';
-  const stored = await server.fake.implementations.get(implementationId);
+  const stored = lab.server.services.implementations.get(implementationId);
   assert.equal(stored?.name, 'Acme staging');
-  assert.equal(stored?.profileText, await server.fake.starterProfileText(), 'the profile is stored as the editor showed it');
+  assert.equal(stored?.profileText, lab.server.services.starterProfile(), 'the profile is stored as the editor showed it');
 });
 
 test('the editor completes keys with their descriptions and marks a wrong key and a wrong type where they are', async () => {
@@ -156,7 +179,9 @@ test('a large profile pastes and stays editable: beyond 64 KB the schema checks 
 
 test('unsaved edits survive leaving the page and a reload: leaving asks first, the page opens on the draft, Save forgets it', async () => {
   const own = `/console/implementations/${implementationId}`;
-  const edited = (await server.fake.starterProfileText()).replace('"baseUrl"', '// edited, not saved\n  "baseUrl"');
+  // The edit: the address of the implementation under test.
+  const edited = lab.server.services.starterProfile().replace('"baseUrl": "http://127.0.0.1:8080"', `// edited, not saved\n  "baseUrl": "${reference.url}"`);
+  assert.notEqual(edited, lab.server.services.starterProfile());
   await pasteIntoEditor(page, edited);
   await page.locator('#editor-status', { hasText: 'Unsaved changes' }).waitFor();
 
@@ -190,7 +215,7 @@ test('unsaved edits survive leaving the page and a reload: leaving asks first, t
   // Save stores the draft's text and forgets the draft: a reload asks nothing and shows no draft.
   await page.click('#save');
   await page.locator('#editor-status', { hasText: /^Saved/ }).waitFor();
-  assert.match((await server.fake.implementations.get(implementationId))?.profileText ?? '', /edited, not saved/);
+  assert.match(lab.server.services.implementations.get(implementationId)?.profileText ?? '', /edited, not saved/);
   assert.equal(await page.evaluate(`Object.keys(sessionStorage).filter((k) => k.startsWith('ptas-console-draft:')).length`), 0);
   await page.reload();
   await page.waitForSelector('body[data-ready="true"] .cm-content');
@@ -220,66 +245,80 @@ test('New implementation starts from ptas init’s starter or a preset for a ref
   // The refusal (400) is the one resource Chromium logs as failed.
   const failed = watched.problems.splice(logged);
   assert.ok(failed.every((line) => /status of 400/.test(line)), failed.join('\n'));
-  await page.goto(`${server.url}/console/implementations/${implementationId}`);
+  await page.goto(`${lab.url}/console/implementations/${implementationId}`);
   await page.waitForSelector('body[data-ready="true"] #run-form');
 });
 
-test('Check runs the doctor on the editor’s profile and shows its table with the fix for each broken key', async () => {
-  await page.click('#check');
-  await page.waitForSelector('table.doctor');
-  const problem = page.locator('table.doctor tr[data-outcome="PROBLEM"]');
-  assert.equal(await problem.count(), 1);
-  assert.equal(await problem.getAttribute('data-key'), 'users.getUser');
-  assert.match((await problem.locator('td.fix').textContent()) ?? '', /check its method and path/);
-  assert.match((await page.textContent('.doctor-summary')) ?? '', /1 broken key: users\.getUser/);
-  assert.equal(await page.locator('table.doctor tbody tr').count(), 3);
-  assert.equal(server.fake.doctored.at(-1), (await server.fake.implementations.get(implementationId))?.profileText, 'the profile the editor shows');
-  // What certification still needs: the starter leaves out how to make offers, so every trading check would SKIP.
-  const offers = page.locator('#certification-needs li[data-keys="trading.createOffer"]');
-  assert.match((await offers.textContent()) ?? '', /trading\.createOffer — .*trading\.accept-newest-offer/);
-  assert.match((await page.textContent('#certification-needs .doctor-summary')) ?? '', /^Certification: \d+ required checks would SKIP, and ptas verify refuses a bundle with one\. Set:$/);
-  assert.deepEqual(server.fake.doctoredSecrets.at(-1), {}, 'nothing typed, nothing sent');
+test('Check runs the doctor on the editor’s profile and shows its table with the fix for each broken key, with the one-run secret typed for a run', async () => {
+  const checks = mock.method(lab.server.services, 'check');
+  try {
+    // Nothing typed, nothing sent: the profile's env:PTAS_CLIENT_SECRET has no value Check may use, and it says so.
+    const logged = watched.problems.length;
+    await page.click('#check');
+    await page.locator('#doctor .notice').waitFor();
+    assert.match((await page.textContent('#doctor .notice')) ?? '', /env:PTAS_CLIENT_SECRET has no value this run may use/);
+    const failed = watched.problems.splice(logged);
+    assert.ok(failed.every((line) => /status of 422/.test(line)), `the refusal is the one resource Chromium logs as failed: ${failed.join('\n')}`);
+    const stored = lab.server.services.implementations.get(implementationId)?.profileText;
+    assert.deepEqual(checks.mock.calls.at(-1)?.arguments, [stored, undefined], 'the profile the editor shows, and no secret');
 
-  // A one-run secret typed into the start-run form goes with Check as with a run: a profile of env: references can be checked.
-  const secretField = page.locator('#run-form input[type="password"]').first();
-  const secretName = ((await secretField.getAttribute('name')) ?? '').replace(/^secret-/, '');
-  await secretField.fill('s3cret-for-check');
-  const asked = server.fake.doctoredSecrets.length;
-  await page.click('#check');
-  for (let waited = 0; server.fake.doctoredSecrets.length === asked && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-  await page.waitForSelector('table.doctor');
-  assert.deepEqual(server.fake.doctoredSecrets.at(-1), { env: { [secretName]: 's3cret-for-check' } });
-  await secretField.fill('');
+    // A one-run secret typed into the start-run form goes with Check as with a run: the starter's client id is no client of the reference's.
+    const secretField = page.locator('#run-form input[name="secret-PTAS_CLIENT_SECRET"]');
+    await secretField.fill('s3cret-for-check');
+    await page.click('#check');
+    await page.waitForSelector('table.doctor');
+    assert.deepEqual(checks.mock.calls.at(-1)?.arguments, [stored, { env: { PTAS_CLIENT_SECRET: 's3cret-for-check' } }]);
+    const problem = page.locator('table.doctor tr[data-outcome="PROBLEM"]');
+    assert.equal(await problem.count(), 1);
+    assert.equal(await problem.getAttribute('data-key'), 'credentials');
+    assert.match((await problem.locator('td.fix').textContent()) ?? '', /check credentials\.clientId and credentials\.clientSecret/);
+    assert.match((await page.textContent('.doctor-summary')) ?? '', /1 broken key: credentials/);
+    // What certification still needs: the starter leaves out how to make offers, so every trading check would SKIP.
+    const offers = page.locator('#certification-needs li[data-keys="trading.createOffer"]');
+    assert.match((await offers.textContent()) ?? '', /trading\.createOffer — .*trading\.accept-newest-offer/);
+    assert.match((await page.textContent('#certification-needs .doctor-summary')) ?? '', /^Certification: \d+ required checks would SKIP, and ptas verify refuses a bundle with one\. Set:$/);
+    await secretField.fill('');
+  } finally {
+    checks.mock.restore();
+  }
 });
 
 test('a run starts from the form, its one-run secret going with it only, and its checks arrive live until the verdict', async () => {
-  await page.check('#run-form input[value="auth"]');
-  const secretField = page.locator('#run-form input[type="password"]').first();
-  const secretName = ((await secretField.getAttribute('name')) ?? '').replace(/^secret-/, '');
-  await secretField.fill('s3cret-for-this-run');
+  // The profile the reference needs (its client, its operations), from its preset, saved.
+  await pasteIntoEditor(page, await lab.server.services.presetProfile('reference', { baseUrl: reference.url }));
+  await page.click('#save');
+  await page.locator('#editor-status', { hasText: /^Saved/ }).waitFor();
+  await fillRunForm(TOKEN_CHECK, CLIENT_SECRET);
   await page.fill('#run-form input[name="nonce"]', 'certifier-nonce-1');
-  assert.equal(await page.isChecked('#run-form input[name="load"]'), true, 'the load stage is on unless turned off: a run without it cannot certify');
-  await page.uncheck('#run-form input[name="load"]');
   await page.click('#run-form button[type="submit"]');
   await page.waitForURL(/\/console\/runs\/[A-Za-z0-9_-]+$/);
   const runId = new URL(page.url()).pathname.split('/').pop()!;
   runIds.push(runId);
 
-  const record = await server.fake.runs.get(runId);
-  assert.deepEqual(record?.options, { load: false, grep: '@area:auth', nonce: 'certifier-nonce-1' });
-  assert.deepEqual(server.fake.secretsByRun.get(runId), { [secretName]: 's3cret-for-this-run' });
-  assert.doesNotMatch(JSON.stringify(record), /s3cret/);
+  const record = lab.server.services.runs.get(runId);
+  assert.deepEqual(record?.options, { load: false, grep: TOKEN_CHECK, nonce: 'certifier-nonce-1' });
 
   // Live: the first check appears while the run still runs.
-  await page.locator('.check-row').first().waitFor();
-  const seenWhileRunning = await page.locator('.check-row').count();
-  assert.ok(seenWhileRunning < 5, `the first check showed before the run ended (${seenWhileRunning} of 5)`);
-  await page.locator('#run-verdict [data-verdict="CONFORMANT"]').waitFor({ timeout: 15_000 });
-  assert.equal(await page.locator('.check-row').count(), 5);
+  await page.locator('.check-row').first().waitFor({ timeout: 30_000 });
+  assert.equal(await page.getAttribute('#run-status', 'data-status'), 'running', 'the first check showed before the run ended');
+  await page.locator('#run-verdict [data-verdict="CONFORMANT"]').waitFor({ timeout: 30_000 });
   assert.equal(await page.getAttribute('#run-status', 'data-status'), 'finished');
-  assert.match((await page.textContent('#counts')) ?? '', /5 checks.*PASS 5/);
+  // The counts are those of the rows: each check shown once, by its verdict.
+  const verdicts = (await page.evaluate("[...document.querySelectorAll('.check-row')].map((r) => r.dataset.verdict)")) as string[];
+  const counted = [...new Set(verdicts)].map((v) => `${v} ${verdicts.filter((x) => x === v).length}`);
+  assert.ok(verdicts.includes('PASS'));
+  for (const count of [`${verdicts.length} checks`, ...counted]) assert.ok(((await page.textContent('#counts')) ?? '').includes(count), count);
   assert.match((await page.textContent('#elapsed')) ?? '', /\d/);
   assert.equal(await page.isVisible('#cancel'), false);
+  // The token check passed: the secret went with the run; and it is nowhere in the run's record or events.
+  assert.equal(await page.locator(`.check-row[data-check-id="auth.client-credentials-issues-pair"][data-verdict="PASS"]`).count(), 1);
+  const events = await lab.call('GET', `/api/runs/${runId}/events`);
+  assert.ok(!JSON.stringify(lab.server.services.runs.get(runId)).includes(CLIENT_SECRET) && !events.text.includes(CLIENT_SECRET), 'the secret is not kept');
+
+  // The run to compare with (below), asked now to run while the next tests do: the same check with another client secret, so the token is refused.
+  const next = await page.request.post(`${lab.url}/api/runs`, { headers: await bearerOf(page), data: { implementation: implementationId, options: { grep: TOKEN_CHECK }, secrets: { env: { PTAS_CLIENT_SECRET: 'not-the-client-secret' } } } });
+  assert.equal(next.status(), 202);
+  runIds.push(((await next.json()) as RunRecord).id);
 });
 
 test('the finished run’s report loads in its frame under its own policy, by a ticket good for one use', async () => {
@@ -308,16 +347,88 @@ test('Download bundle answers the run’s archive', async () => {
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-bundle')]);
   assert.equal(download.suggestedFilename(), `ptas-run-${runIds[0]}.tar.gz`);
   const names = await tarEntries(readFileSync((await download.path())!));
-  assert.deepEqual(names.sort(), [`ptas-run-${runIds[0]}/index.html`, `ptas-run-${runIds[0]}/results.json`]);
+  assert.ok(names.every((name) => name.startsWith(`ptas-run-${runIds[0]}/`)), names.join(' '));
+  for (const file of ['index.html', 'results.json', 'manifest.json']) assert.ok(names.includes(`ptas-run-${runIds[0]}/${file}`), `${file} in ${names.join(' ')}`);
+});
+
+/** A run of the bundled reference's auth area, which the live view follows across a dropped connection, and Cancel then stops. */
+let running: string;
+
+test('the live view goes on after its connection drops: each check once, as the counts say', async () => {
+  running = await startFromForm('reference', '@area:auth');
+  await page.locator('.check-row').nth(1).waitFor({ timeout: 30_000 });
+  const problems = watched.problems.length;
+  // Every connection of the server closed under the page, the event stream's among them.
+  lab.server.app.server.closeAllConnections();
+  const shown = await page.locator('.check-row').count();
+  await page.locator('.check-row').nth(shown + 3).waitFor({ timeout: 30_000 });
+  // Rows and counts read at once: the checks go on arriving.
+  const { rows, counts } = (await page.evaluate("({ rows: document.querySelectorAll('.check-row').length, counts: document.getElementById('counts').textContent })")) as { rows: number; counts: string };
+  // "N of M checks": N so far, of the M the run reports in all.
+  const total = Number(/(\d+)(?: of \d+)? checks?/.exec(counts)?.[1]);
+  assert.equal(total, rows, `${rows} rows for ${total} checks counted: nothing lost, nothing shown twice`);
+  const ids = (await page.evaluate("[...document.querySelectorAll('.check-row')].map((r) => r.dataset.checkId + ' ' + r.dataset.target)")) as string[];
+  assert.equal(new Set(ids).size, ids.length, 'no check twice');
+  assert.equal(await page.locator('.notice', { hasText: 'lost its connection' }).count(), 0);
+  assert.equal(await page.getAttribute('#run-status', 'data-status'), 'running', 'the run goes on: Cancel stops it below');
+  // Chromium logs the cut stream itself (no script can keep it from doing so): that line, and only it, is expected here.
+  const logged = watched.problems.splice(problems);
+  assert.ok(logged.every((line) => /Failed to load resource: net::ERR_(INCOMPLETE_CHUNKED_ENCODING|EMPTY_RESPONSE|CONNECTION_(CLOSED|RESET))/.test(line)), logged.join('\n'));
+});
+
+test('Cancel takes a queued run out of the queue, and ends a running run INCOMPLETE with its partial bundle', async () => {
+  // A second run of the same implementation queues behind the one that runs.
+  const answer = await page.request.post(`${lab.url}/api/runs`, { headers: await bearerOf(page), data: { implementation: 'reference', options: { grep: TOKEN_CHECK } } });
+  assert.equal(answer.status(), 202);
+  const queued = ((await answer.json()) as RunRecord).id;
+
+  await page.goto(`${lab.url}/console/runs/${queued}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.locator('#queue-position').waitFor();
+  assert.match((await page.textContent('#queue-position')) ?? '', /position 1 in the queue/);
+  let asked = expectDialog(watched, 'confirm', true);
+  await page.click('#cancel');
+  assert.match(await asked, /It has not started: it leaves the queue/);
+  await page.locator('#run-status[data-status="cancelled"]').waitFor();
+  assert.match((await page.textContent('#run-status')) ?? '', /cancelled before it started/);
+  assert.equal(lab.server.services.runs.get(queued)?.status, 'cancelled');
+  assert.equal(lab.server.services.runs.get(queued)?.verdict, undefined, 'no verdict: no check ran');
+
+  await page.goto(`${lab.url}/console/runs/${running}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.locator('#run-status[data-status="running"]').waitFor();
+  // Cancel asks first; staying leaves the run running.
+  asked = expectDialog(watched, 'confirm', false);
+  await page.click('#cancel');
+  assert.match(await asked, /The checks in flight stop .* partial bundle/);
+  assert.equal(lab.server.services.runs.get(running)?.status, 'running');
+  asked = expectDialog(watched, 'confirm', true);
+  await page.click('#cancel');
+  await asked;
+  await page.locator('#run-status[data-status="cancelled"]').waitFor({ timeout: 30_000 });
+  assert.match((await page.textContent('#run-status')) ?? '', /INCOMPLETE/);
+  assert.match((await page.textContent('#finished')) ?? '', /cancelled while running: the bundle is partial/);
+  assert.equal(lab.server.services.runs.get(running)?.verdict, 'INCOMPLETE');
+  // Then the partial bundle is offered, with its report.
+  await page.locator('#finished h2', { hasText: 'Partial report' }).waitFor();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-bundle')]);
+  assert.match((await page.textContent('#download-bundle')) ?? '', /Download the partial bundle/);
+  const archive = readFileSync((await download.path())!);
+  assert.ok((await tarEntries(archive)).includes(`ptas-run-${running}/results.json`));
+
+  // A run cancelled before it started offers nothing to download, and a ticket for its bundle is refused rather than minted.
+  await page.goto(`${lab.url}/console/runs/${queued}`);
+  await page.waitForSelector('body[data-ready="true"] #finished .notice');
+  assert.equal(await page.locator('#download-bundle').count(), 0);
+  const ticket = await page.request.post(`${lab.url}/api/runs/${queued}/tickets`, { headers: await bearerOf(page), data: { kind: 'bundle' } });
+  assert.equal(ticket.status(), 409);
+  assert.equal(watched.expected.length, 0, 'every expected dialog came');
 });
 
 test('Compare with… shows the baseline diff against another run of the implementation', async () => {
-  await page.click(`a[href="/console/implementations/${implementationId}"]`);
-  await page.waitForSelector('body[data-ready="true"] #run-form');
-  await page.click('#run-form button[type="submit"]');
-  await page.waitForURL((url) => url.pathname.startsWith('/console/runs/') && !url.pathname.endsWith(runIds[0]!));
-  runIds.push(new URL(page.url()).pathname.split('/').pop()!);
-  await page.locator('#run-verdict [data-verdict="NOT CONFORMANT"]').waitFor({ timeout: 15_000 });
+  // The run asked after the first: the same check with another client secret, the token refused, a regression.
+  await page.goto(`${lab.url}/console/runs/${runIds[1]}`);
+  await page.locator('#run-verdict [data-verdict="NOT CONFORMANT"]').waitFor({ timeout: 30_000 });
   await page.locator('#compare-with').waitFor();
   assert.equal(await page.inputValue('#compare-with'), runIds[0]);
   await page.click('#compare');
@@ -329,99 +440,19 @@ test('Compare with… shows the baseline diff against another run of the impleme
   assert.match((await failing.textContent()) ?? '', /PASS.*FAIL/);
 });
 
-test('Cancel ends a queued run and a running run INCOMPLETE', async () => {
-  await page.click(`a[href="/console/implementations/${implementationId}"]`);
-  await page.waitForSelector('body[data-ready="true"] #run-form');
-  await page.click('#run-form button[type="submit"]');
-  await page.waitForURL((url) => url.pathname.startsWith('/console/runs/') && !runIds.some((id) => url.pathname.endsWith(id)));
-  const running = new URL(page.url()).pathname.split('/').pop()!;
-  await page.locator('.check-row').first().waitFor();
-  // A second run of the same implementation queues behind it.
-  const answer = await page.request.post(`${server.url}/console/api/implementations/${implementationId}/runs`, { headers: await bearerOf(page), data: {} });
-  assert.equal(answer.status(), 201);
-  const queued = ((await answer.json()) as { id: string }).id;
-
-  await page.goto(`${server.url}/console/runs/${queued}`);
-  await page.waitForSelector('body[data-ready="true"]');
-  await page.locator('#queue-position').waitFor();
-  assert.match((await page.textContent('#queue-position')) ?? '', /position 1 in the queue/);
-  let asked = expectDialog(watched, 'confirm', true);
-  await page.click('#cancel');
-  assert.match(await asked, /It has not started: it leaves the queue/);
-  await page.locator('#run-status[data-status="cancelled"]').waitFor();
-  assert.match((await page.textContent('#run-status')) ?? '', /INCOMPLETE/);
-  assert.equal((await server.fake.runs.get(queued))?.status, 'cancelled');
-
-  await page.goto(`${server.url}/console/runs/${running}`);
-  await page.waitForSelector('body[data-ready="true"]');
-  await page.locator('#run-status[data-status="running"]').waitFor();
-  // Cancel asks first; staying leaves the run running.
-  asked = expectDialog(watched, 'confirm', false);
-  await page.click('#cancel');
-  assert.match(await asked, /The checks in flight stop .* partial bundle/);
-  assert.equal((await server.fake.runs.get(running))?.status, 'running');
-  asked = expectDialog(watched, 'confirm', true);
-  await page.click('#cancel');
-  await asked;
-  await page.locator('#run-status[data-status="cancelled"]').waitFor();
-  assert.match((await page.textContent('#run-status')) ?? '', /INCOMPLETE/);
-  assert.match((await page.textContent('#finished')) ?? '', /cancelled while running: the bundle is partial/);
-  const record = await server.fake.runs.get(running);
-  assert.equal(record?.verdict, 'INCOMPLETE');
-  // Then the partial bundle is offered, with its report.
-  await page.locator('#finished h2', { hasText: 'Partial report' }).waitFor();
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-bundle')]);
-  assert.match((await page.textContent('#download-bundle')) ?? '', /Download the partial bundle/);
-  const archive = readFileSync((await download.path())!);
-  assert.ok((await tarEntries(archive)).includes(`ptas-run-${running}/results.json`));
-
-  // A run cancelled before it started offers nothing to download, and a ticket for its bundle is refused rather than minted.
-  await page.goto(`${server.url}/console/runs/${queued}`);
-  await page.waitForSelector('body[data-ready="true"] #finished .notice');
-  assert.equal(await page.locator('#download-bundle').count(), 0);
-  const ticket = await page.request.post(`${server.url}/console/api/runs/${queued}/tickets`, { headers: await bearerOf(page), data: { kind: 'bundle' } });
-  assert.equal(ticket.status(), 404);
-  assert.equal(watched.expected.length, 0, 'every expected dialog came');
-});
-
-test('the live view goes on after its connection drops: each check once, as the counts say', async () => {
-  await page.goto(`${server.url}/console/implementations/${implementationId}`);
-  await page.waitForSelector('body[data-ready="true"] #run-form');
-  await page.click('#run-form button[type="submit"]');
-  await page.waitForURL((url) => url.pathname.startsWith('/console/runs/') && !runIds.some((id) => url.pathname.endsWith(id)));
-  const runId = new URL(page.url()).pathname.split('/').pop()!;
-  await page.locator('.check-row').nth(1).waitFor();
-  const problems = watched.problems.length;
-  // Every connection of the server closed under the page, the event stream's among them.
-  server.app.server.closeAllConnections();
-  const shown = await page.locator('.check-row').count();
-  await page.locator('.check-row').nth(shown + 3).waitFor({ timeout: 15_000 });
-  const rows = await page.locator('.check-row').count();
-  const total = Number(/(\d+) checks?/.exec((await page.textContent('#counts')) ?? '')?.[1]);
-  assert.ok(total >= rows && total <= rows + 1, `${rows} rows for ${total} checks counted: nothing shown twice`);
-  const ids = (await page.evaluate("[...document.querySelectorAll('.check-row')].map((r) => r.dataset.checkId + ' ' + r.dataset.target)")) as string[];
-  assert.equal(new Set(ids).size, ids.length, 'no check twice');
-  assert.equal(await page.locator('.notice', { hasText: 'lost its connection' }).count(), 0);
-  await server.fake.runs.cancel(runId);
-  await page.locator('#run-status[data-status="cancelled"]').waitFor();
-  // Chromium logs the cut stream itself (no script can keep it from doing so): that line, and only it, is expected here.
-  const logged = watched.problems.splice(problems);
-  assert.ok(logged.every((line) => /Failed to load resource: net::ERR_(INCOMPLETE_CHUNKED_ENCODING|EMPTY_RESPONSE|CONNECTION_(CLOSED|RESET))/.test(line)), logged.join('\n'));
-});
-
 test('a new tab shares the session; a browser with only the cookie gets the login form; sign-out ends the session and forgets its secret', async () => {
   const tab = await watched.context.newPage();
-  await tab.goto(`${server.url}/console/implementations/${implementationId}`);
+  await tab.goto(`${lab.url}/console/implementations/${implementationId}`);
   await tab.waitForSelector('body[data-ready="true"] #run-form');
   const secret = await secretOf(tab);
   assert.ok(secret);
 
   // Another browser with the cookie alone (storage cleared, a stale cookie): the shell sends it to the login form, which shows.
-  const cookies = await watched.context.cookies(server.url);
+  const cookies = await watched.context.cookies(lab.url);
   const bare = await browser.newContext();
   await bare.addCookies(cookies);
   const barePage = await bare.newPage();
-  await barePage.goto(`${server.url}/console/implementations/${implementationId}`);
+  await barePage.goto(`${lab.url}/console/implementations/${implementationId}`);
   await barePage.waitForURL(/\/login\?next=%2Fconsole%2Fimplementations%2Facme-staging$/);
   await barePage.locator('#token').waitFor();
   assert.equal(await barePage.evaluate("localStorage.getItem('ptas-console-session')"), null);
@@ -432,8 +463,8 @@ test('a new tab shares the session; a browser with only the cookie gets the logi
   await page.waitForURL(/\/login$/);
   await page.locator('#token').waitFor();
   assert.equal(await secretOf(page), null, 'the secret is forgotten');
-  assert.deepEqual(await watched.context.cookies(server.url), [], 'the cookie is cleared');
-  const after = await fetch(`${server.url}/console/api/implementations`, { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; '), authorization: `Bearer ${secret}` } });
+  assert.deepEqual(await watched.context.cookies(lab.url), [], 'the cookie is cleared');
+  const after = await fetch(`${lab.url}/api/implementations`, { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; '), authorization: `Bearer ${secret}` } });
   assert.equal(after.status, 401, 'the session ended: both halves together open nothing now');
 });
 

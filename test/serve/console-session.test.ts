@@ -1,16 +1,17 @@
-// The console's small server-side rules, without a server: sessions expire
-// (idle and absolute), a session's secret compares exactly, tickets are for
-// one use, one session, one run and one kind, within their time; ids and
-// "next" paths are checked for shape, the start-run form becomes run
-// options, and a report's own policy becomes its header.
+// The console's small rules, without a server: sessions expire (idle and
+// absolute), a session's secret compares exactly, tickets are for one use,
+// one session, one run and one kind, within their time; ids and "next" paths
+// are checked for shape, the start-run form becomes the API's run options
+// and one-run secrets, a report's own policy becomes its header, and an
+// event of the API's stream is one frame.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SessionStore, bearerOf, cookieValue, secretMatches, sessionCookie } from '../../app/serve/console/session.ts';
-import { TicketStore } from '../../app/serve/console/tickets.ts';
+import { TicketStore } from '../../app/serve/tickets.ts';
 import { isImplementationId, isRunId, safeNext } from '../../app/serve/console/ids.ts';
-import { runOptionsOf } from '../../app/serve/console/api.ts';
+import { givenSecrets, runOptionsOf } from '../../console/run-options.ts';
 import { reportPolicy } from '../../app/serve/console/security-headers.ts';
-import { sseFrame } from '../../app/serve/console/events.ts';
+import { sseFrame } from '../../app/serve/api/runs.ts';
 
 test('a session ends when idle too long, and at its absolute limit however busy; only a use that proved both halves pushes it on', () => {
   let now = 0;
@@ -132,13 +133,20 @@ test('the start-run form becomes run options: areas as a grep, or the grep itsel
   assert.match(String(runOptionsOf({ grep: '(' })), /not a regular expression/);
 });
 
+test('the one-run secrets sent are those given a value: an empty field is left to the server’s environment', () => {
+  assert.equal(givenSecrets({}), undefined);
+  assert.equal(givenSecrets({ secrets: { A: '', B: '' }, clientSecret: '' }), undefined);
+  assert.deepEqual(givenSecrets({ secrets: { A: 'a', B: '' } }), { env: { A: 'a' } });
+  assert.deepEqual(givenSecrets({ secrets: { A: '' }, clientSecret: 'c' }), { clientSecret: 'c' });
+});
+
 test('a report’s own policy becomes its header, framable by the console only and sandboxed', () => {
   const html = `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-abc'; style-src 'sha256-def'">`;
   assert.equal(reportPolicy(html), "default-src 'none'; script-src 'sha256-abc'; style-src 'sha256-def'; frame-ancestors 'self'; sandbox allow-scripts allow-downloads");
   assert.equal(reportPolicy('<p>no policy</p>'), "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'; sandbox allow-scripts allow-downloads");
 });
 
-test('an event is one server-sent event whose data is one line', () => {
+test('an event of the API’s stream is one server-sent event whose data is one line', () => {
   const frame = sseFrame(7, { type: 'log', line: 'two\nlines\r\nand\u2028more' });
   assert.equal(frame.split('\n').length, 5);
   assert.match(frame, /^id: 7\nevent: log\ndata: \{[^\r\n]*\}\n\n$/);

@@ -208,13 +208,13 @@ test('a new user: ptas serve, sign in, an implementation from the deployed-API p
     assert.match(steps[5]!, new RegExp(`CONFORMANT, ${rows} checks`));
     assert.equal(verified.code, 0, verified.stdout + verified.stderr);
 
-    // The run's event stream, as the console serves it (the session's cookie, and its secret from the page's storage as the bearer).
+    // The run's event stream, as the console's page reads it from the API (the session's cookie, and its secret from the page's storage as the bearer).
     const cookies = await watched.context.cookies(base);
     const cookie = cookies.map((c) => `${c.name}=${c.value}`).join('; ');
     const secret = await secretOf(page);
     assert.ok(secret, 'the console keeps its secret in the origin’s storage');
-    assert.equal((await fetch(`${base}/console/api/runs/${runId}/events`, { headers: { cookie } })).status, 401, 'the cookie alone opens nothing');
-    const stream = await (await fetch(`${base}/console/api/runs/${runId}/events`, { headers: { cookie, authorization: `Bearer ${secret}` } })).text();
+    assert.equal((await fetch(`${base}/api/runs/${runId}/events`, { headers: { cookie } })).status, 401, 'the cookie alone opens nothing');
+    const stream = await (await fetch(`${base}/api/runs/${runId}/events`, { headers: { cookie, authorization: `Bearer ${secret}` } })).text();
     assert.match(stream, /event: check/);
     assert.match(stream, /event: end/);
 
@@ -240,7 +240,7 @@ test('a new user: ptas serve, sign in, an implementation from the deployed-API p
     }
     assert.deepEqual(filesHolding(extracted, clientSecret), [], 'the bundle holds no secret');
     assert.deepEqual(filesHolding(data, clientSecret), [], 'the store holds no secret');
-    assert.deepEqual(carriedSecret, [`POST /console/api/doctor`, `POST /console/api/implementations/deployed-api-e2e/runs`], 'the secret went with Check and the run only');
+    assert.deepEqual(carriedSecret, ['POST /api/doctor', 'POST /api/runs'], 'the secret went with Check and the run only');
     t.diagnostic(`the certifiable run: ${rows} checks in ${Date.parse(finished.finishedAt!) - Date.parse(finished.startedAt!)} ms; the third shown ${shownAfterMs} ms after it started`);
     t.diagnostic(`${Math.round(performance.now() - started)} ms from the first start to the server's stop, every assertion made`);
   } finally {

@@ -28,7 +28,7 @@ test('a server killed mid-run loses nothing: every run listed after the restart,
   const call = caller(first.url, token);
 
   const console_ = await consoleSignIn(first.url, token);
-  assert.equal((await console_.call('GET', '/console/api/implementations')).status, 200);
+  assert.equal((await console_.call('GET', '/api/implementations')).status, 200);
   const done = (await call('POST', '/api/runs', { body: USERS })).json as RunRecord;
   assert.equal((await waitForRun(call, done.id, ['finished'])).verdict, 'CONFORMANT');
   const inFlight = (await call('POST', '/api/runs', { body: { implementation: 'reference', options: { load: false } } })).json as RunRecord;
@@ -77,11 +77,11 @@ test('a server killed mid-run loses nothing: every run listed after the restart,
     assert.equal(byId.get(waiting.id)!.bundle, false);
     assert.equal(byId.get(done.id)!.bundle, true);
     assert.equal((await fetch(`${second.url}/api/runs/${done.id}/bundle`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
-    // The console session signed in before the kill still opens the console, with both of its halves.
+    // The console session signed in before the kill still opens the API, with both of its halves.
     const sessionCall = caller(second.url, console_.secret);
     const withCookie = { headers: { cookie: console_.cookie } };
-    assert.equal((await sessionCall('GET', '/console/api/implementations', withCookie)).status, 200, 'a restart signs no one out');
-    assert.equal((await caller(second.url, 'x'.repeat(43))('GET', '/console/api/implementations', withCookie)).status, 401, 'the cookie alone opens nothing');
+    assert.equal((await sessionCall('GET', '/api/implementations', withCookie)).status, 200, 'a restart signs no one out');
+    assert.equal((await caller(second.url, 'x'.repeat(43))('GET', '/api/implementations', withCookie)).status, 401, 'the cookie alone opens nothing');
     const stored = readFileSync(path.join(data, 'console-sessions.json'), 'utf8');
     assert.ok(!stored.includes(console_.secret) && !stored.includes(console_.cookie.split('=')[1]!), 'the store keeps neither half, only their hashes');
     // And the restarted server runs again.

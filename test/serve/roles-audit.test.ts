@@ -49,19 +49,23 @@ test('a viewer reads, a certifier also runs and shares, an admin also edits and 
 
   assert.equal((await admin('PUT', '/api/implementations/acme', { body: { name: 'Acme', profileText } })).status, 201);
 
-  // The console: a viewer's session reads and is refused a run; a certifier's session starts one.
+  // The console: its session calls the API, held to its token's role: a viewer's reads and is refused a run; a certifier's starts one.
   const viewerSession = await consoleSignIn(lab.url, lab.server.services.tokens.create('viewer-console', { role: 'viewer' }));
   assert.deepEqual((await viewerSession.call('GET', '/console/api/session')).json, { signedInAs: 'viewer-console', role: 'viewer' });
-  assert.equal((await viewerSession.call('GET', '/console/api/implementations')).status, 200);
-  const consoleRefused = await viewerSession.call('POST', '/console/api/implementations/reference/runs', { body: { load: false, grep: '@check:auth.missing-bearer-is-401' } });
+  assert.equal((await viewerSession.call('GET', '/api/implementations')).status, 200);
+  const consoleRefused = await viewerSession.call('POST', '/api/runs', { body: narrowRun });
   assert.equal(consoleRefused.status, 403);
-  assert.match(consoleRefused.json.error, /signed in with a viewer token; this needs certifier/);
-  assert.equal((await viewerSession.call('PUT', '/console/api/implementations/acme', { body: { name: 'Acme', profileText } })).status, 403);
-  assert.equal((await viewerSession.call('POST', '/api/runs', { body: narrowRun })).status, 403, 'the session on the API: the same role');
+  assert.match(consoleRefused.json.message, /this token's role is viewer; POST \/api\/runs needs certifier/);
+  assert.equal((await viewerSession.call('PUT', '/api/implementations/acme', { body: { name: 'Acme', profileText } })).status, 403);
+  assert.equal((await viewerSession.call('POST', '/api/doctor', { body: { profileText } })).status, 403, 'Check needs certifier');
   const certifierSession = await consoleSignIn(lab.url, lab.server.services.tokens.create('certifier-console', { role: 'certifier' }));
-  const consoleRun = await certifierSession.call('POST', '/console/api/implementations/reference/runs', { body: { load: false, grep: '@check:auth.missing-bearer-is-401' } });
-  assert.equal(consoleRun.status, 201, consoleRun.text);
+  assert.equal((await certifierSession.call('POST', '/api/implementations', { body: { name: 'Acme two', profileText } })).status, 403, 'a new implementation needs admin');
+  const consoleRun = await certifierSession.call('POST', '/api/runs', { body: narrowRun });
+  assert.equal(consoleRun.status, 202, consoleRun.text);
   await waitForRun(admin, (consoleRun.json as RunRecord).id, ['finished']);
+  // A ticket to read the report is a viewer's, and no action to audit.
+  const ticket = await viewerSession.call('POST', `/api/runs/${(consoleRun.json as RunRecord).id}/tickets`, { body: { kind: 'report' } });
+  assert.equal(ticket.status, 201, ticket.text);
 
   // The audit log: who did what, by which face; nothing refused; ids, never a body.
   const audit = await admin('GET', '/api/audit');
@@ -74,11 +78,11 @@ test('a viewer reads, a certifier also runs and shares, an admin also edits and 
     `api ${lab.server.firstRunToken?.name ?? 'first-run'} admin PUT /api/implementations/:id`,
     'console viewer-console viewer sign in',
     'console certifier-console certifier sign in',
-    'console certifier-console certifier POST /console/api/implementations/:id/runs',
+    'console certifier-console certifier POST /api/runs',
   ]) {
     assert.ok(seen.includes(expected), `${expected} in the audit log:\n${seen.join('\n')}`);
   }
-  assert.ok(!seen.some((line) => line.includes('auditor') || line.includes('viewer-console viewer POST') || line.includes('viewer-console viewer PUT')), 'a refused request is no action');
+  assert.ok(!seen.some((line) => line.includes('auditor') || line.includes('viewer-console viewer POST') || line.includes('viewer-console viewer PUT') || line.includes('certifier-console certifier POST /api/implementations')), 'a refused request is no action, nor is a ticket');
   assert.deepEqual(entries.find((e) => e.action === 'PUT /api/implementations/:id')?.target, { id: 'acme' });
   assert.ok(!audit.text.includes('sandbox.acme.example'), 'no body in the log');
   assert.equal((await admin('GET', '/api/audit?limit=2')).json.entries.length, 2);

@@ -9,6 +9,7 @@ import { fromRoot } from '../../src/paths.ts';
 import type { RunEvent, RunRecord } from '../../app/serve/contract.ts';
 import { createServer, type ServeServer, type ServerOptions } from '../../app/serve/server.ts';
 import { registerConsoleOnServer } from '../../app/serve/console-on-server.ts';
+import type { ConsoleOptions } from '../../app/serve/console/routes.ts';
 
 export interface Answer {
   status: number;
@@ -60,9 +61,46 @@ export async function startTestServer(options: Partial<ServerOptions> = {}): Pro
   return { server, url: server.url, token, data, logs, call: caller(server.url, token), close: () => server.close() };
 }
 
-/** A real server with the console registered as `ptas serve` registers it (bin/serve-command.ts). */
-export function startConsoleTestServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
-  return startTestServer({ registerExtra: registerConsoleOnServer, ...options });
+/** A real server with the console registered as `ptas serve` registers it (bin/serve-command.ts); `console` changes its options (a session's idle time). */
+export function startConsoleTestServer(options: Partial<ServerOptions> = {}, console: ConsoleOptions = {}): Promise<TestServer> {
+  return startTestServer({ registerExtra: (app, services, log) => registerConsoleOnServer(app, services, log, console), ...options });
+}
+
+/** A run of the bundled reference as narrow as a run gets (one check, no load stage): a real run that ends within seconds. */
+export const NARROW_RUN = { implementation: 'reference', options: { load: false, grep: '@check:auth.missing-bearer-is-401' } } as const;
+
+/**
+ * A run with a bundle within a second or two, for a test that needs one but
+ * not its checks: NARROW_RUN (or the run `runId`, started already),
+ * cancelled once it is under way (its first line of output), which writes its
+ * partial bundle (an INCOMPLETE report); a run that finished first is as good.
+ */
+export async function cancelledWhileRunning(lab: TestServer, runId?: string): Promise<RunRecord> {
+  let id = runId;
+  if (id === undefined) {
+    const started = await lab.call('POST', '/api/runs', { body: NARROW_RUN });
+    if (started.status !== 202) throw new Error(`the run did not start: ${started.status} ${started.text}`);
+    id = (started.json as RunRecord).id;
+  }
+  const underWay = new AbortController();
+  const response = await fetch(`${lab.url}/api/runs/${id}/events`, { headers: { authorization: `Bearer ${lab.token}` }, signal: underWay.signal });
+  let seen = '';
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    seen += Buffer.from(chunk).toString('utf8');
+    if (seen.includes('event: log\n')) break;
+  }
+  underWay.abort();
+  await lab.call('POST', `/api/runs/${id}/cancel`);
+  const ended = await waitForRun(lab.call, id, ['cancelled', 'finished']);
+  if (!ended.bundle) throw new Error(`run ${id} wrote no bundle: ${JSON.stringify(ended)}`);
+  return ended;
+}
+
+/** Starts NARROW_RUN (or another run request) and waits until it finished. */
+export async function finishedRun(call: Call, body: unknown = NARROW_RUN): Promise<RunRecord> {
+  const started = await call('POST', '/api/runs', { body });
+  if (started.status !== 202) throw new Error(`the run did not start: ${started.status} ${started.text}`);
+  return waitForRun(call, (started.json as RunRecord).id, ['finished']);
 }
 
 export interface ConsoleSession {
@@ -70,7 +108,7 @@ export interface ConsoleSession {
   cookie: string;
   /** The session's secret, as the login's answer handed it to the browser (its bearer). */
   secret: string;
-  /** Calls the console with the session's cookie and its secret as the bearer. */
+  /** Calls the server (the API, the console's session endpoint) with the session's cookie and its secret as the bearer. */
   call: Call;
   /** A one-use URL of a run's report or bundle, as the run page asks for one. */
   ticket(runId: string, kind: 'report' | 'bundle'): Promise<string>;
@@ -97,7 +135,7 @@ export async function consoleSignIn(url: string, token: string, seen?: string[])
     secret,
     call: (method, route, options = {}) => call(method, route, { ...options, headers: { cookie, ...(method === 'GET' ? {} : { origin: url }), ...options.headers } }),
     ticket: async (runId, kind) => {
-      const answer = await session.call('POST', `/console/api/runs/${runId}/tickets`, { body: { kind } });
+      const answer = await session.call('POST', `/api/runs/${runId}/tickets`, { body: { kind } });
       if (answer.status !== 201) throw new Error(`no ${kind} ticket for ${runId}: ${answer.status} ${answer.text}`);
       return answer.json.url as string;
     },

@@ -3,9 +3,10 @@
 // hash). Without one, or with a wrong or revoked one, 401 JSON. Another face
 // may add its own way in through `app.ptasApiAuth.add(…)` in its
 // registerExtra (server.ts): the console accepts its session's secret as the
-// bearer, with the session's cookie (app/serve/console/routes.ts). An
-// authenticator is asked when the bearer is not a live token (or there is
-// none), so a bearer that is something else than a token can still be its.
+// bearer, with the session's cookie (app/serve/console/routes.ts), and its
+// pages call nothing but the API that way. An authenticator is asked when the
+// bearer is not a live token (or there is none), so a bearer that is
+// something else than a token can still be its.
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ServeError } from '../errors.ts';
 import type { ServeServices } from '../services.ts';
@@ -13,12 +14,19 @@ import type { Role } from '../roles.ts';
 import type { VerifiedToken } from '../tokens.ts';
 
 /**
- * Lets a request use the API by some other means than a bearer token: the
- * token it acts for (the one a console session signed in with: its name,
- * which bounds its waiting runs as a bearer would, and its role); undefined,
- * not let in.
+ * A request let in by a console session: the token it acts for (the one the
+ * session signed in with: its name, which bounds its waiting runs as a bearer
+ * would, and its role) and the session's id, which a ticket is bound to.
  */
-export type ApiAuthenticator = (request: FastifyRequest) => VerifiedToken | undefined | Promise<VerifiedToken | undefined>;
+export interface SessionAuthentication extends VerifiedToken {
+  session: string;
+}
+
+/**
+ * Lets a request use the API by some other means than a bearer token;
+ * undefined, not let in (or throws a ServeError: refused as such).
+ */
+export type ApiAuthenticator = (request: FastifyRequest) => SessionAuthentication | undefined | Promise<SessionAuthentication | undefined>;
 
 export interface ApiAuth {
   add(authenticator: ApiAuthenticator): void;
@@ -33,6 +41,8 @@ declare module 'fastify' {
     ptasToken?: string;
     /** That token's role (app/serve/roles.ts). */
     ptasRole?: Role;
+    /** The console session the request came through, if it did (not a bearer token). */
+    ptasSession?: string;
   }
 }
 
@@ -59,6 +69,7 @@ export function apiAuthentication(app: FastifyInstance, services: ServeServices)
       if (other === undefined) continue;
       request.ptasToken = other.name;
       request.ptasRole = other.role;
+      request.ptasSession = other.session;
       return;
     }
     throw new ServeError(

@@ -1,5 +1,6 @@
-// /api/implementations: the list with each one's last run and trend, and
-// one implementation's record, stored (PUT: created 201, replaced 200) or
+// /api/implementations: the list with each one's last run and trend, a new
+// one under an id made from its name (POST, the console's New), and one
+// implementation's record, stored (PUT: created 201, replaced 200) or
 // removed (its runs stay). A profile text that does not parse or validate,
 // or holds a secret in the clear, is a 422 naming the key path.
 import type { FastifyInstance } from 'fastify';
@@ -13,6 +14,11 @@ interface ImplementationParams {
 
 export async function implementationRoutes(app: FastifyInstance, services: ServeServices): Promise<void> {
   app.get('/api/implementations', async () => services.implementations.summaries());
+
+  app.post<{ Body: ImplementationInput }>('/api/implementations', { schema: { body: implementationBody } }, async (request, reply) => {
+    const record = services.implementations.create(request.body);
+    return reply.code(201).header('location', `/api/implementations/${record.id}`).send(record);
+  });
 
   app.get<{ Params: ImplementationParams }>('/api/implementations/:id', { schema: { params: implementationIdParams } }, async (request) => {
     const record = services.implementations.get(request.params.id);

@@ -1,7 +1,7 @@
 // The role each API route needs (app/serve/roles.ts), checked after the
-// bearer (auth.ts) and before the handler: reading needs viewer; running,
-// cancelling, Checking, sharing and reviewing need certifier; editing implementations
-// and reading the audit log need admin. A route this table does not name
+// bearer (auth.ts) and before the handler: reading (and a ticket to read a
+// report) needs viewer; running, cancelling, Checking, sharing and reviewing
+// need certifier; editing implementations and reading the audit log need admin. A route this table does not name
 // needs viewer to read and admin to change anything: a new route is never
 // open by accident.
 import type { FastifyRequest, preHandlerHookHandler } from 'fastify';
@@ -14,6 +14,9 @@ const NEEDED: Record<string, Role> = {
   'DELETE /api/runs/:id/share': 'certifier',
   'DELETE /api/runs/:id/shares/:shareId': 'certifier',
   'POST /api/runs/:id/reviews': 'certifier',
+  'POST /api/runs/:id/tickets': 'viewer',
+  'POST /api/doctor': 'certifier',
+  'POST /api/implementations': 'admin',
   'PUT /api/implementations/:id': 'admin',
   'DELETE /api/implementations/:id': 'admin',
   'GET /api/audit': 'admin',

@@ -2,13 +2,15 @@
 // events (server-sent events: the past ones, then each new one, ending with
 // `end`), download its bundle, cancel it, compare two runs, share its report
 // (links that may expire, listed and revoked one by one or all at once),
-// review its REVIEW checks (a decision kept in its bundle).
+// review its REVIEW checks (a decision kept in its bundle), and give a
+// console session a one-use ticket to its report or bundle.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { RunOptionsInput } from '../contract.ts';
-import { notFound } from '../errors.ts';
+import type { RunEvent, RunOptionsInput } from '../contract.ts';
+import { notFound, ServeError } from '../errors.ts';
 import type { RunSecrets, ServeServices } from '../services.ts';
-import { compareParams, reviewBody, runIdParams, runListQuery, shareBody, shareParams, startRunBody } from './schemas.ts';
+import { compareParams, reviewBody, runIdParams, runListQuery, shareBody, shareParams, startRunBody, ticketBody } from './schemas.ts';
 import type { ReviewInput } from '../reviews.ts';
+import type { TicketKind } from '../tickets.ts';
 
 interface RunParams {
   id: string;
@@ -16,6 +18,13 @@ interface RunParams {
 
 /** Server-sent events keep quiet connections open through proxies (and within the server's connection time-out, timeouts.ts) with a comment line this often. */
 export const KEEP_ALIVE_MS = 15_000;
+
+/** One event in the text/event-stream format: JSON has no raw line breaks, so its data is one line. */
+export function sseFrame(seq: number, event: RunEvent): string {
+  // A position-only update has no id: it is not stored, so Last-Event-ID counts the stored events only.
+  const numbered = event.type === 'status' && event.positionOnly ? '' : `id: ${seq}\n`;
+  return `${numbered}event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
 
 export function sendArchive(reply: FastifyReply, archive: { stream: NodeJS.ReadableStream; filename: string }): FastifyReply {
   return reply
@@ -59,11 +68,7 @@ export async function runRoutes(app: FastifyInstance, services: ServeServices): 
     raw.on('close', () => stop.abort());
     const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
     try {
-      for await (const { seq, event } of services.runs.events(id, { after: Number.isFinite(after) && after > 0 ? after : 0, signal: stop.signal })) {
-        // A position-only update has no id: it is not stored, so Last-Event-ID counts the stored events only.
-        const numbered = event.type === 'status' && event.positionOnly ? '' : `id: ${seq}\n`;
-        raw.write(`${numbered}event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-      }
+      for await (const { seq, event } of services.runs.events(id, { after: Number.isFinite(after) && after > 0 ? after : 0, signal: stop.signal })) raw.write(sseFrame(seq, event));
     } finally {
       clearInterval(keepAlive);
       raw.end();
@@ -90,6 +95,17 @@ export async function runRoutes(app: FastifyInstance, services: ServeServices): 
   app.post<{ Params: RunParams; Body: ReviewInput }>('/api/runs/:id/reviews', { schema: { params: runIdParams, body: reviewBody } }, async (request, reply) =>
     reply.code(201).send({ review: services.runs.review(request.params.id, request.body, request.ptasToken ?? 'unknown') }),
   );
+
+  // The console's report frame and bundle download are navigations, which cannot carry the bearer: each gets a
+  // ticket, bound to the session that asked (tickets.ts); a bearer token reads GET /api/runs/:id/bundle itself.
+  app.post<{ Params: RunParams; Body: { kind: TicketKind } }>('/api/runs/:id/tickets', { schema: { params: runIdParams, body: ticketBody }, config: { changesNothing: true } }, async (request, reply) => {
+    const { id } = request.params;
+    if (request.ptasSession === undefined) throw new ServeError('forbidden', 'a ticket opens a console page, for a console session: with a bearer token, download GET /api/runs/:id/bundle');
+    // No ticket to a file that is not there (404 no run, 409 no bundle yet): the browser would save the error page as the bundle.
+    services.runs.reportFile(id);
+    const ticket = services.tickets.mint(request.ptasSession, id, request.body.kind);
+    return reply.code(201).send({ url: `/console/runs/${encodeURIComponent(id)}/${request.body.kind}?ticket=${ticket}` });
+  });
 
   app.get<{ Params: RunParams }>('/api/runs/:id/shares', { schema: { params: runIdParams } }, async (request) => ({ shares: services.shares.list(request.params.id) }));
 

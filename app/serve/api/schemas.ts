@@ -4,6 +4,8 @@
 import { ID_PATTERN, IMPLEMENTATION_ID_PATTERN } from '../store/layout.ts';
 import { SHARE_ID_PATTERN } from '../shares.ts';
 import { PROFILE_TEXT_MAX_CHARS } from '../contract.ts';
+import { PRESETS } from '../../init/preset-names.ts';
+import { TICKET_KINDS } from '../tickets.ts';
 
 export const runIdParams = {
   type: 'object',
@@ -50,6 +52,23 @@ export const runListQuery = {
 /** A nonce travels in a header: visible ASCII, at most 200 characters (as `ptas run --nonce`). */
 const NONCE_PATTERN = '^[!-~]{1,200}$';
 
+/** One-run secrets (a run's, and Check's): the client secret of a profile that leaves it out, and the values of its env: references, by name; never stored. */
+const oneRunSecrets = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    clientSecret: { type: 'string', minLength: 1, maxLength: 4096 },
+    env: {
+      type: 'object',
+      maxProperties: 64,
+      propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,127}$' },
+      additionalProperties: { type: 'string', minLength: 1, maxLength: 4096 },
+    },
+  },
+} as const;
+
+const profileText = { type: 'string', maxLength: PROFILE_TEXT_MAX_CHARS } as const;
+
 export const startRunBody = {
   type: 'object',
   required: ['implementation'],
@@ -66,20 +85,31 @@ export const startRunBody = {
         waivers: { type: 'object' },
       },
     },
-    secrets: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        clientSecret: { type: 'string', minLength: 1, maxLength: 4096 },
-        env: {
-          type: 'object',
-          maxProperties: 64,
-          propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,127}$' },
-          additionalProperties: { type: 'string', minLength: 1, maxLength: 4096 },
-        },
-      },
-    },
+    secrets: oneRunSecrets,
   },
+} as const;
+
+/** POST /api/doctor: Check on a profile text, with the one-run secrets a run would take. */
+export const doctorBody = {
+  type: 'object',
+  required: ['profileText'],
+  additionalProperties: false,
+  properties: { profileText, secrets: oneRunSecrets },
+} as const;
+
+/** GET /api/starter: a preset for a reference at a base URL (as long as a profile's may be; whether it can be used is the services' to say, 400). */
+export const starterQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { preset: { type: 'string', enum: PRESETS }, baseUrl: { type: 'string', maxLength: 2048 } },
+} as const;
+
+/** POST /api/runs/:id/tickets: a one-use URL of the run's report or its bundle. */
+export const ticketBody = {
+  type: 'object',
+  required: ['kind'],
+  additionalProperties: false,
+  properties: { kind: { type: 'string', enum: TICKET_KINDS } },
 } as const;
 
 export const implementationBody = {
@@ -88,7 +118,7 @@ export const implementationBody = {
   additionalProperties: false,
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 200 },
-    profileText: { type: 'string', maxLength: PROFILE_TEXT_MAX_CHARS },
+    profileText,
   },
 } as const;
 

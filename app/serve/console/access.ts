@@ -5,25 +5,30 @@
 //   cookie, a redirect to /login that comes back. It holds nothing that
 //   authorizes (no secret, no token): another service on this host that
 //   received the cookie gets an empty shell and nothing more (session.ts);
-// - api: the console's JSON endpoints and its event stream: the session's
-//   cookie AND its secret as `Authorization: Bearer …` (session.ts says why
-//   both); 401 JSON otherwise; and the role of the session's token
-//   (app/serve/roles.ts) at least the route's consoleRole (viewer to read,
-//   admin to change anything unless the route says certifier); 403 otherwise;
+// - api: who is signed in, and sign-out: the session's cookie AND its
+//   secret as `Authorization: Bearer …` (session.ts says why both); 401 JSON
+//   otherwise; and the role of the session's token (app/serve/roles.ts) at
+//   least the route's consoleRole (viewer to read, admin to change anything
+//   unless the route says otherwise); 403 otherwise. Everything else the
+//   pages read or do is the API for CI's (/api/*), which takes the same two
+//   halves (sessionAuthenticator) and holds them to the same roles;
 // - ticket: a run's report and bundle, reached by navigation (an iframe, a
 //   download), which cannot carry the bearer: the session's cookie AND a
-//   ticket minted for this session, run and kind (tickets.ts); 401 otherwise,
-//   never a redirect to the login page that would come back to the URL.
+//   ticket minted for this session, run and kind (app/serve/tickets.ts); 401
+//   otherwise, never a redirect to the login page that would come back to
+//   the URL.
 // A state-changing request (not GET or HEAD) whose Origin names another
-// host, port included, is refused (403) whatever it carries: the login form
-// is public, and this is what keeps another site, or another port of this
-// host, from signing the browser in to a session of its choosing. A bearer
-// needs no CSRF token besides: no page of another origin can set that header
-// on a request here.
+// host, port included, is refused (403) whatever it carries, on the
+// console's routes and on the API's through a session: the login form is
+// public, and this is what keeps another site, or another port of this host,
+// from signing the browser in to a session of its choosing. A bearer needs no
+// CSRF token besides: no page of another origin can set that header on a
+// request here.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { bearerOf, cookieValue, secretMatches, SESSION_COOKIE, type Session, type SessionStore } from './session.ts';
-import type { TicketKind, TicketStore } from './tickets.ts';
-import type { TokenRecord } from './services-port.ts';
+import { bearerOf, cookieValue, secretMatches, SESSION_COOKIE, type Session, type SessionStore, type TokenRecord } from './session.ts';
+import type { TicketKind, TicketStore } from '../tickets.ts';
+import type { ApiAuthenticator } from '../api/auth.ts';
+import { ServeError } from '../errors.ts';
 import type { ConsoleAssets } from './assets.ts';
 import { sendErrorPage } from './pages.ts';
 import { COMMON_HEADERS, consolePolicy } from './security-headers.ts';
@@ -46,7 +51,7 @@ export interface Gate {
   sessions: SessionStore;
   tickets: TicketStore;
   /** A session of a revoked token ends at its next request. */
-  isLive(token: TokenRecord): Promise<boolean>;
+  isLive(token: TokenRecord): boolean;
 }
 
 const sessions = new WeakMap<FastifyRequest, Session>();
@@ -64,9 +69,9 @@ export function sessionOf(request: FastifyRequest): Session | undefined {
 }
 
 /** The live session the request's cookie names (not pushed on: the cookie alone does not keep a session alive). */
-export async function cookieSession(request: FastifyRequest, gate: Gate): Promise<Session | undefined> {
+async function cookieSession(request: FastifyRequest, gate: Gate): Promise<Session | undefined> {
   const session = gate.sessions.get(cookieValue(request.headers.cookie, SESSION_COOKIE));
-  if (session && !(await gate.isLive(session.token))) {
+  if (session && !gate.isLive(session.token)) {
     gate.sessions.destroy(session.id);
     return undefined;
   }
@@ -74,12 +79,28 @@ export async function cookieSession(request: FastifyRequest, gate: Gate): Promis
 }
 
 /** The session a request proves both halves of: its cookie's, with that session's secret as the bearer. */
-export async function bearerSession(request: FastifyRequest, gate: Gate): Promise<Session | undefined> {
+async function bearerSession(request: FastifyRequest, gate: Gate): Promise<Session | undefined> {
   const session = await cookieSession(request, gate);
   return session && secretMatches(session, bearerOf(request.headers.authorization)) ? session : undefined;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * How a session calls the API for CI (app/serve/api/auth.ts): both halves,
+ * each use pushing it on, the token it signed in with and its role; a
+ * state-changing call from another origin refused as on the console's own
+ * routes.
+ */
+export function sessionAuthenticator(gate: Gate): ApiAuthenticator {
+  return async (request) => {
+    const session = await bearerSession(request, gate);
+    if (!session) return undefined;
+    if (!SAFE_METHODS.has(request.method) && crossOrigin(request)) throw new ServeError('forbidden', 'a request from another origin');
+    gate.sessions.touch(session);
+    return { name: session.token.label ?? session.token.id, role: session.token.role ?? DEFAULT_ROLE, session: session.id };
+  };
+}
 
 /**
  * A state-changing request a browser sent from another origin: its Origin

@@ -1,9 +1,9 @@
-// The JSON the console's own endpoints (/console/api/*) answer with, shared
-// by the server side (app/serve/console/) and the browser app (console/),
-// which imports this module for its types only. Shapes the console renders
-// and nothing more: the services may return richer objects (a DoctorRow of
-// app/doctor/model.ts, a BaselineDiff of reports/baseline.ts), which these
-// are structural subsets of.
+// The JSON the console's pages read from the API for CI (/api/*) and from
+// the console's session endpoint (/console/api/session), for the browser app
+// (console/), which imports this module for its types only. Shapes the
+// console renders and nothing more: the API answers richer objects (a
+// DoctorRow of app/doctor/model.ts, a BaselineDiff of reports/baseline.ts),
+// which these are structural subsets of.
 import type { ImplementationRecord, ImplementationSummary, RunRecord, RunEvent } from '../contract.ts';
 import type { RunVerdict } from '../../../src/results/model.ts';
 import type { Verdict } from '../../../src/check/verdict-names.ts';
@@ -29,7 +29,7 @@ export interface DoctorRowView {
   fix?: string;
 }
 
-/** What "Check" shows: the doctor's rows, the keys of its PROBLEM rows, or why it could not run at all. */
+/** What "Check" shows (POST /api/doctor, app/serve/doctor.ts ProfileCheck): the doctor's rows, the keys of its PROBLEM rows, or why it could not run at all. */
 export interface DoctorSummary {
   rows: DoctorRowView[];
   brokenKeys: string[];
@@ -59,31 +59,7 @@ export interface RunComparison {
   notes: string[];
 }
 
-/** POST /console/api/implementations and PUT /console/api/implementations/:id. */
-export interface ImplementationInput {
-  name: string;
-  profileText: string;
-}
-
-/** POST /console/api/implementations/:id/runs: the start-run form. */
-export interface StartRunInput {
-  /** Spec areas to run (src/check/model.ts AREAS): the run's grep becomes @area:A|@area:B. Either areas or grep, not both. */
-  areas?: string[];
-  /** A Playwright grep (a requirement tag, @check:…, @area:…). */
-  grep?: string;
-  load?: boolean;
-  nonce?: string;
-  /** Values for the profile's env:NAME references, for this run only: never stored, never shown again. */
-  secrets?: Record<string, string>;
-  /** The client secret of a profile that leaves it out, for this run only: never stored, never shown again. */
-  clientSecret?: string;
-}
-
-/** POST /console/api/runs/:id/tickets: a one-use URL of the run's report or bundle. */
-export interface TicketInput {
-  kind: 'report' | 'bundle';
-}
-
+/** POST /api/runs/:id/tickets {kind: report|bundle}: a one-use URL of the run's report or bundle. */
 export interface TicketAnswer {
   /** "/console/runs/ID/report?ticket=…": good once, within a minute, in this session. */
   url: string;
@@ -95,9 +71,4 @@ export interface SessionView {
   signedInAs: string;
   /** Its role (app/serve/roles.ts): what the console lets the session do. */
   role: 'viewer' | 'certifier' | 'admin';
-}
-
-/** Every JSON error the console's endpoints answer with. */
-export interface ApiError {
-  error: string;
 }

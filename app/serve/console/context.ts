@@ -1,15 +1,13 @@
 // What the console's route modules share.
 import type { ConsoleAssets } from './assets.ts';
 import type { SessionStore } from './session.ts';
-import type { TicketStore } from './tickets.ts';
 import type { AuditLog } from '../audit.ts';
-import type { ServeServices } from './services-port.ts';
+import type { ServeServices } from '../services.ts';
 
 export interface ConsoleContext {
   services: ServeServices;
   assets: ConsoleAssets;
   sessions: SessionStore;
-  tickets: TicketStore;
   /** The lab's audit log, on `ptas serve`'s server. */
   audit?: AuditLog;
 }

@@ -6,36 +6,32 @@
 //   GET  /console/api/session            who is signed in; DELETE: sign out
 //   GET  /, /console/implementations/new|:id, /console/runs/:id, /console/audit   the app shell (pages.ts)
 //   GET  /console/runs/:id/report|bundle     a run's report, framed, and its archive,
-//                                            each with a one-use ticket (run-files.ts, tickets.ts)
-//   /console/api/*                           the console's JSON endpoints (api.ts) and a
-//                                            run's live events (events.ts)
+//                                            each with a one-use ticket (run-files.ts, app/serve/tickets.ts)
+// Everything the pages read or do besides goes through the API for CI
+// (/api/*), which a session may call with its two halves: registerConsole
+// adds that way in (app.ptasApiAuth, access.ts sessionAuthenticator).
 // Access control (access.ts): the session's cookie for the shell; the cookie
-// and the session's secret as the bearer for every endpoint; the cookie and a
+// and the session's secret as the bearer for every call; the cookie and a
 // ticket for the report and the bundle; the console's own origin for every
-// state-changing request. The console also lets its sessions use the API for
-// CI (/api/*) with the same two halves (app/serve/api/auth.ts).
+// state-changing request.
 // Every page carries a strict Content-Security-Policy (security-headers.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redactor } from '../../../src/http/redact.ts';
-import type { ApiAuth } from '../api/auth.ts';
 import { consoleAssets, type ConsoleAssets } from './assets.ts';
-import { bearerSession, installAccessControl, requireSession, sessionOf, type Gate } from './access.ts';
+import { installAccessControl, requireSession, sessionAuthenticator, sessionOf, type Gate } from './access.ts';
 import { auditHook, type AuditLog } from '../audit.ts';
-import { registerApi } from './api.ts';
-import { registerEvents } from './events.ts';
 import { isImplementationId, isRunId, safeNext } from './ids.ts';
 import type { ConsoleContext } from './context.ts';
 import { loginPage, sendErrorPage, shellPage, signedInPage } from './pages.ts';
 import { registerRunFiles } from './run-files.ts';
 import { consolePolicy, newNonce } from './security-headers.ts';
 import { cookieValue, SESSION_COOKIE, SessionStore, sessionCookie, type Session, type SessionOptions } from './session.ts';
-import { TicketStore, type TicketOptions } from './tickets.ts';
-import type { ServeServices } from './services-port.ts';
+import { sessionToken, sessionTokenIsLive } from './session-token.ts';
+import type { ServeServices } from '../services.ts';
 import { DEFAULT_ROLE } from '../roles.ts';
 
 export interface ConsoleOptions {
   sessions?: SessionOptions;
-  tickets?: TicketOptions;
   /** The server's log (`ptas serve`'s: its Fastify has no logger), for what fails inside a console route; redacted first. */
   log?: (line: string) => void;
   /** The lab's audit log: sign-ins, and every change a session makes (app/serve/audit.ts). */
@@ -68,7 +64,7 @@ function registerSignIn(app: FastifyInstance, ctx: ConsoleContext): void {
     const body = (request.body ?? {}) as { token?: unknown; next?: unknown };
     const next = safeNext(body.next);
     const token = typeof body.token === 'string' ? body.token.trim() : '';
-    const record = token ? await services.tokens.verify(token) : undefined;
+    const record = token ? sessionToken(services.tokens, token) : undefined;
     if (!record) {
       return reply.code(401).type(HTML).header('cache-control', 'no-store').send(loginPage(assets, { next, error: 'That token is not valid.' }));
     }
@@ -82,9 +78,9 @@ function registerSignIn(app: FastifyInstance, ctx: ConsoleContext): void {
   });
 
   const api = { config: { consoleAccess: 'api' as const } };
-  app.get('/console/api/session', api, async (request) => {
+  app.get('/console/api/session', api, async (request, reply) => {
     const { token } = requireSession(request);
-    return { signedInAs: token.label ?? token.id, role: token.role ?? DEFAULT_ROLE };
+    return reply.header('cache-control', 'no-store').send({ signedInAs: token.label ?? token.id, role: token.role ?? DEFAULT_ROLE });
   });
 
   // Sign-out wants the bearer like every endpoint: a request that only carries the cookie (another port of this host) cannot end the session.
@@ -141,31 +137,26 @@ function registerNotFound(app: FastifyInstance, assets: ConsoleAssets): void {
   });
 }
 
-/** Adds the console to `app` (before it listens); the browser app is bundled on the first call in the process. */
+/**
+ * Adds the console to `ptas serve`'s server (before it listens; its
+ * registerExtra): the pages call its API for CI with their session. The
+ * browser app is bundled on the first call in the process.
+ */
 export async function registerConsole(app: FastifyInstance, services: ServeServices, options: ConsoleOptions = {}): Promise<void> {
   const assets = await consoleAssets();
   const sessions = new SessionStore(options.sessions);
-  const tickets = new TicketStore(options.tickets);
-  sessions.onEnd((id) => tickets.endSession(id));
-  const ctx: ConsoleContext = { services, assets, sessions, tickets, ...(options.audit ? { audit: options.audit } : {}) };
-  const gate: Gate = { sessions, tickets, isLive: (token) => services.tokens.isLive(token) };
-  // On `ptas serve`'s server, a console session may use the API for CI too, with both of its halves.
-  const apiAuth: ApiAuth | undefined = app.hasDecorator('ptasApiAuth') ? app.ptasApiAuth : undefined;
-  apiAuth?.add(async (request) => {
-    const session = await bearerSession(request, gate);
-    if (!session) return undefined;
-    sessions.touch(session);
-    return { name: session.token.label ?? session.token.id, role: session.token.role ?? DEFAULT_ROLE };
-  });
+  sessions.onEnd((id) => services.tickets.endSession(id));
+  const ctx: ConsoleContext = { services, assets, sessions, ...(options.audit ? { audit: options.audit } : {}) };
+  const gate: Gate = { sessions, tickets: services.tickets, isLive: (token) => sessionTokenIsLive(services.tokens, token) };
+  app.ptasApiAuth.add(sessionAuthenticator(gate));
   const redactor = new Redactor();
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, parseForm);
     installAccessControl(scope, gate, assets);
     if (options.audit) {
-      // A ticket changes nothing but a one-use grant to read: not an action to audit.
       scope.addHook('onResponse', auditHook(options.audit, 'console', (request) => {
         const session = sessionOf(request);
-        return session && !request.url.endsWith('/tickets') ? actorOfSession(session) : undefined;
+        return session && actorOfSession(session);
       }));
     }
     scope.setErrorHandler(async (error: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
@@ -180,8 +171,6 @@ export async function registerConsole(app: FastifyInstance, services: ServeServi
     registerSignIn(scope, ctx);
     registerPages(scope, ctx);
     registerRunFiles(scope, ctx);
-    registerApi(scope, ctx);
-    registerEvents(scope, ctx);
     registerNotFound(scope, assets);
   });
 }

@@ -7,7 +7,9 @@
 // session's cookie and a one-use ticket the run page minted for this run and
 // this kind (?ticket=…, tickets.ts; checked in access.ts, 401 without). The
 // answer's referrer policy is no-referrer, so the ticket URL goes nowhere.
+import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
+import { ServeError } from '../errors.ts';
 import { isRunId } from './ids.ts';
 import type { ConsoleContext } from './context.ts';
 import { sendErrorPage } from './pages.ts';
@@ -19,11 +21,22 @@ export function safeFilename(name: string, fallback: string): string {
   return kept || fallback;
 }
 
+/** What the services give, or undefined for no such run or none written yet (the page then says so). */
+function unlessMissing<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof ServeError && (error.kind === 'not-found' || error.kind === 'not-ready')) return undefined;
+    throw error;
+  }
+}
+
 export function registerRunFiles(app: FastifyInstance, { services, assets }: ConsoleContext): void {
   app.get('/console/runs/:id/report', { config: { consoleAccess: 'ticket', ticketKind: 'report' } }, async (request, reply) => {
     const { id } = request.params as { id: string };
     reply.header('referrer-policy', 'no-referrer');
-    const html = isRunId(id) ? await services.runs.report(id) : undefined;
+    const file = isRunId(id) ? unlessMissing(() => services.runs.reportFile(id)) : undefined;
+    const html = file === undefined ? undefined : await readFile(file, 'utf8').catch(() => undefined);
     if (html === undefined) return sendErrorPage(reply, assets, 404, 'This run has no report (yet).');
     return reply
       .type('text/html; charset=utf-8')
@@ -36,10 +49,10 @@ export function registerRunFiles(app: FastifyInstance, { services, assets }: Con
   app.get('/console/runs/:id/bundle', { config: { consoleAccess: 'ticket', ticketKind: 'bundle' } }, async (request, reply) => {
     const { id } = request.params as { id: string };
     reply.header('referrer-policy', 'no-referrer');
-    const archive = isRunId(id) ? await services.runs.bundle(id) : undefined;
+    const archive = isRunId(id) ? unlessMissing(() => services.runs.archive(id)) : undefined;
     if (!archive) return sendErrorPage(reply, assets, 404, 'This run has no bundle (yet).');
     return reply
-      .type(archive.contentType ?? 'application/gzip')
+      .type('application/gzip')
       .header('cache-control', 'no-store')
       .header('content-disposition', `attachment; filename="${safeFilename(archive.filename, `ptas-run-${id}.tar.gz`)}"`)
       .send(archive.stream);

@@ -22,9 +22,19 @@
 // on how the API side registers its plugins.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readJsonFile, writeJsonAtomic } from '../store/atomic.ts';
-import type { TokenRecord } from './services-port.ts';
+import type { Role } from '../roles.ts';
 
 export const SESSION_COOKIE = 'ptas_console';
+
+/** The token a session signed in with (session-token.ts). */
+export interface TokenRecord {
+  /** Its name and when it was made: a token made again under a revoked one's name is another. */
+  id: string;
+  /** Shown in the console's header ("signed in as …"). */
+  label?: string;
+  /** What the token may do (app/serve/roles.ts); absent in sessions kept from before roles, whose tokens were all admin. */
+  role?: Role;
+}
 
 export interface Session {
   /** The cookie's half. */

@@ -1,12 +1,13 @@
 // Tickets for the two console URLs a browser reaches by navigation, which
 // cannot carry the session's bearer: a run's report (the run page's iframe,
 // or opened on its own) and its bundle (a download). The run page asks for
-// one with its bearer (POST /console/api/runs/:id/tickets {kind}) and puts it
-// in the URL (?ticket=…). A ticket is random (32 bytes), bound to the session
-// that asked, the run and the kind (report or bundle), good for 60 seconds
-// and for one use: presented once, it is gone, whatever the answer. The
-// redemption also wants the session's cookie (access.ts), so a ticket URL
-// that leaks (a history entry, a log) opens nothing by itself, and the
+// one with its session (POST /api/runs/:id/tickets {kind}, which only a
+// console session may ask: app/serve/api/runs.ts) and puts it in the URL
+// (?ticket=…). A ticket is random (32 bytes), bound to the session that
+// asked, the run and the kind (report or bundle), good for 60 seconds and for
+// one use: presented once, it is gone, whatever the answer. The redemption
+// also wants the session's cookie (app/serve/console/access.ts), so a ticket
+// URL that leaks (a history entry, a log) opens nothing by itself, and the
 // cookie alone opens nothing either.
 // The lookup is a Map's: a ticket's 256 random bits leave nothing for a
 // timing difference to find.
