@@ -1,8 +1,8 @@
 // JSON nested thousands of levels deep is a client's mistake or an attack,
 // never a profile or a waiver file: it must be refused naming the limit, not
 // end in a stack overflow answered 500 (issue 28, finding 3). Against a real
-// `ptas serve` with its console: a request body of the API and of the
-// console nested deeper than the limit is 400 invalid-request; a profile
+// `ptas serve` with its console: a request body of the API (from a CI
+// token or the console's session) nested deeper than the limit is 400 invalid-request; a profile
 // text (profileText, JSON with comments, parsed by src/config/jsonc.ts) is
 // 422 invalid-profile naming the line and column. The legitimate path: a
 // body and a profile just within the limit are read (what follows judges
@@ -72,15 +72,18 @@ test('a profile text nested 10,000 deep is 422 invalid-profile naming the limit 
   assert.equal((await lab.call('PUT', '/api/implementations/deep-profile', { body: { name: 'Deep', profileText: profileOfDepth(LIMIT + 1) } })).status, 422);
 });
 
-test('the console: a body nested deep is 400 naming the limit, and a profile text it is given to save is 422 as the API says', async () => {
+test('the console\'s session: a body nested deep is 400 naming the limit, and a profile text it is given to save is 422 as for any API client', async () => {
+  // The console's pages create an implementation with POST /api/implementations, with their session (cookie + secret as bearer).
   const session = await consoleSignIn(lab.url, lab.token);
-  const body = await session.call('POST', '/console/api/implementations', { raw: `{"name": "Deep", "profileText": "{}", "extra": ${arrays(DEEP)}}` });
+  const body = await session.call('POST', '/api/implementations', { raw: `{"name": "Deep", "profileText": "{}", "extra": ${arrays(DEEP)}}` });
   assert.equal(body.status, 400, body.text);
-  assert.match(body.text, new RegExp(`nested deeper than ${LIMIT} levels`));
-  const profile = await session.call('POST', '/console/api/implementations', { body: { name: 'Deep', profileText: profileOfDepth(DEEP) } });
+  assert.equal(body.json.error, 'invalid-request');
+  assert.match(body.json.message, new RegExp(`nested deeper than ${LIMIT} levels`));
+  const profile = await session.call('POST', '/api/implementations', { body: { name: 'Deep', profileText: profileOfDepth(DEEP) } });
   assert.equal(profile.status, 422, profile.text);
-  assert.match(profile.json.error, new RegExp(`nested deeper than ${LIMIT} levels`));
-  const within = await session.call('POST', '/console/api/implementations', { body: { name: 'Within', profileText: profileOfDepth(LIMIT) } });
+  assert.equal(profile.json.error, 'invalid-profile');
+  assert.match(profile.json.message, new RegExp(`nested deeper than ${LIMIT} levels`));
+  const within = await session.call('POST', '/api/implementations', { body: { name: 'Within', profileText: profileOfDepth(LIMIT) } });
   assert.equal(within.status, 201, within.text);
   assert.deepEqual(lab.logs.filter((line) => /internal error/.test(line)), [], 'nothing reached the 500 path');
 });

@@ -8,9 +8,10 @@
 // Chromium. The certifier signs in, the lab holds an implementation and a
 // finished run of the bundled reference; the browser opens the other port's
 // page, which captures the cookie; the cookie is then replayed with plain
-// fetch to every route that reads data or acts (the console's endpoints, its
-// event stream, a run's report and bundle, the tickets for them, sign-out,
-// the API for CI), alone and with whatever the console's shell page holds
+// fetch to every route that reads data or acts (the /api routes the
+// console's pages call with their session, a run's event stream, its report
+// and bundle, the tickets for them, the console's session endpoint,
+// sign-out), alone and with whatever the console's shell page holds
 // (the page a cookie fetches: an old console put its CSRF token there).
 // Each must refuse (401; a report or bundle 401 or 404). The positive half:
 // the same routes answer the browser that signed in (its secret from its
@@ -140,7 +141,7 @@ function tokensIn(html: string): string[] {
   return [...new Set([...html.matchAll(/(?:content|value|nonce|data-[a-z-]+)="([A-Za-z0-9_+/=.-]{16,})"/g)].map((m) => m[1]!))];
 }
 
-test('replayed, the captured cookie opens nothing: no console endpoint, event stream, report, bundle, ticket, sign-out or API route, with or without what the shell page holds', { timeout: 60_000 }, async () => {
+test('replayed, the captured cookie opens nothing: no API route the console calls, session endpoint, event stream, report, bundle, ticket or sign-out, with or without what the shell page holds', { timeout: 60_000 }, async () => {
   assert.ok(stolen, 'the cookie was captured');
   const before = await api('GET', '/api/runs');
   // The shell page, as a cookie fetches it: whatever it holds is tried as a CSRF token and as a bearer.
@@ -173,29 +174,31 @@ test('replayed, the captured cookie opens nothing: no console endpoint, event st
     }
   };
 
-  const run = `/console/api/runs/${runId}`;
+  // The routes the console's pages call (the API, with their session), the console's own session endpoint, the run's files.
+  const run = `/api/runs/${runId}`;
   await replay('GET', '/console/api/session');
-  await replay('GET', '/console/api/implementations');
-  await replay('GET', `/console/api/implementations/${IMPLEMENTATION}`);
-  await replay('GET', `/console/api/implementations/${IMPLEMENTATION}/runs`);
-  await replay('GET', '/console/api/implementations/reference/runs');
+  await replay('GET', '/api/implementations');
+  await replay('GET', `/api/implementations/${IMPLEMENTATION}`);
+  await replay('GET', `/api/runs?implementation=${IMPLEMENTATION}`);
+  await replay('GET', '/api/runs?implementation=reference');
+  await replay('GET', '/api/runs');
   await replay('GET', run);
   await replay('GET', `${run}/events`);
-  await replay('GET', `${run}/compare?baseline=${runId}`);
-  await replay('GET', '/console/api/starter');
-  await replay('GET', '/console/api/profile-schema');
+  await replay('GET', `${run}/compare/${runId}`);
+  await replay('GET', `${run}/reviews`);
+  await replay('GET', `${run}/bundle`);
+  await replay('GET', '/api/starter');
+  await replay('GET', '/api/profile-schema');
   await replay('GET', `/console/runs/${runId}/report`);
   await replay('GET', `/console/runs/${runId}/bundle`);
   await replay('POST', `${run}/tickets`, { kind: 'report' });
   await replay('POST', `${run}/tickets`, { kind: 'bundle' });
-  await replay('POST', '/console/api/doctor', { profileText: PROFILE });
-  await replay('PUT', `/console/api/implementations/${IMPLEMENTATION}`, { name: 'Replayed', profileText: PROFILE });
-  await replay('POST', '/console/api/implementations', { name: 'Replayed too', profileText: PROFILE });
-  await replay('POST', `/console/api/implementations/${IMPLEMENTATION}/runs`, {});
-  await replay('POST', `${run}/cancel`);
-  for (const route of ['/api/runs', `/api/runs/${runId}`, `/api/runs/${runId}/events`, `/api/runs/${runId}/bundle`, '/api/implementations', `/api/implementations/${IMPLEMENTATION}`]) await replay('GET', route);
+  await replay('POST', '/api/doctor', { profileText: PROFILE });
+  await replay('PUT', `/api/implementations/${IMPLEMENTATION}`, { name: 'Replayed', profileText: PROFILE });
+  await replay('POST', '/api/implementations', { name: 'Replayed too', profileText: PROFILE });
   await replay('POST', '/api/runs', { implementation: IMPLEMENTATION });
-  await replay('POST', `/api/runs/${runId}/share`);
+  await replay('POST', `${run}/cancel`);
+  await replay('POST', `${run}/share`);
   // Signing out last: an old console's sign-out form, and the new sign-out.
   await replay('DELETE', '/console/api/session');
   await replay('POST', '/logout', {});
@@ -230,29 +233,29 @@ test('the positive half: the signed-in browser reaches every one of those routes
         out.push({ route: method + ' ' + route, status: response.status, text });
         return text;
       };
-      const run = '/console/api/runs/' + runId;
+      const run = '/api/runs/' + runId;
       await call('GET', '/console/api/session');
-      await call('GET', '/console/api/implementations');
-      await call('GET', '/console/api/implementations/' + implementation);
-      await call('GET', '/console/api/implementations/' + implementation + '/runs');
-      await call('GET', '/console/api/implementations/reference/runs');
+      await call('GET', '/api/implementations');
+      await call('GET', '/api/implementations/' + implementation);
+      await call('GET', '/api/runs?implementation=' + implementation);
+      await call('GET', '/api/runs?implementation=reference');
       await call('GET', run);
       await call('GET', run + '/events');
-      await call('GET', run + '/compare?baseline=' + runId);
-      await call('GET', '/console/api/starter');
-      await call('GET', '/console/api/profile-schema');
+      await call('GET', run + '/compare/' + runId);
+      await call('GET', '/api/starter');
+      await call('GET', '/api/profile-schema');
       for (const kind of ['report', 'bundle']) {
         const { url } = JSON.parse(await call('POST', run + '/tickets', { kind }));
         const file = await fetch(url);
         out.push({ route: 'GET ' + url.replace(/ticket=.*/, 'ticket=…'), status: file.status, text: kind === 'report' ? await file.text() : String((await file.arrayBuffer()).byteLength) });
         out.push({ route: 'GET ' + url.replace(/ticket=.*/, 'ticket=… again'), status: (await fetch(url)).status, text: '' });
       }
-      await call('POST', '/console/api/doctor', { profileText: profile });
-      await call('PUT', '/console/api/implementations/' + implementation, { name: 'Replay target', profileText: profile });
-      const started = JSON.parse(await call('POST', '/console/api/implementations/' + implementation + '/runs', {}));
-      await call('POST', '/console/api/runs/' + started.id + '/cancel');
+      await call('POST', '/api/doctor', { profileText: profile });
+      await call('PUT', '/api/implementations/' + implementation, { name: 'Replay target', profileText: profile });
+      await call('POST', '/api/implementations', { name: 'Made by the console', profileText: profile });
+      const started = JSON.parse(await call('POST', '/api/runs', { implementation }));
+      await call('POST', '/api/runs/' + started.id + '/cancel');
       await call('GET', '/api/runs');
-      await call('GET', '/api/runs/' + runId);
       return out;
     })(${JSON.stringify({ runId, implementation: IMPLEMENTATION, profile: PROFILE, key: STORAGE_KEY })})`,
   )) as Array<{ route: string; status: number; text: string }>;
@@ -262,10 +265,11 @@ test('the positive half: the signed-in browser reaches every one of those routes
   }
   assert.equal(answered.length, 22, 'every route was called');
   const text = (route: string) => answered.find((a) => a.route === route)!.text;
-  assert.match(text(`GET /console/api/runs/${runId}/events`), /event: check[\s\S]*event: end/);
+  assert.match(text(`GET /api/runs/${runId}/events`), /event: check[\s\S]*event: end/);
   assert.match(text(`GET /console/runs/${runId}/report?ticket=…`), /CONFORMANT/);
   assert.ok(Number(text(`GET /console/runs/${runId}/bundle?ticket=…`)) > 1000, 'the archive');
-  assert.equal(JSON.parse(text(`GET /api/runs/${runId}`)).verdict, 'CONFORMANT', 'the API for CI, with the console session');
+  assert.equal(JSON.parse(text(`GET /api/runs/${runId}`)).verdict, 'CONFORMANT', 'the run\'s record, with the console session');
+  assert.equal(JSON.parse(text('POST /api/implementations')).name, 'Made by the console');
 
   // The run page as the certifier sees it: the report in its frame, the bundle downloaded.
   await page.frameLocator('#report').locator('body').waitFor({ timeout: 20_000 });
@@ -280,13 +284,13 @@ test('the positive half: the signed-in browser reaches every one of those routes
     assert.ok(!html.includes(secret!), `${route} holds the secret`);
   }
   // The captured cookie, now with the secret: the two halves together are the session (which is why the secret stays in the console's origin).
-  assert.equal((await fetch(`${base}/console/api/implementations`, { headers: { cookie: stolen, authorization: `Bearer ${secret}` } })).status, 200);
+  assert.equal((await fetch(`${base}/api/implementations`, { headers: { cookie: stolen, authorization: `Bearer ${secret}` } })).status, 200);
 
   // Sign out: the session ends, the browser forgets the secret; the cookie and the secret together open nothing now.
   await page.click('#sign-out');
   await page.waitForURL(/\/login$/);
   assert.equal(await page.evaluate(`localStorage.getItem(${JSON.stringify(STORAGE_KEY)})`), null);
-  for (const route of ['/console/api/implementations', '/api/runs']) {
+  for (const route of ['/console/api/session', '/api/implementations', '/api/runs']) {
     assert.equal((await fetch(`${base}${route}`, { headers: { cookie: stolen, authorization: `Bearer ${secret}` } })).status, 401, route);
   }
 });

@@ -90,15 +90,15 @@ test('a profile cannot read the environment of ptas serve: refused wherever it n
     // The console: Save and Check refuse the same, in the same words for a set and an unset variable.
     const browser = await consoleSignIn(lab.url, lab.token, seen);
     for (const [where, profile] of attacks.slice(0, 2)) {
-      const saved = await browser.call('POST', '/console/api/implementations', { body: { name: 'attack', profileText: JSON.stringify(profile('CANARY_AWS_SECRET')) } });
+      const saved = await browser.call('POST', '/api/implementations', { body: { name: 'attack', profileText: JSON.stringify(profile('CANARY_AWS_SECRET')) } });
       assert.equal(saved.status, 422, `console Save, env: at ${where}: ${saved.text}`);
-      const checkedSet = await browser.call('POST', '/console/api/doctor', { body: { profileText: JSON.stringify(profile('CANARY_AWS_SECRET')) } });
-      const checkedUnset = await browser.call('POST', '/console/api/doctor', { body: { profileText: JSON.stringify(profile('CANARY_NOT_SET_ANYWHERE')) } });
+      const checkedSet = await browser.call('POST', '/api/doctor', { body: { profileText: JSON.stringify(profile('CANARY_AWS_SECRET')) } });
+      const checkedUnset = await browser.call('POST', '/api/doctor', { body: { profileText: JSON.stringify(profile('CANARY_NOT_SET_ANYWHERE')) } });
       assert.equal(checkedSet.status, 422, `console Check, env: at ${where}: ${checkedSet.text}`);
       assert.match(checkedSet.text, /env: references are read only where a secret goes/, `console Check, env: at ${where}`);
       assert.equal(words(checkedSet.text, 'CANARY_AWS_SECRET'), words(checkedUnset.text, 'CANARY_NOT_SET_ANYWHERE'));
     }
-    const checkedSecret = await browser.call('POST', '/console/api/doctor', { body: { profileText: JSON.stringify(exfiltrate('CANARY_AWS_SECRET')) } });
+    const checkedSecret = await browser.call('POST', '/api/doctor', { body: { profileText: JSON.stringify(exfiltrate('CANARY_AWS_SECRET')) } });
     assert.equal(checkedSecret.status, 422, checkedSecret.text);
     assert.match(checkedSecret.text, /has no value this run may use/);
     assert.deepEqual(attacker.received, [], 'nothing reached the host the profile names');

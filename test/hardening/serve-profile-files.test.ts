@@ -46,7 +46,7 @@ test('a stored profile names no file of the server; with --profile-files, only f
       assert.equal(stored.status, 422, `${JSON.stringify(keys)}: ${stored.text}`);
       assert.equal(stored.json.error, 'file-refused');
       assert.match(stored.json.message, /--profile-files/);
-      const checked = await browser.call('POST', '/console/api/doctor', { body: { profileText: text } });
+      const checked = await browser.call('POST', '/api/doctor', { body: { profileText: text } });
       assert.equal(checked.status, 422, checked.text);
       assert.match(checked.text, /names no file of the server's/, `Check of ${JSON.stringify(keys)}: ${checked.text}`);
       for (const answer of [stored.text, checked.text]) assert.ok(!answer.includes(marker), `the file's content came back: ${answer}`);
@@ -66,7 +66,7 @@ test('a stored profile names no file of the server; with --profile-files, only f
     for (const name of [file, '../private.txt', 'escape.json']) {
       const text = JSON.stringify(profileNaming({ auth: { jwksFile: name } }));
       const stored = await withFolder.call('PUT', '/api/implementations/files', { body: { name: 'files', profileText: text } });
-      const checked = await browser.call('POST', '/console/api/doctor', { body: { profileText: text } });
+      const checked = await browser.call('POST', '/api/doctor', { body: { profileText: text } });
       if (stored.status === 422) assert.equal(stored.json.error, 'file-refused', stored.text);
       else assert.ok(stored.status < 300 && name === 'escape.json', `${name}: stored only if its path is inside the folder (where it leads is the run's to find): ${stored.status} ${stored.text}`);
       assert.equal(checked.status, 422, checked.text);
@@ -75,7 +75,7 @@ test('a stored profile names no file of the server; with --profile-files, only f
     }
     const inside = JSON.stringify(profileNaming({ auth: { jwksFile: 'token-keys.json' } }));
     assert.ok((await withFolder.call('PUT', '/api/implementations/files', { body: { name: 'files', profileText: inside } })).status < 300);
-    const checked = await browser.call('POST', '/console/api/doctor', { body: { profileText: inside } });
+    const checked = await browser.call('POST', '/api/doctor', { body: { profileText: inside } });
     const rows = checked.json.rows as Array<{ operation: string; outcome: string }>;
     assert.ok(rows.some((row) => row.operation === 'token JWKS' && row.outcome === 'OK'), `the key set inside the folder is read: ${checked.text}`);
   } finally {

@@ -7,8 +7,9 @@
 // with that secret. The secret and every token the reference issued are
 // searched for in every API answer (bodies and headers), every console page
 // and console answer (the report, the doctor's table, the bundle's archive
-// among them), every event stream (the API's and the console's), the
-// server's log and every file the server wrote in its store.
+// among them), every event stream (read with a bearer token, and with the
+// console's session), the server's log and every file the server wrote in
+// its store. The console's pages call the API (/api/...) with their session.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -57,15 +58,16 @@ test('runs through the API and the console leak neither the client secret nor an
     // From the console: a profile whose secrets name a variable the server's environment does not set, its value typed for one run.
     const browser = await consoleSignIn(lab.url, lab.token, consoleSeen);
     const oneRun = { ...profile, credentials: { ...profile.credentials, clientSecret: 'env:PTAS_LEAK_ONE_RUN' }, users: { ...profile.users, ownLicence: { ...profile.users.ownLicence, clientSecret: 'env:PTAS_LEAK_ONE_RUN' } } };
-    const created = await browser.call('POST', '/console/api/implementations', { body: { name: 'Leak (console)', profileText: JSON.stringify(oneRun, null, 2) } });
+    const created = await browser.call('POST', '/api/implementations', { body: { name: 'Leak (console)', profileText: JSON.stringify(oneRun, null, 2) } });
     assert.equal(created.status, 201, created.text);
     const consoleImplementation = created.json.id as string;
-    const unset = await browser.call('POST', `/console/api/implementations/${consoleImplementation}/runs`, { body: { areas: ['auth'] } });
+    const unset = await browser.call('POST', '/api/runs', { body: { implementation: consoleImplementation, options: { load: false, grep: '@area:auth' } } });
     assert.equal(unset.status, 422, 'without the value: refused (as the API refuses it), naming the variable');
-    assert.match(unset.json.error, /PTAS_LEAK_ONE_RUN/);
-    const fromConsole = await browser.call('POST', `/console/api/implementations/${consoleImplementation}/runs`, { body: { areas: ['auth', 'users'], secrets: { PTAS_LEAK_ONE_RUN: clientSecret } } });
-    assert.equal(fromConsole.status, 201, fromConsole.text);
-    const consoleStream = fetch(`${lab.url}/console/api/runs/${fromConsole.json.id}/events`, { headers: { cookie: browser.cookie, authorization: `Bearer ${browser.secret}` } }).then((r) => r.text());
+    assert.equal(unset.json.error, 'missing-secret');
+    assert.match(unset.json.message, /PTAS_LEAK_ONE_RUN/);
+    const fromConsole = await browser.call('POST', '/api/runs', { body: { implementation: consoleImplementation, options: { load: false, grep: '@area:auth|@area:users' }, secrets: { env: { PTAS_LEAK_ONE_RUN: clientSecret } } } });
+    assert.equal(fromConsole.status, 202, fromConsole.text);
+    const consoleStream = fetch(`${lab.url}/api/runs/${fromConsole.json.id}/events`, { headers: { cookie: browser.cookie, authorization: `Bearer ${browser.secret}` } }).then((r) => r.text());
 
     const runs: RunRecord[] = [fromConsole.json as RunRecord];
     const streams: Array<Promise<{ raw: string }>> = [readEvents(lab.url, lab.token, fromConsole.json.id)];
@@ -79,8 +81,8 @@ test('runs through the API and the console leak neither the client secret nor an
       streams.push(readEvents(lab.url, lab.token, asked.json.id));
     }
     // From the console too, for the profile that leaves the client secret out: the secret typed for one run.
-    const perRunFromConsole = await browser.call('POST', '/console/api/implementations/leak-per-run/runs', { body: { areas: ['auth'], clientSecret } });
-    assert.equal(perRunFromConsole.status, 201, perRunFromConsole.text);
+    const perRunFromConsole = await browser.call('POST', '/api/runs', { body: { implementation: 'leak-per-run', options: { load: false, grep: '@area:auth' }, secrets: { clientSecret } } });
+    assert.equal(perRunFromConsole.status, 202, perRunFromConsole.text);
     runs.push(perRunFromConsole.json as RunRecord);
     streams.push(readEvents(lab.url, lab.token, perRunFromConsole.json.id));
     for (const run of runs) {
@@ -100,14 +102,19 @@ test('runs through the API and the console leak neither the client secret nor an
     assert.match(consoleEvents, /event: check[\s\S]*event: end/);
 
     // Every console page and answer about these implementations and runs.
-    for (const route of ['/', '/login', '/console/implementations/new', '/console/api/session', '/console/api/implementations', '/console/api/starter']) await browser.call('GET', route);
+    /** A console page's call of the API: it must answer, or its body would not be searched. */
+    const asks = async (route: string) => assert.equal((await browser.call('GET', route)).status, 200, `GET ${route}`);
+    for (const route of ['/', '/login', '/console/implementations/new']) await browser.call('GET', route);
+    for (const route of ['/console/api/session', '/api/implementations', '/api/starter', '/api/profile-schema']) await asks(route);
     for (const implementation of ['leak-env', 'leak-per-run', consoleImplementation]) {
-      for (const route of [`/console/implementations/${implementation}`, `/console/api/implementations/${implementation}`, `/console/api/implementations/${implementation}/runs`]) await browser.call('GET', route);
-      const stored = (await browser.call('GET', `/console/api/implementations/${implementation}`)).json;
-      await browser.call('POST', '/console/api/doctor', { body: { profileText: stored.profileText } });
+      await browser.call('GET', `/console/implementations/${implementation}`);
+      for (const route of [`/api/implementations/${implementation}`, `/api/runs?implementation=${implementation}`]) await asks(route);
+      const stored = (await browser.call('GET', `/api/implementations/${implementation}`)).json;
+      await browser.call('POST', '/api/doctor', { body: { profileText: stored.profileText } });
     }
     for (const run of runs) {
-      for (const route of [`/console/runs/${run.id}`, `/console/api/runs/${run.id}`, `/console/api/runs/${run.id}/compare?baseline=${runs[0]!.id}`]) await browser.call('GET', route);
+      await browser.call('GET', `/console/runs/${run.id}`);
+      for (const route of [`/api/runs/${run.id}`, `/api/runs/${run.id}/compare/${runs[0]!.id}`]) await asks(route);
       const report = await browser.file(run.id, 'report');
       assert.equal(report.status, 200);
       consoleSeen.push(await report.text());

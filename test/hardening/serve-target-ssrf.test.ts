@@ -27,7 +27,7 @@ test("Check and runs call no host the operator's policy refuses: the server itse
     const browser = await consoleSignIn(lab.url, lab.token);
     // A secret the Check can resolve (as a server of a4a5ec0 read any variable), so what stops it is the target.
     const credentials = { clientId: 'x', clientSecret: 'env:ANY_SECRET' };
-    const check = (profile: object) => browser.call('POST', '/console/api/doctor', { body: { profileText: JSON.stringify(profile) } });
+    const check = (profile: object) => browser.call('POST', '/api/doctor', { body: { profileText: JSON.stringify(profile) } });
     const refused: Array<[string, object, RegExp]> = [
       ['the server itself', { baseUrl: lab.url, credentials }, /where this server listens/],
       ['the server itself, by name', { baseUrl: `http://localhost:${own.port}/api/implementations`, credentials }, /where this server listens/],
