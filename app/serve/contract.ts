@@ -40,6 +40,12 @@ export interface RunOptionsInput {
   nonce?: string;
   /** A waiver file's content (schemas/waivers.schema.json), stored with the run. */
   waivers?: unknown;
+  /**
+   * Run again only what failed or did not run in this earlier run of the same
+   * implementation, joined to it as ptas merge joins attempts (app/serve/rerun.ts).
+   * Asked for alone: the re-run takes the first run's load, nonce and waivers.
+   */
+  rerunOf?: string;
 }
 
 export interface RunRecord {

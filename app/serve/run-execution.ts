@@ -21,6 +21,8 @@ import { LOAD_CHECKS } from '../../load/checks.ts';
 export interface ExecuteRunInput {
   profile: Profile;
   options: RunOptionsInput;
+  /** Run the conformance checks (default true); false: the load stage alone (a re-run whose checks all observed something). */
+  conformance?: boolean;
   bundleDir: string;
   /** The run's waiver file in the store, when it was given one. */
   waiversFile?: string;
@@ -91,6 +93,7 @@ export async function executeRun(input: ExecuteRunInput): Promise<ExecutedRun> {
       profile: input.profile,
       outDir: input.bundleDir,
       grep: input.options.grep,
+      ...(input.conformance === false ? { conformance: false } : {}),
       load: input.options.load ?? false,
       nonce: input.options.nonce,
       waivers: input.waiversFile,

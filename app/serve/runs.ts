@@ -35,6 +35,7 @@ import type { ProfilePolicy } from './profile-policy.ts';
 import { runProfileWithinPolicy, type RunSecrets } from './profile-text.ts';
 import type { RunQueue } from './queue.ts';
 import { executeRun, type ExecutedRun } from './run-execution.ts';
+import { joinAttempt, planServeRerun, type ServeRerun } from './rerun.ts';
 import { writeJsonAtomic } from './store/atomic.ts';
 import type { ImplementationStore } from './store/implementations.ts';
 import { REFERENCE_ID, type StoreLayout } from './store/layout.ts';
@@ -75,6 +76,8 @@ export interface RunServiceDeps {
 interface Waiting {
   profile: Profile;
   secrets: string[];
+  /** When the run is a re-run: what it runs, and the attempts it is joined to. */
+  rerun?: ServeRerun;
 }
 
 interface Active {
@@ -159,7 +162,22 @@ export class RunService {
   /** Refused before it is queued: options it cannot use, a profile it cannot resolve, a target the policy refuses. */
   async start(input: StartRunInput): Promise<RunRecord> {
     if (this.closed) throw new ServeError('conflict', 'the server is stopping: no new run starts');
-    const options = input.options ?? {};
+    const asked = input.options ?? {};
+    if (asked.rerunOf !== undefined) return this.startRerun(input, asked);
+    return this.enqueue(input, asked, await this.checkedProfile(input, asked));
+  }
+
+  /** A re-run of an earlier run (app/serve/rerun.ts): planned now, so that what it cannot do is refused before it waits. */
+  private async startRerun(input: StartRunInput, asked: RunOptionsInput): Promise<RunRecord> {
+    this.assertRoomInQueue(input.requestedBy);
+    const waiting = await this.profileFor(input);
+    const implementationUpdatedAt = input.implementation === REFERENCE_ID ? undefined : this.deps.implementations.get(input.implementation)?.updatedAt;
+    const { options, rerun } = await planServeRerun(this.deps, { implementation: input.implementation, options: asked, ...(implementationUpdatedAt ? { implementationUpdatedAt } : {}) });
+    return this.enqueue(input, options, { ...waiting, rerun });
+  }
+
+  /** The options' own checks, then the profile resolved within the policy. */
+  private async checkedProfile(input: StartRunInput, options: RunOptionsInput): Promise<Waiting> {
     if (options.grep !== undefined) {
       try {
         new RegExp(options.grep);
@@ -174,7 +192,10 @@ export class RunService {
       });
     }
     this.assertRoomInQueue(input.requestedBy);
-    const waiting = await this.profileFor(input);
+    return this.profileFor(input);
+  }
+
+  private enqueue(input: StartRunInput, options: RunOptionsInput, waiting: Waiting): RunRecord {
     if (this.closed) throw new ServeError('conflict', 'the server is stopping: no new run starts');
     // Again: others may have been queued while this run's targets resolved.
     this.assertRoomInQueue(input.requestedBy);
@@ -185,7 +206,8 @@ export class RunService {
     this.waiting.set(id, waiting);
     this.deps.queue.enqueue({ runId: id, implementation: input.implementation, ...(input.requestedBy !== undefined ? { requestedBy: input.requestedBy } : {}) });
     this.deps.events.publish(id, { type: 'status', run: record });
-    this.deps.log(`run ${id} of ${logValue(input.implementation)} asked for${options.grep !== undefined ? ` (grep ${logValue(options.grep)})` : ''}`);
+    const asked = options.rerunOf !== undefined ? ` (a re-run of ${options.rerunOf})` : options.grep !== undefined ? ` (grep ${logValue(options.grep)})` : '';
+    this.deps.log(`run ${id} of ${logValue(input.implementation)} asked for${asked}`);
     this.pump();
     return this.get(id)!;
   }
@@ -318,16 +340,20 @@ export class RunService {
         if (error instanceof ServeError) return { verdict: 'INCOMPLETE', counts: {}, bundle: false, note: `not started: ${error.message}` };
         throw error;
       }
-      return executeRun({
+      const { rerun } = waiting;
+      const bundleDir = this.deps.layout.bundleDir(runId);
+      const executed = await executeRun({
         profile: waiting.profile,
-        options: record.options,
-        bundleDir: this.deps.layout.bundleDir(runId),
+        options: rerun ? { ...record.options, grep: rerun.plan.grep, load: rerun.load } : record.options,
+        ...(rerun && !rerun.plan.checkIds.length ? { conformance: false } : {}),
+        bundleDir: rerun ? this.deps.layout.attemptDir(runId) : bundleDir,
         waiversFile,
         signal: controller.signal,
         redactor: new Redactor(waiting.secrets.map((value) => [value, 'secret'] as [string, string])),
         emit: (event) => this.publish(runId, event),
         startedAt: performance.now(),
       });
+      return rerun ? joinAttempt(rerun, this.deps.layout.attemptDir(runId), bundleDir, executed) : executed;
     };
     active.done = execute()
       .catch((error: unknown): ExecutedRun => ({ verdict: 'INCOMPLETE', counts: {}, bundle: false, note: `the run failed inside ptas: ${error instanceof Error ? error.message : String(error)}` }))

@@ -14,6 +14,7 @@ import path from 'node:path';
 import type { CheckResult, Verdict } from '../../src/check/model.ts';
 import { MANIFEST_FILE, type Manifest } from '../../src/certify/manifest.ts';
 import { CROSSCUT_CHECKS } from '../../src/crosscut/index.ts';
+import { LOAD_CHECKS } from '../../load/checks.ts';
 import { buildResults } from '../../src/results/build.ts';
 import type { RunResults } from '../../src/results/model.ts';
 import { suiteVersion, specVersion } from '../../src/version.ts';
@@ -159,4 +160,18 @@ test('ptas run --rerun-of on the command line: only the failed checks run again,
     assert.equal(refused.code, 2, `${args.join(' ')}: ${refused.stdout}${refused.stderr}`);
     assert.match(refused.stderr, message);
   }
+});
+
+test('a run whose conformance checks all observed the implementation but whose load stage ERRORed: the re-run is the load stage alone', () => {
+  const erroredLoad = LOAD_CHECKS[0]!.id;
+  const base = writeRun(
+    path.join(tmp(), 'night'),
+    '2026-12-31T20:00:00.000Z',
+    all.map((c) => (c.id === erroredLoad ? result(c.id, 'ERROR', 'the probe could not reach a refusal') : result(c.id, 'PASS'))),
+  );
+  const { results, manifest } = readRerunBase(base);
+  const plan = rerunPlan(results, manifest, conformance);
+  assert.deepEqual(plan.checkIds, [], 'no conformance check asks for another attempt');
+  assert.equal(plan.load, true, 'a load check ERRORed');
+  assert.equal(conformance.filter((meta) => targetSelects({ grep: plan.grep }, meta.title, checkTags(meta))).length, 0, 'the grep selects no check');
 });

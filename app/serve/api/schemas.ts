@@ -83,6 +83,7 @@ export const startRunBody = {
         grep: { type: 'string', minLength: 1, maxLength: 500 },
         nonce: { type: 'string', pattern: NONCE_PATTERN },
         waivers: { type: 'object' },
+        rerunOf: { type: 'string', pattern: ID_PATTERN },
       },
     },
     secrets: oneRunSecrets,

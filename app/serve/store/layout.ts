@@ -5,6 +5,7 @@
 //   runs/<runId>/events.jsonl     the run's events, one JSON line each, for replay
 //   runs/<runId>/waivers.json     the waiver file the run was given, if any
 //   runs/<runId>/bundle/          the run's certification bundle: the outDir ptasRun writes
+//   runs/<runId>/attempt/         a re-run's own bundle, which bundle/ joins to the earlier attempts
 //   tokens.json                   API tokens, SHA-256 hashed
 //   shares.json                   share links, SHA-256 hashed
 //
@@ -82,6 +83,11 @@ export class StoreLayout {
 
   bundleDir(runId: string): string {
     return path.join(this.runDir(runId), 'bundle');
+  }
+
+  /** A re-run's own attempt (app/serve/rerun.ts): the bundle of the checks it ran, which its bundle/ joins to the earlier attempts. */
+  attemptDir(runId: string): string {
+    return path.join(this.runDir(runId), 'attempt');
   }
 }
 
