@@ -9,6 +9,7 @@ import { navigate } from '../router.ts';
 import { envReferences, setsClientSecret } from '../profile-secrets.ts';
 import { givenSecrets, RUN_AREAS, runOptionsOf, type RunChoices } from '../run-options.ts';
 import type { RunSecrets } from '../../app/serve/profile-text.ts';
+import type { RunOptionsInput } from '../../app/serve/contract.ts';
 
 function field(label: string, input: HTMLElement, hint?: string): HTMLElement {
   return h('div', { class: 'field' }, h('label', null, label, input), hint ? h('span', { class: 'hint' }, hint) : null);
@@ -29,9 +30,7 @@ export function runForm(implementationId: string, savedProfileText: string): HTM
   // On by default: a run without the load stage is never certifiable (its load checks are required).
   const load = h('input', { attrs: { type: 'checkbox', name: 'load', checked: '' } });
   const nonce = h('input', { attrs: { type: 'text', name: 'nonce', autocomplete: 'off', placeholder: 'the certifier’s nonce (optional)' } });
-  const secrets = envReferences(savedProfileText).map((name) => ({ name, input: h('input', { attrs: { type: 'password', name: `secret-${name}`, autocomplete: 'new-password' } }) }));
-  // A profile that leaves the client secret out gets it with each run (README, "The console and its API").
-  const clientSecret = setsClientSecret(savedProfileText) ? undefined : h('input', { attrs: { type: 'password', name: 'client-secret', autocomplete: 'new-password' } });
+  const secrets = oneRunSecretFields(savedProfileText);
   const status = h('div', { class: 'form-status' });
   const submit = h('button', { attrs: { type: 'submit' } }, 'Start run');
 
@@ -47,16 +46,7 @@ export function runForm(implementationId: string, savedProfileText: string): HTM
       h('span', { class: 'hint' }, 'Needed to certify: without it the required load checks have no verdict, and ptas verify refuses the bundle.'),
     ),
     field('Nonce ', nonce),
-    secrets.length || clientSecret
-      ? h(
-          'fieldset',
-          { class: 'secrets' },
-          h('legend', null, 'Secrets for this run only'),
-          h('p', { class: 'hint' }, 'Values for the profile’s env: references, sent with this run and never stored; leave one empty to use the server’s environment.'),
-          ...secrets.map((s) => field(`${s.name} `, s.input)),
-          clientSecret ? field('Client secret ', clientSecret, 'The profile sets no credentials.clientSecret: the secret for this run.') : null,
-        )
-      : null,
+    secrets.fieldset,
     h('div', { class: 'actions' }, submit),
     status,
   );
@@ -68,24 +58,60 @@ export function runForm(implementationId: string, savedProfileText: string): HTM
       areas: areaBoxes.filter((b) => b.checked).map((b) => b.value),
       grep: grep.value,
       nonce: nonce.value,
-      secrets: Object.fromEntries(secrets.map((s) => [s.name, s.input.value])),
-      ...(clientSecret?.value ? { clientSecret: clientSecret.value } : {}),
     };
     const options = runOptionsOf(choices);
     if (typeof options === 'string') return void fill(status, notice('danger', options));
-    const oneRun = givenSecrets(choices);
-    submit.disabled = true;
-    fill(status, 'Starting…');
-    send<RunRecord>('POST', '/api/runs', { implementation: implementationId, options, ...(oneRun ? { secrets: oneRun } : {}) })
-      .then((run) => {
-        for (const s of secrets) s.input.value = '';
-        if (clientSecret) clientSecret.value = '';
-        navigate(`/console/runs/${encodeURIComponent(run.id)}`);
-      })
-      .catch((error: unknown) => {
-        submit.disabled = false;
-        fill(status, notice('danger', messageOf(error)));
-      });
+    startRun({ implementation: implementationId, options }, secrets, submit, status);
   });
   return form;
+}
+
+/** Posts the run with the typed one-run secrets (then cleared) and goes to its page; a refusal is shown in `status`. */
+export function startRun(request: { implementation: string; options: RunOptionsInput }, secrets: OneRunSecretFields, submit: HTMLButtonElement, status: HTMLElement): void {
+  const oneRun = secrets.values();
+  submit.disabled = true;
+  fill(status, 'Starting…');
+  send<RunRecord>('POST', '/api/runs', { ...request, ...(oneRun ? { secrets: oneRun } : {}) })
+    .then((run) => {
+      secrets.clear();
+      navigate(`/console/runs/${encodeURIComponent(run.id)}`);
+    })
+    .catch((error: unknown) => {
+      submit.disabled = false;
+      fill(status, notice('danger', messageOf(error)));
+    });
+}
+
+export interface OneRunSecretFields {
+  /** The fieldset, or null when the profile needs no secret typed. */
+  fieldset: HTMLElement | null;
+  /** The values typed (an empty field is left to the server's environment), or undefined for none. */
+  values(): RunSecrets | undefined;
+  clear(): void;
+}
+
+/** A password field for each env:NAME the saved profile's values reference, and for the client secret when the profile sets none. */
+export function oneRunSecretFields(savedProfileText: string): OneRunSecretFields {
+  const secrets = envReferences(savedProfileText).map((name) => ({ name, input: h('input', { attrs: { type: 'password', name: `secret-${name}`, autocomplete: 'new-password' } }) }));
+  // A profile that leaves the client secret out gets it with each run (README, "The console and its API").
+  const clientSecret = setsClientSecret(savedProfileText) ? undefined : h('input', { attrs: { type: 'password', name: 'client-secret', autocomplete: 'new-password' } });
+  const fieldset =
+    secrets.length || clientSecret
+      ? h(
+          'fieldset',
+          { class: 'secrets' },
+          h('legend', null, 'Secrets for this run only'),
+          h('p', { class: 'hint' }, 'Values for the profile’s env: references, sent with this run and never stored; leave one empty to use the server’s environment.'),
+          ...secrets.map((s) => field(`${s.name} `, s.input)),
+          clientSecret ? field('Client secret ', clientSecret, 'The profile sets no credentials.clientSecret: the secret for this run.') : null,
+        )
+      : null;
+  return {
+    fieldset,
+    values: () => givenSecrets({ secrets: Object.fromEntries(secrets.map((s) => [s.name, s.input.value])), ...(clientSecret?.value ? { clientSecret: clientSecret.value } : {}) }),
+    clear: () => {
+      for (const s of secrets) s.input.value = '';
+      if (clientSecret) clientSecret.value = '';
+    },
+  };
 }

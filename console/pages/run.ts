@@ -4,7 +4,8 @@
 // once the run says how many it reports), the elapsed time,
 // the queue position while queued), with Cancel; once finished, its report
 // framed from the console (sandboxed, with its own policy), the bundle to
-// download, its reviewer decisions (reviews.ts), its share links (share.ts),
+// download, "run again" of what failed or did not run (rerun.ts), its
+// reviewer decisions (reviews.ts), its share links (share.ts),
 // and "Compare with…" another run of
 // the implementation. A
 // finished run's page replays its events the same way. The frame and the
@@ -20,6 +21,7 @@ import { markReady, type Cleanup } from '../router.ts';
 import { comparePart } from './compare.ts';
 import { sharePart } from './share.ts';
 import { reviewsPart } from './reviews.ts';
+import { rerunPart } from './rerun.ts';
 
 type CheckEvent = Extract<RunEvent, { type: 'check' }>;
 
@@ -119,7 +121,7 @@ async function ticketUrl(runId: string, kind: 'report' | 'bundle'): Promise<stri
   return (await send<TicketAnswer>('POST', `/api/runs/${encodeURIComponent(runId)}/tickets`, { kind })).url;
 }
 
-async function showFinished(view: View, run: RunRecord): Promise<void> {
+async function showFinished(view: View, run: RunRecord, implementation: ImplementationRecord | undefined): Promise<void> {
   const ended = notice('warn', `This run was ${run.status}: ${run.verdict ?? 'INCOMPLETE'}${run.note ? ` (${run.note})` : ''}.`);
   // A run that wrote no bundle (never started, failed before its checks, its server killed under it) has nothing to
   // show or download; one cancelled while running wrote a partial bundle. (Records from before `bundle` was kept: by status.)
@@ -161,11 +163,11 @@ async function showFinished(view: View, run: RunRecord): Promise<void> {
     });
   };
   const reviews = reviewsPart(run, () => void loadReport());
-  fill(view.finished, partial ? ended : null, certificationGaps(run), h('div', { class: 'toolbar' }, download, alone), problem, reviews, sharePart(run), partial ? null : await comparePart(run), h('h2', null, partial ? 'Partial report' : 'Report'), frame);
+  fill(view.finished, partial ? ended : null, certificationGaps(run), h('div', { class: 'toolbar' }, download, alone), problem, rerunPart(run, implementation), reviews, sharePart(run), partial ? null : await comparePart(run), h('h2', null, partial ? 'Partial report' : 'Report'), frame);
   await loadReport();
 }
 
-function subscribe(run: RunRecord, view: View, clock: ReturnType<typeof elapsedClock>): EventFollower {
+function subscribe(run: RunRecord, implementation: ImplementationRecord | undefined, view: View, clock: ReturnType<typeof elapsedClock>): EventFollower {
   const handlers: { [T in RunEvent['type']]: (event: Extract<RunEvent, { type: T }>) => void } = {
     status: (e) => {
       showStatus(view, e.run);
@@ -182,7 +184,7 @@ function subscribe(run: RunRecord, view: View, clock: ReturnType<typeof elapsedC
       showStatus(view, e.run);
       showCounts(view, e.run.counts);
       clock.set(e.run);
-      void showFinished(view, e.run);
+      void showFinished(view, e.run, implementation);
     },
   };
   return followEvents(`/api/runs/${encodeURIComponent(run.id)}/events`, {
@@ -238,7 +240,8 @@ export async function runPage(main: HTMLElement, params: string[]): Promise<Clea
       'p',
       { class: 'run-meta muted' },
       `Queued ${dateTime(run.createdAt)}`,
-      run.options.grep ? ` · grep ${run.options.grep}` : ' · every area',
+      run.options.rerunOf ? h('span', null, ' · a re-run of ', link(`/console/runs/${encodeURIComponent(run.options.rerunOf)}`, shortId(run.options.rerunOf)), ' joined to it') : null,
+      run.options.rerunOf ? '' : run.options.grep ? ` · grep ${run.options.grep}` : ' · every area',
       run.options.load ? ' · with the load stage' : ' · no load stage',
       run.options.nonce ? ` · nonce ${run.options.nonce}` : '',
     ),
@@ -252,7 +255,7 @@ export async function runPage(main: HTMLElement, params: string[]): Promise<Clea
     ),
     h('details', { class: 'run-log' }, h('summary', null, 'Log'), view.log),
   );
-  const events = subscribe(run, view, clock);
+  const events = subscribe(run, implementation, view, clock);
   markReady();
   return () => {
     events.close();

@@ -440,6 +440,27 @@ test('Compare with… shows the baseline diff against another run of the impleme
   assert.match((await failing.textContent()) ?? '', /PASS.*FAIL/);
 });
 
+test('Run again only these, on the failed run’s page: with the one-run secret typed, the re-run joins both attempts (fail-then-pass is FLAKY) and says whose re-run it is', async () => {
+  await page.goto(`${lab.url}/console/runs/${runIds[1]}`);
+  await page.waitForSelector('body[data-ready="true"] #rerun-form');
+  assert.match((await page.textContent('#rerun-form')) ?? '', /a check that failed and then passes is FLAKY/);
+  await page.fill('#rerun-form input[name="secret-PTAS_CLIENT_SECRET"]', CLIENT_SECRET);
+  await page.click('#rerun');
+  await page.waitForURL((url) => url.pathname.startsWith('/console/runs/') && !url.pathname.endsWith(runIds[1]!));
+  const rerunId = new URL(page.url()).pathname.split('/').pop()!;
+  assert.deepEqual(lab.server.services.runs.get(rerunId)?.options, { rerunOf: runIds[1], load: false }, 'the failed run’s options, and whose re-run it is');
+  assert.match((await page.textContent('.run-meta')) ?? '', new RegExp(`a re-run of ${runIds[1]!.slice(0, 8)}.* joined to it`));
+  await page.locator('#run-verdict [data-verdict="NOT CONFORMANT"]').waitFor({ timeout: 60_000 });
+  // Live, the re-run's own attempt: the token check alone, passing now; the verdict is the joined run's.
+  const rows = (await page.evaluate("[...document.querySelectorAll('.check-row')].map((r) => r.dataset.checkId + ' ' + r.dataset.verdict)")) as string[];
+  assert.ok(rows.includes('auth.client-credentials-issues-pair PASS'), rows.join(', '));
+  assert.ok(!rows.some((row) => row.endsWith(' FAIL')), rows.join(', '));
+  await page.locator('#counts .count[data-verdict="FLAKY"]').waitFor();
+  assert.match((await page.textContent('#counts .count[data-verdict="FLAKY"]')) ?? '', /1/);
+  // A FLAKY check is tried again: its page offers another re-run.
+  await page.locator('#rerun-form').waitFor();
+});
+
 test('a new tab shares the session; a browser with only the cookie gets the login form; sign-out ends the session and forgets its secret', async () => {
   const tab = await watched.context.newPage();
   await tab.goto(`${lab.url}/console/implementations/${implementationId}`);

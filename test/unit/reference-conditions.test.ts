@@ -45,7 +45,7 @@ interface Answer {
   ms: number;
 }
 
-/** A reference under `conditions` on a free port, with a roomy token limit, and a caller that retries transient answers when asked to. */
+/** A reference under `conditions` on a free port, with a roomy token limit, and a caller that retries transient answers (429, 502, 503, 504) when asked to. */
 async function withReference(conditions: string[], body: (r: Helpers) => Promise<void>, more: Partial<ReferenceOptions> = {}): Promise<void> {
   const ref = await startReference({ port: 0, tokenRatePerSecond: 1_000, tokenBurst: 1_000, conditions, ...more });
   const call = async (method: string, path: string, init: { headers?: Record<string, string>; json?: unknown; retry?: boolean } = {}): Promise<Answer> => {
@@ -55,7 +55,8 @@ async function withReference(conditions: string[], body: (r: Helpers) => Promise
       const res = await fetch(ref.url + path, { method, headers, body: init.json === undefined ? undefined : JSON.stringify(init.json) });
       const text = await res.text();
       const answer = { status: res.status, headers: res.headers, text, json: text && /json/.test(res.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined, ms: performance.now() - t0 };
-      if (!init.retry || (answer.status !== 503 && answer.status !== 429)) return answer;
+      // Every transient answer a condition may give: transient-503/429, and gateway-html's 502/504 to a GET (from a random phase, so possibly the first).
+      if (!init.retry || ![429, 502, 503, 504].includes(answer.status)) return answer;
     }
   };
   const grant = () => call('POST', '/v1/oauth/token', { json: { grant_type: 'client_credentials', client_id: ref.options.clientId, client_secret: ref.options.clientSecret }, retry: true });
