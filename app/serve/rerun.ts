@@ -89,6 +89,10 @@ export async function planServeRerun(
   // The verdicts so far are the latest bundle's (a merge when the base is a re-run); which checks the run selected is its first run's grep.
   const results = readJson<RunResults>(path.join(baseBundle, 'results.json'));
   const firstManifest = readJson<Manifest>(path.join(earlierAttempts[0]!, MANIFEST_FILE));
+  if (firstManifest.run.mergedFrom) {
+    // A re-run whose record was rebuilt from its bundle (store/rebuild-index.ts) no longer says which run it repeated.
+    throw new ServeError('conflict', `run ${first.id}'s bundle joins attempts its record no longer names (the record was rebuilt from the bundle): there is no first attempt to join a re-run to; start a full run`);
+  }
   const plan = rerunPlan(results, firstManifest, await listConformanceChecks());
   const load = plan.load && first.options.load === true;
   if (!plan.checkIds.length && !load) {
