@@ -5,7 +5,7 @@
 // what it refuses (nothing to re-run, the profile saved since) is shown here.
 import type { ImplementationRecord, RunRecord, Verdict } from '../../app/serve/console/api-types.ts';
 import { h } from '../dom.ts';
-import { oneRunSecretFields, startRun, type OneRunSecretFields } from './run-form.ts';
+import { oneRunSecretFields, startRun } from './run-form.ts';
 
 /** Verdicts a re-run tries again (app/run/rerun.ts RERUN_VERDICTS). */
 const TRIED_AGAIN: Verdict[] = ['FAIL', 'FLAKY', 'ERROR', 'SKIP'];
@@ -16,12 +16,10 @@ function hasSomethingToTryAgain(run: RunRecord): boolean {
   return run.status === 'cancelled' || run.verdict === 'INCOMPLETE' || TRIED_AGAIN.some((v) => (run.counts?.[v] ?? 0) > 0);
 }
 
-const NO_SECRETS: OneRunSecretFields = { fieldset: null, values: () => undefined, clear: () => undefined };
-
 export function rerunPart(run: RunRecord, implementation: ImplementationRecord | undefined): HTMLElement | null {
   if (!hasSomethingToTryAgain(run)) return null;
-  // The bundled reference has its own credentials; a stored implementation's profile may ask for one-run secrets.
-  const secrets = implementation ? oneRunSecretFields(implementation.profileText) : NO_SECRETS;
+  // What the implementation's saved profile asks for with each run (the re-run's profile is that one: the server refuses a re-run once it was saved again).
+  const secrets = oneRunSecretFields(run.implementation, implementation?.profileText ?? '');
   const submit = h('button', { attrs: { type: 'submit', id: 'rerun' } }, 'Run again only these');
   const status = h('div', { class: 'form-status' });
   const form = h(

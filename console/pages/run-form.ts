@@ -30,7 +30,7 @@ export function runForm(implementationId: string, savedProfileText: string): HTM
   // On by default: a run without the load stage is never certifiable (its load checks are required).
   const load = h('input', { attrs: { type: 'checkbox', name: 'load', checked: '' } });
   const nonce = h('input', { attrs: { type: 'text', name: 'nonce', autocomplete: 'off', placeholder: 'the certifier’s nonce (optional)' } });
-  const secrets = oneRunSecretFields(savedProfileText);
+  const secrets = oneRunSecretFields(implementationId, savedProfileText);
   const status = h('div', { class: 'form-status' });
   const submit = h('button', { attrs: { type: 'submit' } }, 'Start run');
 
@@ -90,8 +90,12 @@ export interface OneRunSecretFields {
   clear(): void;
 }
 
-/** A password field for each env:NAME the saved profile's values reference, and for the client secret when the profile sets none. */
-export function oneRunSecretFields(savedProfileText: string): OneRunSecretFields {
+/** The bundled reference's implementation id: it has its own credentials, and a run of it takes no secret (the server refuses one). */
+const REFERENCE_ID = 'reference';
+
+/** A password field for each env:NAME the saved profile's values reference, and for the client secret when the profile sets none; none for the bundled reference. */
+export function oneRunSecretFields(implementationId: string, savedProfileText: string): OneRunSecretFields {
+  if (implementationId === REFERENCE_ID) return { fieldset: null, values: () => undefined, clear: () => undefined };
   const secrets = envReferences(savedProfileText).map((name) => ({ name, input: h('input', { attrs: { type: 'password', name: `secret-${name}`, autocomplete: 'new-password' } }) }));
   // A profile that leaves the client secret out gets it with each run (README, "The console and its API").
   const clientSecret = setsClientSecret(savedProfileText) ? undefined : h('input', { attrs: { type: 'password', name: 'client-secret', autocomplete: 'new-password' } });
