@@ -449,7 +449,9 @@ test('Run again only these, on the failed run’s page: with the one-run secret 
   await page.waitForURL((url) => url.pathname.startsWith('/console/runs/') && !url.pathname.endsWith(runIds[1]!));
   const rerunId = new URL(page.url()).pathname.split('/').pop()!;
   assert.deepEqual(lab.server.services.runs.get(rerunId)?.options, { rerunOf: runIds[1], load: false }, 'the failed run’s options, and whose re-run it is');
-  assert.match((await page.textContent('.run-meta')) ?? '', new RegExp(`a re-run of ${runIds[1]!.slice(0, 8)}.* joined to it`));
+  // The client-side navigation changes the address before it draws the new page: wait for the page that says it.
+  await page.locator('.run-meta', { hasText: `a re-run of ${runIds[1]!.slice(0, 8)}` }).waitFor();
+  assert.match((await page.textContent('.run-meta')) ?? '', /a re-run of \S+ joined to it · no load stage$/);
   await page.locator('#run-verdict [data-verdict="NOT CONFORMANT"]').waitFor({ timeout: 60_000 });
   // Live, the re-run's own attempt: the token check alone, passing now; the verdict is the joined run's.
   const rows = (await page.evaluate("[...document.querySelectorAll('.check-row')].map((r) => r.dataset.checkId + ' ' + r.dataset.verdict)")) as string[];
