@@ -12,6 +12,7 @@
 // the editor bounded its schema linting and completion (console/editor.ts),
 // keystrokes after such a paste took 6-40 s each.
 // `npm run bench -- console-paste`
+import type { Page } from '@playwright/test';
 import { launchChromium } from '../test/report/support/browser.ts';
 import { startConsoleTestServer } from '../test/serve/support.ts';
 import { pasteIntoEditor, signIn, watchedPage } from '../test/serve/support/console-page.ts';
@@ -35,14 +36,29 @@ function profileOfSize(size: number): string {
 
 const server = await startConsoleTestServer();
 const browser = await launchChromium();
-const { page } = await watchedPage(browser);
+const { context, page: signInPage } = await watchedPage(browser);
 
 interface Paste {
   editableMs: number;
   worstKeystrokeMs: number;
 }
 
+/**
+ * Each paste in a tab of its own (the context's: signed in, its secret in
+ * the origin's storage): the editor keeps an unsaved draft per tab and asks
+ * before a page with one is left, so a paste in the previous tab would open
+ * the next "New implementation" on its 1 MB draft.
+ */
 async function paste(text: string): Promise<Paste> {
+  const page = await context.newPage();
+  try {
+    return await pasteIn(page, text);
+  } finally {
+    await page.close({ runBeforeUnload: false });
+  }
+}
+
+async function pasteIn(page: Page, text: string): Promise<Paste> {
   await page.goto(`${server.url}/console/implementations/new`);
   await page.waitForSelector('body[data-ready="true"] .cm-content');
   const started = performance.now();
@@ -64,7 +80,7 @@ async function paste(text: string): Promise<Paste> {
 }
 
 try {
-  await signIn(page, server.url, server.token);
+  await signIn(signInPage, server.url, server.token);
   const small = profileOfSize(10_000);
   const big = profileOfSize(BIG);
   const baseline: Paste[] = [];
