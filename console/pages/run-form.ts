@@ -1,7 +1,9 @@
 // Starting a run of the saved profile: the areas to run or a grep, the load
 // stage on or off, the certifier's nonce, and a value for each env:NAME the
 // profile references, sent with this run only (password fields, never
-// stored; an empty one is left to the server's environment).
+// stored; an empty one is left to the server's environment). Those fields
+// and the request that starts the run are shared with a run page's "Run
+// again only these" (rerun.ts).
 import type { RunRecord } from '../../app/serve/console/api-types.ts';
 import { messageOf, send } from '../api.ts';
 import { fill, h, notice } from '../dom.ts';
