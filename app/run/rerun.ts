@@ -12,14 +12,14 @@ import path from 'node:path';
 import { checkTags } from '../../runner/define.ts';
 import { targetSelects } from '../../runner/run-targets.ts';
 import type { CheckMeta, Verdict } from '../../src/check/model.ts';
+import { RERUN_VERDICTS as TRIED_AGAIN } from '../../src/check/verdict-names.ts';
 import { ConfigError } from '../../src/config/errors.ts';
 import { MANIFEST_FILE, type Manifest } from '../../src/certify/manifest.ts';
 import type { RunResults } from '../../src/results/model.ts';
 import { LOAD_CHECKS } from '../../load/checks.ts';
 import { listConformanceChecks } from './list.ts';
 
-/** Verdicts that ask for another attempt: a contradiction (which a re-run can only confirm or show FLAKY), or nothing observed. */
-const RERUN_VERDICTS: ReadonlySet<Verdict> = new Set(['FAIL', 'FLAKY', 'ERROR', 'SKIP']);
+const RERUN_VERDICTS: ReadonlySet<Verdict> = new Set(TRIED_AGAIN);
 
 export interface RerunPlan {
   /** The conformance checks to run again, by id. */

@@ -3,17 +3,15 @@
 // its implementation's profile asks for. The server plans the re-run and
 // joins it to this run as `ptas merge` joins attempts (app/serve/rerun.ts);
 // what it refuses (nothing to re-run, the profile saved since) is shown here.
-import type { ImplementationRecord, RunRecord, Verdict } from '../../app/serve/console/api-types.ts';
+import type { ImplementationRecord, RunRecord } from '../../app/serve/console/api-types.ts';
+import { RERUN_VERDICTS } from '../../src/check/verdict-names.ts';
 import { h } from '../dom.ts';
 import { oneRunSecretFields, startRun } from './run-form.ts';
-
-/** Verdicts a re-run tries again (app/run/rerun.ts RERUN_VERDICTS). */
-const TRIED_AGAIN: Verdict[] = ['FAIL', 'FLAKY', 'ERROR', 'SKIP'];
 
 /** Whether the run may have something to run again: the server's plan has the last word. */
 function hasSomethingToTryAgain(run: RunRecord): boolean {
   if (!run.bundle) return false;
-  return run.status === 'cancelled' || run.verdict === 'INCOMPLETE' || TRIED_AGAIN.some((v) => (run.counts?.[v] ?? 0) > 0);
+  return run.status === 'cancelled' || run.verdict === 'INCOMPLETE' || RERUN_VERDICTS.some((v) => (run.counts?.[v] ?? 0) > 0);
 }
 
 export function rerunPart(run: RunRecord, implementation: ImplementationRecord | undefined): HTMLElement | null {

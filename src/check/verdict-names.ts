@@ -14,3 +14,10 @@ export type CheckVerdict = 'PASS' | 'FAIL' | 'WARN' | 'REVIEW' | 'SKIP' | 'ERROR
  */
 export type Verdict = CheckVerdict | 'WAIVED' | 'FLAKY';
 export const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'WARN', 'REVIEW', 'SKIP', 'ERROR', 'WAIVED', 'FLAKY'];
+
+/**
+ * Verdicts a re-run of what failed or did not run tries again (app/run/rerun.ts,
+ * and the console's "Run again only these"): a contradiction, which a re-run
+ * can only confirm or show FLAKY, or nothing observed.
+ */
+export const RERUN_VERDICTS: readonly Verdict[] = ['FAIL', 'FLAKY', 'ERROR', 'SKIP'];

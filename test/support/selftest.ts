@@ -294,8 +294,8 @@ export async function runSelfTest(
     const checks = runConformance({ targets, progress: true, output: progress, workers: options.workers ?? SELFTEST_WORKERS, niceness: CHECKS_NICENESS })
       .finally(() => checksStarted())
       .finally(() => (checksDone = performance.now()));
-    // A narrowed self-test's checks may all end sooner: the load stages wait for that at most.
-    const workersUp = firstCheck.then(() => Promise.race([setTimeout(LOAD_STAGES_AFTER_FIRST_CHECK_MS), checks.then(() => undefined, () => undefined)]));
+    // A narrowed self-test's checks may all end sooner: the load stages wait for that at most (the timer, unref'd, holds nothing open).
+    const workersUp = firstCheck.then(() => Promise.race([setTimeout(LOAD_STAGES_AFTER_FIRST_CHECK_MS, undefined, { ref: false }), checks.then(() => undefined, () => undefined)]));
     const [output, loadChecks] = await Promise.all([checks, workersUp.then(() => loadStageChecks(plans.filter(observedByLoad))).finally(() => (loadDone = performance.now()))]);
     const loadStagesMs = loadDone - started;
     const byTarget = (name: string) => output.checks.filter((c) => c.target === name);
