@@ -19,6 +19,8 @@ import { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import type { Browser, Page } from '@playwright/test';
 import type { RunRecord } from '../../app/serve/contract.ts';
+import { ImplementationStore } from '../../app/serve/store/implementations.ts';
+import { StoreLayout } from '../../app/serve/store/layout.ts';
 import { REFERENCE_DEFAULTS } from '../../reference/options.ts';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { launchChromium } from '../report/support/browser.ts';
@@ -175,6 +177,28 @@ test('a large profile pastes and stays editable: beyond 64 KB the schema checks 
   // Nothing saved: the reload restores the draft, and discarding it shows the stored profile, saved.
   await discardDraft();
   assert.doesNotMatch((await page.textContent('#editor-status')) ?? '', /Unsaved|large profile/);
+});
+
+test('a wrong key past the first 3,000 characters of a stored profile is marked, however late the background parse reaches it', async () => {
+  // CodeMirror parses the first 3,000 characters as the editor opens and the rest when the page is next idle; on a busy machine
+  // that is after the linters' first run. A second tab of the session holds idle work back 3 s, as such a machine can.
+  const at = new Date().toISOString();
+  const comments = Array.from({ length: 100 }, (_, i) => `  // line ${i} of a long comment, to carry the mistake past the first parse\n`).join('');
+  const profileText = `{\n${comments}  "baseUrl": "https://api.example.com",\n  "lateBogusKey": true\n}\n`;
+  assert.ok(profileText.indexOf('lateBogusKey') > 3_000);
+  new ImplementationStore(new StoreLayout(lab.data)).save({ id: 'late-mistake', name: 'Late mistake', profileText, createdAt: at, updatedAt: at });
+  const tab = await page.context().newPage();
+  try {
+    await tab.addInitScript('window.requestIdleCallback = (callback) => setTimeout(() => callback({ didTimeout: true, timeRemaining: () => 0 }), 3000);');
+    await tab.goto(`${lab.url}/console/implementations/late-mistake`);
+    await tab.waitForSelector('body[data-ready="true"] .cm-content');
+    await tab.click('.cm-content');
+    await tab.keyboard.press('Control+End');
+    await tab.locator('.cm-lintRange-error', { hasText: 'lateBogusKey' }).waitFor({ timeout: 15_000 });
+    assert.deepEqual(await cspViolations(tab), []);
+  } finally {
+    await tab.close();
+  }
 });
 
 test('unsaved edits survive leaving the page and a reload: leaving asks first, the page opens on the draft, Save forgets it', async () => {
