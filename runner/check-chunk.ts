@@ -3,7 +3,7 @@
 // and their tests against the run's targets), then this file's slice of the
 // tests declared (runner/define.ts).
 import { pathToFileURL } from 'node:url';
-import { declareCheckTests } from './define.ts';
+import { declareCheckTests } from './declare-tests.ts';
 import { checkFiles } from './check-files.ts';
 
 let imported: Promise<void> | undefined;

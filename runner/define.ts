@@ -7,16 +7,18 @@
 // in another process than the test files.
 //
 // The tests are declared once every check file is imported
-// (declareCheckTests, from the spec files runner/spec-files.ts writes), in
-// the order of the waits their targets' profiles declare, longest first:
-// Playwright starts tests in declaration order, so a 65 s poll or a slow
-// webhook window starts at once instead of after hundreds of short checks.
-import type { TestInfo } from '@playwright/test';
-import { recordOutcome, runCheck, test, type CheckBody } from './fixtures.ts';
+// (runner/declare-tests.ts, from the spec files runner/spec-files.ts
+// writes), in the order of the waits their targets' profiles declare,
+// longest first: Playwright starts tests in declaration order, so a 65 s
+// poll or a slow webhook window starts at once instead of after hundreds of
+// short checks.
+// This module does not load Playwright: `ptas run`, `ptas serve`, `ptas
+// verify` and `ptas list` import every check file to know the checks, and
+// Playwright's modules cost each of them about half a second of CPU.
+import type { CheckBody } from './fixtures.ts';
 import type { CheckMeta } from '../src/check/model.ts';
 import { registerCheck, type CheckDeclaration } from '../src/check/registry.ts';
 import type { ResolvedProfile } from '../src/config/profile.ts';
-import { META_ANNOTATION, TARGET_ANNOTATION } from './annotations.ts';
 import { targetSelects, type RunTarget } from './run-targets.ts';
 import { readRunSettings } from './settings.ts';
 
@@ -48,7 +50,7 @@ export async function registeringOnly<T>(load: () => Promise<T>): Promise<T> {
 export type ConformanceDeclaration = CheckDeclaration & { waitsMs?: (profile: ResolvedProfile) => number };
 
 /** A check's test against one target, waiting to be declared. */
-interface PendingTest {
+export interface PendingTest {
   target: RunTarget;
   meta: CheckMeta;
   tags: string[];
@@ -71,38 +73,11 @@ export function defineCheck(declaration: ConformanceDeclaration, body: CheckBody
 
 /** Every check's tests against every target, the longest declared waits first (in definition order among equals). */
 let ordered: PendingTest[] | undefined;
-function orderedTests(): PendingTest[] {
+export function orderedTests(): PendingTest[] {
   if (!ordered) {
     const indexed = pending.splice(0).map((spec, i) => ({ spec, i }));
     indexed.sort((a, b) => b.spec.declaredWaitsMs - a.spec.declaredWaitsMs || a.i - b.i);
     ordered = indexed.map(({ spec }) => spec);
   }
   return ordered;
-}
-
-/**
- * Declares one of `chunks` contiguous slices of the tests of every check
- * defined so far (runner/spec-files.ts writes one spec file per slice: a
- * Playwright worker clones and re-hashes a test's whole file before each
- * test, so thousands of tests in one file cost far more than the checks),
- * and the hook that records each outcome.
- */
-export function declareCheckTests(chunk = 0, chunks = 1): void {
-  const all = orderedTests();
-  const slice = all.slice(Math.floor((chunk * all.length) / chunks), Math.floor(((chunk + 1) * all.length) / chunks));
-  for (const spec of slice) declareTargetTest(spec);
-  test.afterEach(async ({}, testInfo) => recordOutcome(testInfo));
-}
-
-function declareTargetTest({ target, meta, tags, body, declaredWaitsMs }: PendingTest): void {
-  const annotation = [
-    { type: META_ANNOTATION, description: JSON.stringify(meta) },
-    { type: TARGET_ANNOTATION, description: target.name },
-  ];
-  // The target's name in the title keeps the tests of one check against two targets apart (a describe block per
-  // test would cost Playwright another captured stack per test, in every worker).
-  test(`${meta.title} [${target.name}]`, { tag: tags, annotation }, async ({ targetResources }, testInfo: TestInfo) => {
-    if (declaredWaitsMs > 0 && testInfo.timeout) testInfo.setTimeout(testInfo.timeout + declaredWaitsMs);
-    await runCheck(targetResources.of(target.name), meta, body, testInfo);
-  });
 }

@@ -110,3 +110,17 @@ test('the Playwright runner declares exactly the registered conformance checks, 
     assert.deepEqual(tags, checkTags(meta).map((tag) => tag.slice(1)), meta.id);
   }
 });
+
+test('listing the checks loads no Playwright: the commands that only list them (run, serve, verify, list) do not pay its half second', () => {
+  const probe = `
+    import { createRequire } from 'node:module';
+    const { listAllChecks } = await import(${JSON.stringify(fromRoot('app', 'run', 'list.ts'))});
+    const listed = (await listAllChecks()).length;
+    const loaded = Object.keys(createRequire(import.meta.url).cache).filter((file) => /[\\\\/]node_modules[\\\\/](@playwright|playwright)/.test(file));
+    console.log(JSON.stringify({ listed, loaded }));`;
+  const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', probe], { cwd: fromRoot(), encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  const { listed, loaded } = JSON.parse(run.stdout) as { listed: number; loaded: string[] };
+  assert.equal(listed, checks.length);
+  assert.deepEqual(loaded, [], 'a module the check files import loads Playwright at the top: import it where a check runs, inside a worker');
+});
