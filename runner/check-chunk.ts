@@ -1,7 +1,7 @@
 // What each generated spec file runs (runner/spec-files.ts): every check
 // file imported once per process (their defineCheck calls register the checks
 // and their tests against the run's targets), then this file's slice of the
-// tests declared (runner/define.ts).
+// tests declared (runner/declare-tests.ts).
 import { pathToFileURL } from 'node:url';
 import { declareCheckTests } from './declare-tests.ts';
 import { checkFiles } from './check-files.ts';
