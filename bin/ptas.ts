@@ -55,7 +55,7 @@ await yargs(hideBin(process.argv))
           describe: 'Run the embedded reference under real-world conditions: latency, closed connections, a proxy, transient 503/429, slow webhooks, long processing … (NAME[,NAME]; see `ptas reference --list-conditions`)',
         })
         .option('grep', { type: 'string', describe: 'Run only checks whose title or tags match, e.g. @TOKEN-REFRESH-SINGLE-USE or @area:auth' })
-        .option('workers', { type: 'number', describe: 'Parallel check workers (default: twice the CPU count, 4 to 8, as checks mostly wait; one per webhook user, up to 16, when the profile declares webhook waits of 5 s or more)' })
+        .option('workers', { type: 'number', describe: 'Parallel check workers (default: twice the CPU count, 4 to 8, as checks mostly wait, but no more than one per 12 checks the run has, as each costs about 1.7 CPU-s to start; one per webhook user, up to 16, when the profile declares webhook waits of 2 s or more)' })
         .option('check-timeout-ms', { type: 'number', describe: `Time limit for one check in ms (default ${DEFAULT_CHECK_TIMEOUT_MS}), to which each check adds the waits the profile declares for it (a poll deadline, a validity, a webhook window)` })
         .option('load', { type: 'boolean', default: true, describe: 'Run the load stage (429 and 413 probes); --no-load skips it' })
         .option('sign-key', { type: 'string', describe: 'Ed25519 private key (PEM file, or env:NAME holding the PEM) that signs manifest.json (manifest.json.sig); without it the manifest says "unsigned"' })

@@ -3,7 +3,7 @@
 // one part of defining checks that needs Playwright's test().
 import type { TestInfo } from '@playwright/test';
 import { recordOutcome, runCheck, test } from './fixtures.ts';
-import { orderedTests, type PendingTest } from './define.ts';
+import { orderedTests, testTitle, type PendingTest } from './define.ts';
 import { META_ANNOTATION, TARGET_ANNOTATION } from './annotations.ts';
 
 /**
@@ -25,9 +25,8 @@ function declareTargetTest({ target, meta, tags, body, declaredWaitsMs }: Pendin
     { type: META_ANNOTATION, description: JSON.stringify(meta) },
     { type: TARGET_ANNOTATION, description: target.name },
   ];
-  // The target's name in the title keeps the tests of one check against two targets apart (a describe block per
-  // test would cost Playwright another captured stack per test, in every worker).
-  test(`${meta.title} [${target.name}]`, { tag: tags, annotation }, async ({ targetResources }, testInfo: TestInfo) => {
+  // The target in the title, not a describe block per test: that would cost Playwright another captured stack per test, in every worker.
+  test(testTitle(meta, target), { tag: tags, annotation }, async ({ targetResources }, testInfo: TestInfo) => {
     if (declaredWaitsMs > 0 && testInfo.timeout) testInfo.setTimeout(testInfo.timeout + declaredWaitsMs);
     await runCheck(targetResources.of(target.name), meta, body, testInfo);
   });

@@ -28,6 +28,11 @@ export function checkTags(meta: CheckMeta): string[] {
   return [...meta.requirements.map((id) => `@${id}`), `@area:${meta.area}`, `@check:${meta.id}`];
 }
 
+/** A check's test title against one target: the target's name keeps the tests of one check against two targets apart. */
+export function testTitle(meta: Pick<CheckMeta, 'title'>, target: Pick<RunTarget, 'name'>): string {
+  return `${meta.title} [${target.name}]`;
+}
+
 /** Off while `ptas list` and the coverage test import the check files: outside Playwright's runner test() must not be called. */
 let declaringTests = true;
 

@@ -49,8 +49,12 @@ export interface RunPaths {
   locks: string;
 }
 
-/** What a caller may choose; resolveRunSettings gives the rest its default (the only place that does). */
-export type RunSettingsInput = Pick<RunSettings, 'targets'> & Partial<Pick<RunSettings, 'workers' | 'checkTimeoutMs' | 'progress' | 'grep' | 'shard' | 'events'>>;
+/**
+ * What a caller may choose; resolveRunSettings gives the rest its default (the
+ * only place that does). `tests`: how many tests the run will declare, when
+ * the caller has counted them (the default number of workers depends on it).
+ */
+export type RunSettingsInput = Pick<RunSettings, 'targets'> & Partial<Pick<RunSettings, 'workers' | 'checkTimeoutMs' | 'progress' | 'grep' | 'shard' | 'events'>> & { tests?: number };
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
 
@@ -72,14 +76,31 @@ function waitingWebhookChecks(targets: readonly RunTarget[]): number {
 }
 
 /**
+ * A run's tests per worker, for a run narrowed to a few of them: a worker
+ * costs about 1.7 CPU-s to start (Playwright, then every check file), and
+ * Playwright starts one per test up to the count, each test waiting for its
+ * own. Measured on 2 cores against the reference, without the load stage
+ * (wall, CPU-s) with 1, 2 and 4 workers: the users area (33 tests) 5.6 s
+ * 7.2, 6.6 s 9.6, 8.0 s 12.4; auth (23) 5.2 s 6.6, 6.2 s 9.2, 8.3 s 12.5;
+ * trading (20) 11.4 s 6.8, 9.1 s 9.0, 9.2 s 12.0; webhooks (18) 12.0 s 8.0,
+ * 9.0 s 9.2, 9.1 s 13.1; crypto-transfers (12) 5.3 s 6.7, 6.0 s 8.8, 8.0 s
+ * 12.6.
+ */
+const TESTS_PER_WORKER = 12;
+
+/**
  * Checks mostly wait (webhook observation windows, offer expiry, polling), so
  * workers outnumber cores: twice the cores, 4 to 8, or more for slow declared
  * webhook waits (waitingWebhookChecks). On 2 cores a full run takes 8.5 s with
- * 3 or 4 workers and 10.9 s with 2 (bench/conformance-run).
+ * 3 or 4 workers and 10.9 s with 2 (bench/conformance-run). A run of `tests`
+ * tests, when the caller knows how many, gets no more than one worker per
+ * TESTS_PER_WORKER of them (and at most one per test for the webhook waits).
  */
-export function defaultWorkers(targets: readonly RunTarget[]): number {
-  const base = Math.min(8, Math.max(4, 2 * os.availableParallelism()));
-  return Math.max(base, Math.min(MAX_WAITING_WORKERS, waitingWebhookChecks(targets)));
+export function defaultWorkers(targets: readonly RunTarget[], tests?: number): number {
+  const byCores = Math.min(8, Math.max(4, 2 * os.availableParallelism()));
+  const byTests = tests === undefined ? byCores : Math.max(1, Math.ceil(tests / TESTS_PER_WORKER));
+  const waiting = Math.min(MAX_WAITING_WORKERS, waitingWebhookChecks(targets), tests ?? MAX_WAITING_WORKERS);
+  return Math.max(Math.min(byCores, byTests), waiting);
 }
 
 /** A count or a time limit chosen on the command line: a whole number of at least 1, or the run could not start. */
@@ -99,7 +120,7 @@ export function resolveRunSettings(input: RunSettingsInput): RunSettings {
   assertRunChoices(input);
   return {
     targets: input.targets,
-    workers: input.workers ?? defaultWorkers(input.targets),
+    workers: input.workers ?? defaultWorkers(input.targets, input.tests),
     checkTimeoutMs: input.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
     progress: input.progress ?? true,
     ...(input.grep ? { grep: input.grep } : {}),

@@ -14,6 +14,8 @@ import { checkTags } from '../../runner/define.ts';
 import { handOffIn, resolveRunSettings, writeRunSettings } from '../../runner/settings.ts';
 import { writeSpecFiles } from '../../runner/spec-files.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
+import type { RunTarget } from '../../runner/run-targets.ts';
+import { plannedTests } from '../../app/run/conformance.ts';
 import { AREAS, type CheckMeta } from '../../src/check/model.ts';
 import { deriveMeta, registerCheck, registeredChecks } from '../../src/check/registry.ts';
 import { fromRoot } from '../../src/paths.ts';
@@ -70,15 +72,16 @@ interface ListedSuite {
   suites?: ListedSuite[];
 }
 
-/** What Playwright's runner declares, per check: its title, its tags (what --grep selects) and the metadata it carries. */
-function playwrightDeclared(): Array<{ title: string; tags: string[]; meta: CheckMeta }> {
+const listProfile = { baseUrl: 'http://127.0.0.1:9', credentials: { clientId: 'x', clientSecret: 'x' } } as ResolvedProfile;
+
+/** What Playwright's runner declares for these targets (and the run's grep), per test: its title, its tags (what --grep selects) and the metadata it carries. */
+function playwrightDeclared(targets: RunTarget[] = [{ name: 'list', profile: listProfile }], grep?: string): Array<{ title: string; tags: string[]; meta: CheckMeta }> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'ptas-registry-test-'));
-  const profile = { baseUrl: 'http://127.0.0.1:9', credentials: { clientId: 'x', clientSecret: 'x' } } as ResolvedProfile;
-  const handOff = handOffIn(resolveRunSettings({ targets: [{ name: 'list', profile }] }), scratch);
-  writeSpecFiles(handOff.paths.specs, 1);
+  const handOff = handOffIn(resolveRunSettings({ targets }), scratch);
+  writeSpecFiles(handOff.paths.specs, targets.length);
   const settingsEnv = writeRunSettings(handOff, path.join(scratch, 'settings.json'));
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-  const run = spawnSync(process.execPath, [cli, 'test', '--config', fromRoot('runner', 'playwright.config.ts'), '--list', '--reporter=json'], {
+  const run = spawnSync(process.execPath, [cli, 'test', '--config', fromRoot('runner', 'playwright.config.ts'), '--list', '--reporter=json', ...(grep ? ['--grep', grep] : [])], {
     cwd: fromRoot(),
     env: { ...process.env, ...settingsEnv, FORCE_COLOR: '0' },
     encoding: 'utf8',
@@ -109,6 +112,18 @@ test('the Playwright runner declares exactly the registered conformance checks, 
     // Playwright lists tags without their "@".
     assert.deepEqual(tags, checkTags(meta).map((tag) => tag.slice(1)), meta.id);
   }
+});
+
+test('the tests a run plans for (its default number of workers rests on them) are those Playwright declares: targets, their greps and the run\'s', async () => {
+  const targets: RunTarget[] = [
+    { name: 'every-check', profile: listProfile },
+    { name: 'users-only', profile: listProfile, grep: '@area:users' },
+  ];
+  const grep = '@area:auth|@area:users';
+  const planned = await plannedTests({ targets, grep });
+  assert.equal(planned, playwrightDeclared(targets, grep).length);
+  assert.ok(planned > registeredChecks('conformance').filter((c) => c.area === 'users').length, 'both targets count');
+  assert.equal(await plannedTests({ targets, grep, shard: { index: 1, total: 2 } }), Math.ceil(planned / 2));
 });
 
 test('listing the checks loads no Playwright: the commands that only list them (run, serve, verify, list) do not pay its half second', () => {

@@ -34,6 +34,16 @@ test('the defaults: workers by the profile, the check time limit, progress on; n
 test('declared slow webhooks ask for a worker per webhook user', () => {
   assert.equal(defaultWorkers([{ name: 't', profile: slowWebhooks }]), 12);
   assert.ok(defaultWorkers([{ name: 't', profile }]) <= 8);
+  assert.equal(defaultWorkers([{ name: 't', profile: slowWebhooks }], 5), 5, 'no more workers than tests');
+});
+
+test('a run of a few tests starts a worker per 12 of them, a full run as many as the cores ask for', () => {
+  const targets = [{ name: 't', profile }];
+  const byCores = defaultWorkers(targets);
+  assert.deepEqual([1, 12, 13, 24, 25].map((tests) => defaultWorkers(targets, tests)), [1, 1, 2, 2, 3].map((n) => Math.min(n, byCores)));
+  assert.equal(defaultWorkers(targets, 108), byCores);
+  assert.equal(resolveRunSettings({ targets, tests: 3 }).workers, 1);
+  assert.equal(resolveRunSettings({ targets, tests: 3, workers: 6 }).workers, 6, 'a chosen number stands');
 });
 
 test('a choice no run can use is refused with the flag and an example', () => {
