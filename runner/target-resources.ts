@@ -42,8 +42,14 @@ export class TargetResourcePool {
     return resources;
   }
 
+  /**
+   * Ends every connection, a request still in flight with it: the worker is
+   * ending (its checks are done, or the run was stopped), and a request the
+   * implementation never answers must not hold a stopped run until its time
+   * limit (closing instead waits for it).
+   */
   async close(): Promise<void> {
-    await Promise.all([...this.made.values()].map((r) => r.transport.dispatcher.close()));
+    await Promise.all([...this.made.values()].map((r) => r.transport.dispatcher.destroy()));
     this.made.clear();
   }
 }

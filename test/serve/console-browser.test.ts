@@ -22,6 +22,8 @@ import type { RunRecord } from '../../app/serve/contract.ts';
 import { ImplementationStore } from '../../app/serve/store/implementations.ts';
 import { StoreLayout } from '../../app/serve/store/layout.ts';
 import { REFERENCE_DEFAULTS } from '../../reference/options.ts';
+import { referenceProfile } from '../../reference/profile.ts';
+import { startHoldingProxy, type TestServer as ProxyServer } from '../support/servers.ts';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { launchChromium } from '../report/support/browser.ts';
 import { startConsoleTestServer, type TestServer } from './support.ts';
@@ -29,6 +31,8 @@ import { bearerOf, cspViolations, expectDialog, pasteIntoEditor, secretOf, signI
 
 let lab: TestServer;
 let reference: RunningReference;
+/** The reference started here, behind a proxy that holds its JSON Web Key Set (startHoldingProxy). */
+let holdingJwks: ProxyServer;
 let browser: Browser;
 let watched: Watched;
 let page: Page;
@@ -43,6 +47,7 @@ const TOKEN_CHECK = '@check:auth.client-credentials-issues-pair';
 before(async () => {
   // Two runs at once (one per implementation in any case): the run to compare with goes on beside the bundled reference's.
   [lab, reference, browser] = await Promise.all([startConsoleTestServer({ maxConcurrentRuns: 2 }), startReference({ port: 0 }), launchChromium()]);
+  holdingJwks = await startHoldingProxy(reference.url, (path) => path === '/.well-known/jwks.json');
   watched = await watchedPage(browser);
   page = watched.page;
 });
@@ -50,6 +55,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await lab?.close();
+  await holdingJwks?.close();
   await reference?.close();
 });
 
@@ -375,11 +381,23 @@ test('Download bundle answers the run’s archive', async () => {
   for (const file of ['index.html', 'results.json', 'manifest.json']) assert.ok(names.includes(`ptas-run-${runIds[0]}/${file}`), `${file} in ${names.join(' ')}`);
 });
 
-/** A run of the bundled reference's auth area, which the live view follows across a dropped connection, and Cancel then stops. */
+/**
+ * A run of the auth area, which the live view follows across a dropped connection, and Cancel then stops: of a
+ * profile whose requests go through a proxy that holds the JSON Web Key Set's, so that one check waits (within a
+ * per-request limit of two minutes) and the run stays running until it is cancelled, on a fast machine too.
+ */
 let running: string;
+const HELD_IMPLEMENTATION = 'held-jwks';
 
 test('the live view goes on after its connection drops: each check once, as the counts say', async () => {
-  running = await startFromForm('reference', '@area:auth');
+  // The reference's profile with its secrets given with the run (the server stores none), as a certifier would keep it.
+  const { credentials, users, ...profile } = referenceProfile(holdingJwks.url);
+  const secret = 'env:PTAS_CLIENT_SECRET';
+  const ownLicence = users?.ownLicence && { ...users.ownLicence, clientSecret: secret };
+  const profileText = JSON.stringify({ ...profile, name: 'Held JWKS', credentials: { ...credentials, clientSecret: secret }, users: { ...users, ownLicence }, http: { timeoutMs: 120_000 } }, null, 2);
+  const at = new Date().toISOString();
+  new ImplementationStore(new StoreLayout(lab.data)).save({ id: HELD_IMPLEMENTATION, name: 'Held JWKS', profileText, createdAt: at, updatedAt: at });
+  running = await startFromForm(HELD_IMPLEMENTATION, '@area:auth', CLIENT_SECRET);
   await page.locator('.check-row').nth(1).waitFor({ timeout: 30_000 });
   const problems = watched.problems.length;
   // Every connection of the server closed under the page, the event stream's among them.
@@ -402,7 +420,10 @@ test('the live view goes on after its connection drops: each check once, as the 
 
 test('Cancel takes a queued run out of the queue, and ends a running run INCOMPLETE with its partial bundle', async () => {
   // A second run of the same implementation queues behind the one that runs.
-  const answer = await page.request.post(`${lab.url}/api/runs`, { headers: await bearerOf(page), data: { implementation: 'reference', options: { grep: TOKEN_CHECK } } });
+  const answer = await page.request.post(`${lab.url}/api/runs`, {
+    headers: await bearerOf(page),
+    data: { implementation: HELD_IMPLEMENTATION, options: { grep: TOKEN_CHECK }, secrets: { env: { PTAS_CLIENT_SECRET: CLIENT_SECRET } } },
+  });
   assert.equal(answer.status(), 202);
   const queued = ((await answer.json()) as RunRecord).id;
 
