@@ -12,14 +12,14 @@ import path from 'node:path';
 import { checkTags } from '../../runner/define.ts';
 import { targetSelects } from '../../runner/run-targets.ts';
 import type { CheckMeta, Verdict } from '../../src/check/model.ts';
-import { RERUN_VERDICTS as TRIED_AGAIN } from '../../src/check/verdict-names.ts';
+import { RERUN_VERDICTS } from '../../src/check/verdict-names.ts';
 import { ConfigError } from '../../src/config/errors.ts';
 import { MANIFEST_FILE, type Manifest } from '../../src/certify/manifest.ts';
 import type { RunResults } from '../../src/results/model.ts';
 import { LOAD_CHECKS } from '../../load/checks.ts';
 import { listConformanceChecks } from './list.ts';
 
-const RERUN_VERDICTS: ReadonlySet<Verdict> = new Set(TRIED_AGAIN);
+const triedAgain: ReadonlySet<Verdict> = new Set(RERUN_VERDICTS);
 
 export interface RerunPlan {
   /** The conformance checks to run again, by id. */
@@ -60,11 +60,11 @@ export function rerunPlan(results: RunResults, manifest: Manifest, conformanceCh
     .filter(selectedByRun)
     .filter((meta) => {
       const verdict = given.get(meta.id);
-      return verdict === undefined || RERUN_VERDICTS.has(verdict);
+      return verdict === undefined || triedAgain.has(verdict);
     })
     .map((meta) => meta.id);
   const loadChecks = results.checks.filter((c) => LOAD_CHECK_IDS.has(c.id));
-  const load = loadChecks.length === 0 || loadChecks.some((c) => RERUN_VERDICTS.has(c.waived?.verdict ?? c.verdict));
+  const load = loadChecks.length === 0 || loadChecks.some((c) => triedAgain.has(c.waived?.verdict ?? c.verdict));
   // A check's tag is `@check:<id>`, followed by a space or the end (runner/define.ts checkTags).
   const grep = checkIds.length ? `@check:(?:${checkIds.map(escapeRegExp).join('|')})(?:\\s|$)` : '(?!)';
   return { checkIds, load, grep, ...(manifest.run.nonce ? { nonce: manifest.run.nonce } : {}) };
