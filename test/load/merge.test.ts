@@ -53,13 +53,23 @@ async function unsplitRun(): Promise<{ run: NormalizedRun; samples: AnswerSample
   }
 }
 
+const droppedArrivals = (run: NormalizedRun) => run.phases.reduce((s, p) => s + p.dropped, 0);
+
 const percentiles = (run: NormalizedRun) => run.phases.map((p) => [p.name, p.latency.all && { ...p.latency.all, maxMs: undefined }, p.latency['2xx']?.p99Ms, p.latency['429']?.p99Ms]);
 
 test('N k6 --out json files of one run split by segment merge into the same counts, percentiles and 429 verdict as the unsplit run', { timeout: 90_000 }, async (t) => {
-  const { run: whole, samples, scenario } = await unsplitRun();
+  // Splitting needs a sample for every arrival: a run in which the engine dropped one (started more than
+  // 50 ms late on a starved machine: CI runs three test files at a time) is the machine's, not the merge's,
+  // so it is run again, up to three times in all.
+  let attempt = await unsplitRun();
+  for (let tries = 1; tries < 3 && droppedArrivals(attempt.run) > 0; tries++) {
+    t.diagnostic(`run ${tries}: ${droppedArrivals(attempt.run)} arrivals dropped (${attempt.run.phases.reduce((s, p) => s + (p.late ?? 0), 0)} of them late); running it again`);
+    attempt = await unsplitRun();
+  }
+  const { run: whole, samples, scenario } = attempt;
   const wholeVerdict = analyzeRateLimit(whole, criteria);
   assert.equal(wholeVerdict.verdict, 'PASS', wholeVerdict.reason);
-  assert.equal(whole.phases.reduce((s, p) => s + p.dropped, 0), 0, 'the generator held the plan (no arrival to split without a sample)');
+  assert.equal(droppedArrivals(whole), 0, 'the generator held the plan (no arrival to split without a sample)');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ptas-merge-'));
   try {
     // The arrival timeline a k6 run reads back (a request's send time is its answer's time less its duration), unsplit: what the parts must add up to.
