@@ -34,11 +34,13 @@ function mergePhase(name: string, parts: PhaseResult[], plan: InstanceRun['insta
   const answers = emptyAnswers();
   const statusCounts: Record<string, number> = {};
   const errors: Record<string, number> = {};
+  const setupFailed: Record<string, number> = {};
   const histograms = new Map<Outcome, Histogram>();
   for (const part of parts) {
     for (const o of OUTCOMES) answers[o] += part.answers[o];
     addCounts(statusCounts, part.statusCounts);
     addCounts(errors, part.errors);
+    addCounts(setupFailed, part.setupFailed);
     for (const [outcome, encoded] of Object.entries(part.histograms ?? {}) as Array<[Outcome, string]>) {
       let h = histograms.get(outcome);
       if (!h) histograms.set(outcome, (h = newHistogram()));
@@ -71,6 +73,7 @@ function mergePhase(name: string, parts: PhaseResult[], plan: InstanceRun['insta
     // The instances ran side by side: their rates add.
     achievedRps: sum((p) => p.achievedRps),
     ...(Object.keys(errors).length ? { errors } : {}),
+    ...(Object.keys(setupFailed).length ? { setupFailed } : {}),
   };
   return { name, answers, sent: result.sent, dropped: result.dropped, histograms, result };
 }

@@ -32,14 +32,20 @@ const TOKEN_CHECK_MS = 250;
 /**
  * The run's variables, with the access token the source holds now: looked at
  * every TOKEN_CHECK_MS, and a new variables object (the requests are then
- * prepared again) only when the token changed.
+ * prepared again) only when the token changed. A token the target answered
+ * 401 is renewed at the next look even before its half-life: at most one
+ * renewal per look, however many requests it refused (a storm of token
+ * requests would reach the token endpoint a staircase may be measuring).
  */
-async function renewedVariables(options: EngineOptions): Promise<{ current: () => Variables; stop(): void }> {
+async function renewedVariables(options: EngineOptions): Promise<{ current: () => Variables; refused(values: Variables): void; stop(): void }> {
   const source = options.accessToken;
   let variables = source ? { ...options.variables, accessToken: await source.current() } : options.variables;
-  if (!source) return { current: () => variables, stop: () => undefined };
+  if (!source) return { current: () => variables, refused: () => undefined, stop: () => undefined };
+  let refused: string | undefined;
   const timer = setInterval(() => {
-    source.current().then(
+    const rejected = refused;
+    refused = undefined;
+    (rejected ? source.renewed(rejected) : source.current()).then(
       (token) => {
         if (token !== variables.accessToken) variables = { ...variables, accessToken: token };
       },
@@ -48,7 +54,13 @@ async function renewedVariables(options: EngineOptions): Promise<{ current: () =
     );
   }, TOKEN_CHECK_MS);
   timer.unref();
-  return { current: () => variables, stop: () => clearInterval(timer) };
+  return {
+    current: () => variables,
+    refused: (values) => {
+      if (typeof values.accessToken === 'string' && values.accessToken === variables.accessToken) refused = values.accessToken;
+    },
+    stop: () => clearInterval(timer),
+  };
 }
 
 export async function runEngine(options: EngineOptions): Promise<NormalizedRun> {
@@ -79,7 +91,14 @@ export async function runEngine(options: EngineOptions): Promise<NormalizedRun> 
     t0,
     iteration: options.scenario.iteration,
     variables: variables.current,
-    record: (phase, answer, startMs, endMs, values, template, sentMs) => recording.record(phase, answer, startMs, endMs, values, template, sentMs),
+    record: (phase, answer, startMs, endMs, values, template, sentMs) => {
+      if (answer.status === 401) variables.refused(values);
+      recording.record(phase, answer, startMs, endMs, values, template, sentMs);
+    },
+    setupFailed: (phase, cause, values) => {
+      if (cause === 401) variables.refused(values);
+      recording.setupFailure(phase, cause);
+    },
   });
   const scheduler = new Scheduler(phases, now, { maxInFlight, maxLagMs: options.maxLagMs ?? 50 }, recording.series, iterate, segment);
   // Interrupted: no more arrivals, and requests in flight are cut rather than waited for.

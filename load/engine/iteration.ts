@@ -1,7 +1,8 @@
 // One iteration of the scenario, as the engine dispatches it on an arrival:
 // its requests in order, values extracted from one answer filled into the
-// next, setup requests (token fetches) unmeasured, every other answer
-// handed to the recorder. Requests are prepared for the wire once per
+// next, setup requests (token fetches, offers to accept) unmeasured, every
+// other answer handed to the recorder; an iteration whose set-up failed is
+// counted as such (it measured nothing). Requests are prepared for the wire once per
 // distinct set of values: every request that only uses the run's variables
 // is prepared before the first arrival, and again when those change (a
 // renewed access token); one that uses extracted values, per iteration.
@@ -26,6 +27,13 @@ import type { Send, Transport } from './transport.ts';
  */
 export type RecordAnswer = (phase: Phase, answer: Answer, startMs: number, endMs: number, values: Variables, template: RequestTemplate, sentMs: number) => void;
 
+/**
+ * An iteration ended in its set-up: `cause` is the set-up answer's status
+ * (0: transport failure), or "unreadable" when no value could be taken from
+ * it; `values` are those it was sent with.
+ */
+export type RecordSetupFailure = (phase: Phase, cause: number | 'unreadable', values: Variables) => void;
+
 /** Runs one iteration for a phase; fromMs: what its latency counts from, on the run clock; done is called once, whatever happens. */
 export type RunIteration = (phase: Phase, fromMs: number, done: (phase: Phase) => void) => void;
 
@@ -37,6 +45,7 @@ export interface IterationContext {
   /** The run's variables now: the same object until one changes (the engine renews the access token in it). */
   variables: () => Variables;
   record: RecordAnswer;
+  setupFailed: RecordSetupFailure;
 }
 
 /** The run's variables and the requests prepared with them, made again only when the variables are another object. */
@@ -96,7 +105,7 @@ async function iterate(ctx: IterationContext, prepared: Prepared, phase: Phase, 
     const answer = await sendAsync(send);
     const end = performance.now();
     if (template.setup) {
-      if (answer.status < 200 || answer.status >= 300) return;
+      if (answer.status < 200 || answer.status >= 300) return ctx.setupFailed(phase, answer.status, values);
     } else {
       ctx.record(phase, answer, start, end, values, template, sent);
     }
@@ -104,7 +113,7 @@ async function iterate(ctx: IterationContext, prepared: Prepared, phase: Phase, 
       try {
         values = { ...values, ...extractVariables(template, JSON.parse(answer.body)) };
       } catch {
-        return;
+        return template.setup ? ctx.setupFailed(phase, 'unreadable', values) : undefined;
       }
     }
   }

@@ -10,6 +10,8 @@ export class PhaseRecorder {
   readonly answers = emptyAnswers();
   readonly statusCounts: Record<string, number> = {};
   readonly errors: Record<string, number> = {};
+  /** Iterations that ended in their set-up, by the set-up answer's status or "unreadable" (PhaseResult.setupFailed). */
+  readonly setupFailed: Record<string, number> = {};
   readonly histograms = new Map<Outcome, Histogram>();
   sent = 0;
   dropped = 0;
@@ -55,6 +57,7 @@ export class PhaseRecorder {
       latency: { all: this.latency(), '2xx': this.latency(['2xx']), '429': this.latency(['429']) },
       achievedRps: achievedSpan > 0 ? this.sent / achievedSpan : 0,
       ...(Object.keys(this.errors).length ? { errors: { ...this.errors } } : {}),
+      ...(Object.keys(this.setupFailed).length ? { setupFailed: { ...this.setupFailed } } : {}),
     };
   }
 }

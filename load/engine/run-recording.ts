@@ -41,6 +41,12 @@ export class RunRecording {
     this.onAnswer = options.onAnswer;
   }
 
+  /** An iteration that ended in its set-up (RecordSetupFailure): it measured nothing, and its phase counts it by cause. */
+  setupFailure(phase: Phase, cause: number | 'unreadable'): void {
+    const failed = phase.recorder.setupFailed;
+    failed[cause] = (failed[cause] ?? 0) + 1;
+  }
+
   /** One measured answer; startMs, endMs and sentMs (RecordAnswer) on performance.now(), values the iteration's variables so far, template its request. */
   record(phase: Phase, answer: Answer, startMs: number, endMs: number, values: Variables, template: RequestTemplate, sentMs: number): void {
     const outcome = outcomeOf(answer.status);

@@ -39,6 +39,13 @@ export interface PhaseResult {
   latency: { all?: LatencyStats; '2xx'?: LatencyStats; '429'?: LatencyStats };
   /** Iterations started per second over the span they were actually started in. */
   achievedRps: number;
+  /**
+   * Iterations that ended in their set-up, before the measured request was
+   * sent, by what ended them: the set-up request's status (0: transport
+   * failure) or "unreadable" (no value could be taken from its answer). They
+   * measured nothing. Embedded engine only; absent when there were none.
+   */
+  setupFailed?: Record<string, number>;
   /** Transport failures by error code (ECONNRESET, UND_ERR_HEADERS_TIMEOUT, …), when the engine can tell. */
   errors?: Record<string, number>;
   /**

@@ -89,6 +89,7 @@ export function stepTimeline(steps: RateStep[], startSecs: number[]): TimelineEn
       (s.serverErrors ? `, ${s.serverErrors} × 5xx` : '') +
       (s.transportErrors ? `, ${s.transportErrors} connection failures` : '') +
       (s.dropped ? `, ${s.dropped} not started` : '') +
+      (s.endedInSetUp ? `, ${s.endedInSetUp} ended in their set-up (nothing measured)` : '') +
       (s.latencyAccepted ? `; p95 admitted ${s.latencyAccepted.p95Ms} ms` : '') +
       (s.latency429 ? `, p95 429 ${s.latency429.p95Ms} ms` : ''),
   }));

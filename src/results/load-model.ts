@@ -27,6 +27,8 @@ export interface RateStep {
   serverErrors: number;
   transportErrors: number;
   otherStatus: number;
+  /** Iterations that ended in their set-up before the measured request (embedded engine): they measured nothing. */
+  endedInSetUp?: number;
   /** Share of 429 among the answers of this step, 0..1. */
   share429: number;
   latencyAccepted?: LatencySummary;

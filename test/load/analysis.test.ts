@@ -181,6 +181,31 @@ test('429s far below the limit, a collapse under overload and no recovery are wa
   assert.match(warnings, /still refused/);
 });
 
+test('steps whose iterations ended in their set-up (the suite\'s own token refused mid-run) are not judged: no collapse, no missed recovery, no estimate from them', () => {
+  // The accept staircase under a 3 s token lifetime while the token staircase held the token endpoint at its limit: the offers
+  // the accepts need were refused 401 for a whole step, and in the recovery step (seen in the self-test: "fell to 0 req/s").
+  const unmeasured = (name: string, rps: number, role = 'climb') => ({ ...phase(name, rps, 1, {}, role), sent: rps, setupFailed: { '401': rps } });
+  const a = analyzeRateLimit(
+    run([phase('s1', 25, 1, { '2xx': 25 }), phase('s2', 75, 1, { '2xx': 68, '429': 7 }), phase('s3', 75, 1, { '2xx': 50, '429': 25 }), unmeasured('s4', 75), unmeasured('r', 40, 'recovery')]),
+    { capRps: 75, expectedRps: 50 },
+  );
+  assert.equal(a.verdict, 'PASS', a.reason);
+  assert.equal(a.estimatedLimitRps, 50, 'the plateau estimate leaves out the step that measured nothing');
+  assert.deepEqual(a.findings.filter((f) => f.level === 'WARN'), []);
+  assert.equal(a.recovered, undefined);
+  const notes = a.findings.filter((f) => f.level === 'INFO').map((f) => f.message);
+  assert.ok(notes.some((m) => /^75 of the 75 iterations at 75 req\/s ended in their set-up, before the measured request \(set-up answers: 401 ×75; 401 is the target refusing the suite's own access token.*its throughput is not judged$/.test(m)), notes.join(' | '));
+  assert.ok(notes.some((m) => /^40 of the 40 iterations at 40 req\/s ended in their set-up.*whether the limiter recovered is not judged$/.test(m)), notes.join(' | '));
+  assert.equal(a.steps[3]!.endedInSetUp, 75);
+
+  // A few set-up failures (within a tenth of the step) leave the step judged: a collapse is still seen.
+  const few = analyzeRateLimit(
+    run([phase('s1', 25, 1, { '2xx': 25 }), phase('s2', 75, 1, { '2xx': 68, '429': 7 }), phase('s3', 75, 1, { '2xx': 50, '429': 25 }), { ...phase('s4', 75, 1, { '2xx': 5, '429': 65 }), sent: 75, setupFailed: { '401': 5 } }]),
+    { capRps: 75 },
+  );
+  assert.match(few.findings.filter((f) => f.level === 'WARN').map((f) => f.message).join(), /fell to 5 req\/s at 75 req\/s offered/);
+});
+
 test('Retry-After: delta-seconds or HTTP-date; nonsense is a problem', () => {
   assert.equal(parseRetryAfter('3'), 3);
   assert.equal(parseRetryAfter('Sun, 06 Nov 1994 08:49:42 GMT', 'Sun, 06 Nov 1994 08:49:37 GMT'), 5);

@@ -3,6 +3,8 @@
 // and evaluates k6 thresholds on what it recorded.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { runEngine } from '../../load/engine/engine.ts';
 import type { LoadScenario } from '../../load/scenarios/types.ts';
 import { startToyServer } from './support/toy-server.ts';
@@ -160,3 +162,41 @@ for (const transport of ['auto', 'undici'] as const) {
     }
   });
 }
+
+test('an iteration whose set-up is refused is counted as such, and a 401 to the suite\'s token renews it once, not once per refusal', async () => {
+  // The offer an accept needs is created with the run's token; the server takes only the renewed one.
+  const server = http.createServer((req, res) => {
+    req.resume();
+    const authorized = req.headers.authorization === 'Bearer renewed';
+    const [status, body] = req.url === '/offers' ? (authorized ? [201, '{"id":"o1"}'] : [401, '{"error":"expired"}']) : [200, '{"ok":true}'];
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const renewals: string[] = [];
+  let token = 'expired';
+  const accessToken = { current: async () => token, renewed: async (rejected: string) => (renewals.push(rejected), (token = 'renewed')) };
+  try {
+    const { port } = server.address() as AddressInfo;
+    const run = await runEngine({
+      baseUrl: `http://127.0.0.1:${port}`,
+      variables: {},
+      accessToken,
+      scenario: {
+        name: 'engine-test',
+        iteration: [
+          { name: 'create', method: 'POST', path: '/offers', bearer: true, setup: true, extract: { offerId: '/id' } },
+          { name: 'accept', method: 'PATCH', path: '/offers/{offerId}/accept', bearer: true },
+        ],
+        scenarios: { main: { executor: 'constant-arrival-rate', rate: 100, duration: '1s', preAllocatedVUs: 5, maxVUs: 50 } },
+        thresholds: {},
+      },
+    });
+    const p = run.phases[0]!;
+    assert.deepEqual(renewals, ['expired'], 'one renewal, however many set-ups were refused');
+    assert.ok((p.setupFailed?.['401'] ?? 0) >= 5, `set-ups refused before the renewal: ${JSON.stringify(p.setupFailed)}`);
+    assert.ok(p.answers['2xx'] >= 50, `accepts measured after it: ${p.answers['2xx']}`);
+    assert.equal(p.sent, p.answers['2xx'] + p.setupFailed!['401']!, 'every iteration either measured its accept or ended in its set-up');
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});

@@ -5,7 +5,7 @@
 // kept an arrival timeline, it is read from when the requests were sent.
 import type { ArrivalTimeline, NormalizedRun, PhaseResult } from '../../result/normalized.ts';
 import { round1, type AnalysisFinding, type RateLimitAnalysis } from './model.ts';
-import { admitted } from './steps.ts';
+import { admitted, measuredEnough } from './steps.ts';
 
 export interface LimitEstimate {
   estimate: number;
@@ -34,8 +34,11 @@ export function estimateLimit(run: NormalizedRun, onset: PhaseResult, plateau: P
   } else if (plateau.length) {
     // Also where the limiter refills in steps but showed fewer than two refills: whole steps are the next best span.
     if (stepwise) findings.push({ level: 'INFO', message: 'admissions came in bursts with only 429s between (a fixed-window limiter?), too few to read whole periods: the limit is read from the plateau steps' });
-    const acceptedSum = plateau.reduce((s, p) => s + admitted(p), 0);
-    const secSum = plateau.reduce((s, p) => s + p.durationSec, 0);
+    // Steps whose iterations ended in their set-up admitted less for want of requests, not for the limiter: left out while another step remains.
+    const measured = plateau.filter(measuredEnough);
+    const steps = measured.length ? measured : plateau;
+    const acceptedSum = steps.reduce((s, p) => s + admitted(p), 0);
+    const secSum = steps.reduce((s, p) => s + p.durationSec, 0);
     estimate = acceptedSum / secSum;
   } else {
     // Only the onset step saw 429s: its accepted rate still holds part of the burst, so it overstates the limit.

@@ -5,7 +5,7 @@
 // backing off.
 import { answered, type NormalizedRun, type PhaseResult } from '../../result/normalized.ts';
 import { DOCUMENTED_LIMIT_TOLERANCE, round1, type AnalysisFinding, type RateLimitCriteria } from './model.ts';
-import { admitted, hasOnset } from './steps.ts';
+import { admitted, hasOnset, measuredEnough, setUpNote } from './steps.ts';
 
 const BELOW_LIMIT_SHARE = 0.8;
 /** Share of the recovery step's answers that must pass the limiter again. */
@@ -20,6 +20,10 @@ export function overloadFindings(run: NormalizedRun, climb: PhaseResult[], plate
     }
   }
   for (const p of plateau) {
+    if (!measuredEnough(p)) {
+      findings.push(setUpNote(p, 'its throughput is not judged'));
+      continue;
+    }
     const rate = admitted(p) / p.durationSec;
     if (rate < 0.7 * estimate) {
       findings.push({ level: 'WARN', message: `accepted throughput fell to ${round1(rate)} req/s at ${p.offeredRps} req/s offered (estimate ${round1(estimate)}): it collapses under overload instead of holding the limit` });
@@ -61,6 +65,10 @@ export function limitRange(estimate: number, burst: number, criteria: RateLimitC
 /** Did the recovery step pass the limiter again? Undefined without one; a WARN in findings when not. */
 export function recoveryCheck(recovery: PhaseResult | undefined, findings: AnalysisFinding[]): boolean | undefined {
   if (!recovery) return undefined;
+  if (!measuredEnough(recovery)) {
+    findings.push(setUpNote(recovery, 'whether the limiter recovered is not judged'));
+    return undefined;
+  }
   // A limiter that has not recovered refuses most; a stray 429 after a stall on a busy machine is not that.
   // Only 429s are the limiter's: a transient 503 or a dropped connection in the step says nothing about it.
   const total = answered(recovery);

@@ -3,7 +3,7 @@
 // reasons.
 import { answered, type PhaseResult } from '../../result/normalized.ts';
 import type { RateStep } from '../../../src/results/load-model.ts';
-import { round1 } from './model.ts';
+import { round1, type AnalysisFinding } from './model.ts';
 
 /**
  * A step "has 429s" from this share on (and at least three): a few refusals
@@ -16,6 +16,36 @@ const ONSET_COUNT = 3;
 /** Answers that passed the limiter: neither 429 nor 5xx nor a transport failure. */
 export function admitted(phase: PhaseResult): number {
   return phase.answers['2xx'] + phase.answers['3xx'] + phase.answers['4xx'];
+}
+
+/**
+ * Share of a step's iterations that may end in their set-up (the offer an
+ * accept needs, refused because the suite's own token ran out mid-run) with
+ * the step still judged: beyond it, what the step admitted says too little
+ * about the limiter.
+ */
+const UNMEASURED_SHARE = 0.1;
+
+/** Iterations of a step that ended in their set-up, before the measured request: they measured nothing. */
+export function endedInSetUp(phase: Pick<PhaseResult, 'setupFailed'>): number {
+  let total = 0;
+  for (const n of Object.values(phase.setupFailed ?? {})) total += n;
+  return total;
+}
+
+/** Whether enough of a step's iterations reached the measured request for its throughput to say something. */
+export function measuredEnough(phase: PhaseResult): boolean {
+  return endedInSetUp(phase) <= UNMEASURED_SHARE * phase.sent;
+}
+
+/** Why a step is left out of a judgment: its iterations ended in their set-up. */
+export function setUpNote(phase: PhaseResult, consequence: string): AnalysisFinding {
+  const failed = phase.setupFailed ?? {};
+  const refusedToken = failed['401'] ? `; 401 is the target refusing the suite's own access token, which is renewed as the run goes` : '';
+  return {
+    level: 'INFO',
+    message: `${endedInSetUp(phase)} of the ${phase.sent} iterations at ${phase.offeredRps} req/s ended in their set-up, before the measured request (set-up answers: ${describeCounts(failed)}${refusedToken}): ${consequence}`,
+  };
 }
 
 export function toRateStep(phase: PhaseResult): RateStep {
@@ -32,6 +62,7 @@ export function toRateStep(phase: PhaseResult): RateStep {
     serverErrors: phase.answers['5xx'],
     transportErrors: phase.answers.transport,
     otherStatus: phase.answers['3xx'] + phase.answers['4xx'],
+    ...(phase.setupFailed ? { endedInSetUp: endedInSetUp(phase) } : {}),
     share429: total ? phase.answers['429'] / total : 0,
     latencyAccepted: phase.latency['2xx'] && pick(phase.latency['2xx']),
     latency429: phase.latency['429'] && pick(phase.latency['429']),

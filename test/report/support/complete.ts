@@ -120,6 +120,7 @@ export const completeResults: DeepRequired<RunResults> = {
             serverErrors: 1,
             transportErrors: 1,
             otherStatus: 0,
+            endedInSetUp: 0,
             share429: 28 / 360,
             latencyAccepted: latency,
             latency429: latency,
