@@ -206,6 +206,18 @@ test('steps whose iterations ended in their set-up (the suite\'s own token refus
   assert.match(few.findings.filter((f) => f.level === 'WARN').map((f) => f.message).join(), /fell to 5 req\/s at 75 req\/s offered/);
 });
 
+test('a limiter without burst allowance has recovered though a stalled generator\'s bunched requests are refused; one still refusing most has not', () => {
+  // 200 req/s, no burst: each overloaded step admits ~148/s; the recovery step at 119 req/s had 6 × 429 when the generator stalled (seen in the self-test).
+  const climb = [phase('s1', 100, 0.5, { '2xx': 49, '429': 1 }), phase('s2', 300, 1, { '2xx': 148, '429': 152 }), phase('s3', 300, 1, { '2xx': 148, '429': 152 })];
+  const bunched = analyzeRateLimit(run([...climb, phase('r', 119, 1, { '2xx': 113, '429': 6 }, 'recovery')]), { capRps: 300 });
+  assert.ok(bunched.limitRangeRps, 'read as a limiter without burst allowance');
+  assert.equal(bunched.recovered, true, bunched.reason);
+  assert.deepEqual(bunched.findings.filter((f) => f.level === 'WARN'), []);
+  const stuck = analyzeRateLimit(run([...climb, phase('r', 119, 1, { '2xx': 60, '429': 59 }, 'recovery')]), { capRps: 300 });
+  assert.equal(stuck.recovered, false);
+  assert.match(stuck.findings.filter((f) => f.level === 'WARN').map((f) => f.message).join(), /after backing off, 59 of 119 requests .* were still refused/);
+});
+
 test('Retry-After: delta-seconds or HTTP-date; nonsense is a problem', () => {
   assert.equal(parseRetryAfter('3'), 3);
   assert.equal(parseRetryAfter('Sun, 06 Nov 1994 08:49:42 GMT', 'Sun, 06 Nov 1994 08:49:37 GMT'), 5);

@@ -53,7 +53,7 @@ export function analyzeRateLimit(run: NormalizedRun, criteria: RateLimitCriteria
   const burst = Math.round(before.reduce((s, p) => s + admitted(p) - Math.min(p.offeredRps, estimate) * p.durationSec, 0));
   findings.push(...overloadFindings(run, climb, plateau, overload, estimate));
   const range = limitRange(estimate, burst, criteria, findings);
-  const recovered = recoveryCheck(recovery, findings);
+  const recovered = recoveryCheck(recovery, findings, range.burstless);
   return passVerdict(onset, estimated, burst, range, recovered, steps, findings);
 }
 
