@@ -15,6 +15,7 @@ import type { RecordedExchange } from '../../src/http/exchange.ts';
 import { callOperation } from '../../src/operations.ts';
 import { ACCEPT_RATE_LIMIT, RATE_LIMITED_ACCEPT_NOT_EXECUTED } from '../checks.ts';
 import { answered, type CapturedIteration, type NormalizedRun } from '../result/normalized.ts';
+import { describeCounts } from '../probes/rate-limit/steps.ts';
 import { acceptRateBreakpoint } from '../scenarios/breakpoints.ts';
 import { fromProfileOperation } from '../scenarios/operations.ts';
 import { standardRecipeValues } from '../scenarios/params.ts';
@@ -104,8 +105,12 @@ async function readBackRefused(http: HttpClient, offerStatus: OperationTemplate,
   return reads;
 }
 
-/** setUpDone: called once the probe holds its token and user, so the token staircase may start (stage.ts). */
-export async function acceptChecks(ctx: StageContext, setUpDone: () => void = () => undefined): Promise<{ checks: CheckResult[]; output?: RateProbeOutput }> {
+/**
+ * setUpDone: called once the probe holds its token and user, so the token
+ * staircase may start (stage.ts), with the token's lifetime where expires_in
+ * gave one.
+ */
+export async function acceptChecks(ctx: StageContext, setUpDone: (tokenLifetimeMs?: number) => void = () => undefined): Promise<{ checks: CheckResult[]; output?: RateProbeOutput }> {
   const gate = rateProbeGate(ctx.profile, 'acceptRateLimit');
   if (!gate.run) return { checks: skipBoth(ctx, gate.reason, gate.configKey) };
   const trading = ctx.profile.trading ?? {};
@@ -118,7 +123,7 @@ export async function acceptChecks(ctx: StageContext, setUpDone: () => void = ()
   const { bearer, userId } = await staircaseUser(http, ctx.profile, trading);
   if (!userId) return { checks: skipBoth(ctx, 'trading.createUser gave no userId and trading.userId is not set', 'trading.userId') };
 
-  setUpDone();
+  setUpDone(bearer.lifetimeMs);
   const settings = rateProbeSettings(ctx.profile, 'acceptRateLimit');
   const readBack = readBackSettings(trading);
   const readEvidence: RecordedExchange[] = [];
@@ -153,7 +158,10 @@ export async function acceptChecks(ctx: StageContext, setUpDone: () => void = ()
   });
   if (!output.run.phases.some((p) => answered(p) > 0)) {
     // Every iteration's set-up failed: an operation the spec does not show, so the check could not execute (never a FAIL).
-    const reason = 'no accept was measured: the set-up created no offer to accept (trading.createOffer, an operation the spec does not show)';
+    const setUp: Record<string, number> = {};
+    for (const p of output.run.phases) for (const [cause, n] of Object.entries(p.setupFailed ?? {})) setUp[cause] = (setUp[cause] ?? 0) + n;
+    const answers = Object.keys(setUp).length ? ` (its answers: ${describeCounts(setUp)})` : '';
+    const reason = `no accept was measured: the set-up created no offer to accept${answers} (trading.createOffer, an operation the spec does not show)`;
     return { checks: [ACCEPT_RATE_LIMIT, RATE_LIMITED_ACCEPT_NOT_EXECUTED].map((meta) => checkResult(meta, { verdict: 'ERROR', reason }, output.check.durationMs, ctx.redactor)) };
   }
   const notExecuted =

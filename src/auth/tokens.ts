@@ -128,6 +128,8 @@ export function earliestExpiryMs(profile: ResolvedProfile, expiresIn: number): n
  */
 export class AccessTokenCache implements BearerSource {
   private current_?: { token: string; renewAt: number };
+  /** The lifetime of the token held last, as expires_in gave it (undefined: it gave none the profile can read). */
+  lifetimeMs?: number;
   private pending?: Promise<string>;
 
   constructor(
@@ -165,7 +167,8 @@ export class AccessTokenCache implements BearerSource {
    */
   hold(token: string, expiresIn: number, askedAt = this.now()): this {
     // Renew at half-life, so a request never starts with a token about to expire.
-    this.current_ = { token, renewAt: askedAt + (tokenLifetimeMs(this.profile, expiresIn) ?? 60_000) / 2 };
+    this.lifetimeMs = tokenLifetimeMs(this.profile, expiresIn);
+    this.current_ = { token, renewAt: askedAt + (this.lifetimeMs ?? 60_000) / 2 };
     return this;
   }
 

@@ -10,6 +10,8 @@ import { Writable } from 'node:stream';
 import { runLoadStage } from '../../load/stage.ts';
 import { EXIT } from '../../src/exit-codes.ts';
 import { startServer } from '../support/servers.ts';
+import { spawnReference } from '../../app/run/reference-process.ts';
+import { referenceProfile } from '../../reference/profile.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const ptas = (args: string[], env: NodeJS.ProcessEnv = {}) =>
@@ -104,5 +106,22 @@ test("a load profile's crossed thresholds end with 99 (k6's code) and say so: th
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await target.close();
+  }
+});
+
+test('an accept staircase whose every offer set-up is refused is ERROR naming the set-up\'s answers, never a verdict on the limit', { timeout: 90_000 }, async () => {
+  const reference = await spawnReference({});
+  try {
+    const profile = referenceProfile(reference.url, reference.options);
+    const trading = profile.trading!;
+    // An operation the spec does not show, declared wrong: every offer the accepts need is answered 404.
+    const broken = { ...profile, trading: { ...trading, createOffer: { ...trading.createOffer!, path: '/v1/no-such-offers' } } };
+    const quiet = new Writable({ write: (_c, _e, done) => done() });
+    const result = await runLoadStage({ profile: broken, embeddedReference: true, output: quiet });
+    const accept = result.checks.find((c) => c.id === 'load.accept-rate-limit')!;
+    assert.equal(accept.verdict, 'ERROR', accept.reason);
+    assert.match(accept.reason!, /^no accept was measured: the set-up created no offer to accept \(its answers: 404 ×\d+\)/);
+  } finally {
+    await reference.stop();
   }
 });
