@@ -238,27 +238,31 @@ async function loadStageChecks(plans: ServerPlan[]): Promise<Map<string, CheckRe
  * The checks mostly wait (windows, polling, expiry, and under the conditions
  * a 65 s poll and 6 s webhook deliveries), and every worker serves every
  * target (runner/run-targets.ts): more workers than cores overlap the
- * waits. A worker takes about a second of CPU to start (Playwright's own
+ * waits. A worker takes about two CPU-seconds to start (Playwright's own
  * modules, then the checks); they start a core's worth at a time
- * (runner/worker-start-gate.mjs), so the first check begins at about 9 s
- * and the longest waits run while the others load. Measured on 2 cores, the
- * whole self-test with its conditions (~3,500 tests), on a machine others
- * share: 16 workers 130-141 s (one run 168 s), 20 workers 122-133 s (one run
- * 163 s, and one run of five FAILed a check whose output was lost), 24
- * workers 152 s (their starts took the CPU the waits left).
+ * (runner/worker-start-gate.mjs), so the first check ends at about 8 s and
+ * the last worker begins at about 25 s; from then on all are busy, the CPU
+ * about 60 % used. Measured on 2 cores, the whole self-test (~3,500 tests,
+ * 1,325 test-seconds), on a machine others share, the same day: 16 workers
+ * with the load stages 20 s after the first check, 100.6-111.0 s (seven
+ * runs); 20 workers, 97.8-98.7 s, the load stages then ending last; 20
+ * workers with them 10 s after the first check, 90.6-91.3 s (five runs);
+ * 24 workers, 98.8-99.0 s (their starts take the CPU the waits left).
  */
-const SELFTEST_WORKERS = 16;
+const SELFTEST_WORKERS = 20;
 const CHECKS_NICENESS = 10;
 /**
- * When the load stages start after the first check: once the 16 workers are
- * up (about 2 CPU-s each on 2 cores; a core's worth at a time). Measured on 2
- * cores, the whole self-test: started at the first check, 128.4, 116.7 and
- * 121.6 s; 20 s after it, 113.1, 112.0, 118.9 and 126.7 s (the machine's
- * noise is as large as the gain), the load stages (about 80 s of their own)
- * ending at about 101 s, still before the checks. Should the checks get much
- * shorter, this delay would set the length: lower it then.
+ * When the load stages start after the first check: once most workers are
+ * up (about 2 CPU-s each on 2 cores; a core's worth at a time), since the
+ * probes, which the workers yield to, would slow their start. The load
+ * stages take about 72 s of their own (ten, one after another; the
+ * short-token-lifetime one runs its staircases in turn), so they end at
+ * about 90 s, a few seconds after the checks: at once after the first check,
+ * 95.5-107.8 s (four runs, 20 workers); 8 s after, 98.3-98.6 s; 10 s after,
+ * 90.6-91.3 s; 20 s after, 97.8-98.7 s. Should the load stages get shorter
+ * or the checks longer, move this with them.
  */
-const LOAD_STAGES_AFTER_FIRST_CHECK_MS = 20_000;
+const LOAD_STAGES_AFTER_FIRST_CHECK_MS = 10_000;
 
 export async function runSelfTest(
   selection: { faults?: Fault[]; variants?: readonly Variant[]; conditions?: readonly Condition[] } = {},
