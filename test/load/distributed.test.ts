@@ -39,7 +39,10 @@ test('ptas load --instances 3 runs the staircase on three embedded-engine proces
 
     // Two halves of different runs are not one run.
     const smoke = ptas(['-s', 'token-smoke', '--instances', '2', '--duration', '2', '-o', path.join(dir, 'smoke.json')]);
-    assert.equal(smoke.status, 0, smoke.stdout + smoke.stderr);
+    // Only its instance files are needed here. A machine that stalls crosses a smoke run's thresholds (one CI run:
+    // an arrival started late and dropped, p95 325 ms at 3 req/s), and that is exit 99, not a failure of the run.
+    assert.ok(smoke.status === 0 || smoke.status === 99, smoke.stdout + smoke.stderr);
+    assert.deepEqual(readdirSync(path.join(dir, 'smoke.instances')).sort(), ['instance-1.json', 'instance-2.json']);
     const mixed = ptas(['merge', path.join(dir, 'rate.instances', 'instance-1.json'), path.join(dir, 'smoke.instances', 'instance-2.json')]);
     assert.equal(mixed.status, 2, mixed.stdout + mixed.stderr);
     assert.match(mixed.stderr, /different scenarios: .*rate\.instances\/instance-1\.json \(token-rate-breakpoint\); .*smoke\.instances\/instance-2\.json \(token-smoke\)/);

@@ -119,13 +119,31 @@ async function faultResults(fault: Fault, profile: Profile): Promise<CheckResult
   return checks.filter((c) => c.requirements.includes(fault.requirement));
 }
 
+/** A stage some check of which did not pass while the generator could not start its arrivals on time. */
+function starvedAndNotPassed(run: Awaited<ReturnType<typeof runLoadStage>>): boolean {
+  const notPassed = run.checks.some((c) => c.verdict !== 'PASS' && !(c.severity === 'REVIEW' && c.verdict === 'REVIEW'));
+  return notPassed && generatorNotes(run).some((note) => /could not be started on time/.test(note));
+}
+
+/** What the rate probes said of a generator that did not hold their plan. */
+function generatorNotes(run: Awaited<ReturnType<typeof runLoadStage>>): string[] {
+  return (run.load?.probes ?? []).flatMap((p) => (p.kind === 'rate-limit' && p.generatorNote ? [p.generatorNote] : []));
+}
+
 test('load self-test: the clean reference passes every load check, every load fault is caught', { timeout: 10 * 60_000 }, async (t) => {
   assert.ok(only || faults.length >= 10, `${faults.length} load faults`);
   const started = performance.now();
   const farm = await spawnReferences([{ faults: [] }, ...faults.map((f) => ({ faults: [f.name] }))]);
   try {
     const clean = farm.servers[0]!;
-    const cleanRun = await runLoadStage({ profile: referenceProfile(clean.url, clean.options), embeddedReference: true, output: quiet });
+    // A stage in which the machine starved the generator (arrivals started late and dropped: seen once in CI, while another
+    // test file's load ran beside this one, as "no 429 up to 800 req/s … allow a longer run") measured the machine, not the
+    // reference: it is run again, up to three times in all. The faults below are judged on whatever their runs saw.
+    let cleanRun = await runLoadStage({ profile: referenceProfile(clean.url, clean.options), embeddedReference: true, output: quiet });
+    for (let tries = 1; tries < 3 && starvedAndNotPassed(cleanRun); tries++) {
+      t.diagnostic(`clean run ${tries}: the generator was starved (${generatorNotes(cleanRun).join('; ')}); running it again`);
+      cleanRun = await runLoadStage({ profile: referenceProfile(clean.url, clean.options), embeddedReference: true, output: quiet });
+    }
     assert.deepEqual(
       cleanRun.checks.filter((c) => c.verdict !== 'PASS' && !(c.severity === 'REVIEW' && c.verdict === 'REVIEW')).map((c) => `${c.id}: ${c.verdict} ${c.reason}`),
       [],
