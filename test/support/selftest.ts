@@ -245,7 +245,7 @@ async function loadStageChecks(plans: ServerPlan[]): Promise<Map<string, CheckRe
  * about 60 % used. Measured on 2 cores, the whole self-test (~3,500 tests,
  * 1,325 test-seconds), on a machine others share, the same day: 16 workers
  * with the load stages 20 s after the first check, 100.6-111.0 s (seven
- * runs); 20 workers, 97.8-98.7 s, the load stages then ending last; 20
+ * runs); 20 workers, 97.8-104.7 s (three), the load stages then ending last; 20
  * workers with them 10 s after the first check, 90.6-91.3 s (five runs);
  * 24 workers, 98.8-99.0 s (their starts take the CPU the waits left).
  */
@@ -255,11 +255,11 @@ const CHECKS_NICENESS = 10;
  * When the load stages start after the first check: once most workers are
  * up (about 2 CPU-s each on 2 cores; a core's worth at a time), since the
  * probes, which the workers yield to, would slow their start. The load
- * stages take about 72 s of their own (ten, one after another; the
+ * stages take about 75 s of their own (ten, one after another; the
  * short-token-lifetime one runs its staircases in turn), so they end at
  * about 90 s, a few seconds after the checks: at once after the first check,
  * 95.5-107.8 s (four runs, 20 workers); 8 s after, 98.3-98.6 s; 10 s after,
- * 90.6-91.3 s; 20 s after, 97.8-98.7 s. Should the load stages get shorter
+ * 90.6-91.3 s; 20 s after, 97.8-104.7 s. Should the load stages get shorter
  * or the checks longer, move this with them.
  */
 const LOAD_STAGES_AFTER_FIRST_CHECK_MS = 10_000;
