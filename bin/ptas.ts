@@ -16,6 +16,7 @@ import { doctorCommand } from './doctor-command.ts';
 import { reportCommand, reporterOption } from './report-command.ts';
 import { verifyCommand } from './verify-command.ts';
 import { mergeCommand } from './merge-command.ts';
+import { rejudgeCommand } from './rejudge-command.ts';
 import { serveCommand } from './serve-command.ts';
 import { bundleLine, nonceArgument, shardArgument } from './bundle-args.ts';
 
@@ -167,8 +168,9 @@ await yargs(hideBin(process.argv))
   .command(reportCommand)
   .command(verifyCommand)
   .command(mergeCommand)
+  .command(rejudgeCommand)
   .command(serveCommand)
-  .demandCommand(1, 'Name a command: init, run, reference, list, load, report, doctor or serve (see --help).')
+  .demandCommand(1, 'Name a command: init, run, reference, list, load, report, doctor, verify, merge, rejudge or serve (see --help).')
   .strict()
   .recommendCommands()
   .wrap(Math.min(110, process.stdout.columns || 110))

@@ -16,7 +16,7 @@ import { HttpClient } from '../src/http/client.ts';
 import { PtasError } from '../src/errors.ts';
 import { CheckContext, CheckFailure, CheckSkip } from '../src/check/context.ts';
 import type { CheckMeta, CheckOutcome } from '../src/check/model.ts';
-import { decideOutcome } from '../src/check/outcome.ts';
+import { outcomeOfRecord, recordOf } from '../src/check/record.ts';
 import { OUTCOME_ANNOTATION } from './annotations.ts';
 import { TargetResourcePool, type TargetResources } from './target-resources.ts';
 import { releaseWorkerStartSlot } from './worker-start.ts';
@@ -48,13 +48,19 @@ function stoppedBy(testInfo: TestInfo, error: unknown): string | undefined {
   return own ?? `the check could not run: ${firstLine(error instanceof Error ? error.message : testInfo.error?.message)}`;
 }
 
-/** What happened during the test, decided into one verdict by the one outcome function (src/check/outcome.ts). */
+/** What happened during the test as the check's record, judged into one verdict (src/check/record.ts, by the one outcome function). */
 export function outcomeOf(check: CheckContext, testInfo: TestInfo, meta: Pick<CheckMeta, 'severity' | 'requirements'>, error: unknown): CheckOutcome {
   const skipNote = testInfo.status === 'skipped' ? testInfo.annotations.find((a) => a.type === 'skip')?.description : undefined;
   const skipped = check.skipped ?? (testInfo.status === 'skipped' ? { reason: skipNote ?? 'skipped' } : undefined);
   const interrupted = testInfo.status === 'interrupted' ? 'the run was stopped before the check finished: what it observed so far decides nothing' : undefined;
-  const decided = decideOutcome({ severity: meta.severity, claims: check.claims, skipped, stoppedBy: interrupted ? undefined : stoppedBy(testInfo, error), interrupted });
-  return { ...decided, evidence: check.evidence, timeline: check.timeline };
+  const stopped = interrupted ? undefined : stoppedBy(testInfo, error);
+  const record = recordOf({
+    claims: check.claims,
+    ...(skipped ? { skipped } : {}),
+    ...(stopped !== undefined ? { stoppedBy: stopped } : {}),
+    ...(interrupted ? { interrupted } : {}),
+  });
+  return outcomeOfRecord(meta, record, check);
 }
 
 /** A check between its test body and the after-each hook that records its outcome. */

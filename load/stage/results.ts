@@ -7,12 +7,12 @@
 // requirement's spec sentence, or — with declaredBy — on what the profile
 // documents (a limit the probe went well above without finding it).
 import type { CheckMeta, CheckResult, TimelineEntry } from '../../src/check/model.ts';
-import { decideOutcome, type Claim } from '../../src/check/outcome.ts';
+import type { Claim } from '../../src/check/outcome.ts';
+import { outcomeOfRecord, recordOf, type BasisRef } from '../../src/check/record.ts';
 import type { RecordedExchange } from '../../src/http/exchange.ts';
 import type { Redactor } from '../../src/http/redact.ts';
 import type { RateStep } from '../../src/results/load-model.ts';
 import type { AnalysisFinding } from '../probes/rate-limit/analysis.ts';
-import { declaredBasis, specBasis } from '../../src/check/basis.ts';
 
 export const TARGET = 'target';
 
@@ -36,8 +36,10 @@ function claimsOf(meta: CheckMeta, outcome: ProbeOutcome, findings: Claim[]): Cl
   const reason = outcome.reason ?? outcome.verdict;
   switch (outcome.verdict) {
     case 'FAIL': {
-      const basis = outcome.declaredBy ? declaredBasis(meta.requirements, outcome.declaredBy, outcome.declaredValue) : specBasis(meta.requirements, outcome.on);
-      return [...findings, { level: 'FAIL', message: reason, ...(outcome.details ? { details: outcome.details } : {}), ...(basis ? { basis } : {}) }];
+      const rests: BasisRef = outcome.declaredBy
+        ? { kind: 'declared', profileKey: outcome.declaredBy, ...(outcome.declaredValue === undefined ? {} : { declaredValue: outcome.declaredValue }) }
+        : { kind: 'sentence', ...(outcome.on ? { on: outcome.on } : {}) };
+      return [...findings, { level: 'FAIL', message: reason, ...(outcome.details ? { details: outcome.details } : {}), rests }];
     }
     case 'INCONCLUSIVE': {
       const raise = outcome.configKey ? ` (raise ${outcome.configKey} in the profile)` : '';
@@ -51,29 +53,27 @@ function claimsOf(meta: CheckMeta, outcome: ProbeOutcome, findings: Claim[]): Cl
 }
 
 export function checkResult(meta: CheckMeta, outcome: ProbeOutcome, durationMs: number, redactor: Redactor): CheckResult {
-  const findings: Claim[] = (outcome.findings ?? []).map((f) => ({
-    level: f.level,
-    message: redactor.redactString(f.message),
-    ...(f.details ? { details: redactor.redactJson(f.details) as Record<string, unknown> } : {}),
-  }));
+  const findings: Claim[] = (outcome.findings ?? []).map((f) => ({ level: f.level, message: f.message, ...(f.details ? { details: f.details } : {}) }));
+  // Everything the record keeps is redacted, as evidence is.
+  const redacted = (claim: Claim): Claim => ({
+    ...claim,
+    message: redactor.redactString(claim.message),
+    ...(claim.details ? { details: redactor.redactJson(claim.details) as Record<string, unknown> } : {}),
+    ...(claim.rests ? { rests: redactor.redactJson(claim.rests) as BasisRef } : {}),
+  });
   const skipReason = outcome.configKey && outcome.reason ? `${outcome.reason} (set ${outcome.configKey} in the profile to run it)` : (outcome.reason ?? 'skipped');
-  const decided = decideOutcome({
-    severity: meta.severity,
-    claims: claimsOf(meta, outcome, findings),
+  // A PASS or a WARN beside it says what the probe measured (its reason), as the check's reason does (src/check/record.ts).
+  const measured = outcome.verdict === 'PASS' ? outcome.reason : undefined;
+  const record = recordOf({
+    claims: claimsOf(meta, outcome, findings).map(redacted),
     ...(outcome.verdict === 'SKIP' ? { skipped: { reason: skipReason } } : {}),
     ...(outcome.verdict === 'ERROR' ? { stoppedBy: outcome.reason ?? 'the probe could not run' } : {}),
+    ...(measured !== undefined ? { measured: redactor.redactString(measured) } : {}),
+    ...(outcome.details ? { details: redactor.redactJson(outcome.details) as Record<string, unknown> } : {}),
   });
-  // A PASS or a WARN beside it says what the probe measured (its reason), as the check's reason does.
-  const measured = outcome.verdict === 'PASS' ? outcome.reason : undefined;
-  const reason = decided.verdict === 'PASS' ? measured : decided.verdict === 'WARN' && measured ? `${decided.reason} (${measured})` : decided.reason;
-  const details = outcome.details ?? decided.details;
   return {
     ...meta,
-    ...decided,
-    reason: reason === undefined ? undefined : redactor.redactString(reason),
-    details: details && (redactor.redactJson(details) as Record<string, unknown>),
-    evidence: outcome.evidence ?? [],
-    timeline: outcome.timeline ?? [],
+    ...outcomeOfRecord(meta, record, { evidence: outcome.evidence ?? [], timeline: outcome.timeline ?? [] }),
     target: TARGET,
     durationMs: Math.round(durationMs),
   };

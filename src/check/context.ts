@@ -15,7 +15,7 @@ import { isJsonMediaType } from '../http/media-type.ts';
 import { OPERATION_NAMES, SECTION_7_CODES, SECTION_7_SENTENCE, documentedRefusals, type SpecOperation } from '../spec/status-codes.ts';
 import type { Profile } from '../config/profile.ts';
 import { isUnset, profileValue, type ProfileKey, type ProfileValue } from '../config/key-path.ts';
-import { declaredBasis, specBasis } from './basis.ts';
+import { resolveBasis, type BasisRef } from './record.ts';
 import type { Claim, Observation } from './outcome.ts';
 import { effectUnknown, judgeServerError, type Effect } from './server-error.ts';
 
@@ -106,12 +106,19 @@ export class CheckContext implements ExchangeRecorder {
     return undefined;
   }
 
-  private claim(level: Claim['level'], message: string, details: Record<string, unknown> | undefined, extra: Pick<Claim, 'basis' | 'observed'>): Claim {
+  /**
+   * A claim, with its basis by reference (the record keeps that) and in the
+   * catalogue's words (resolved now: a reference to no sentence the check may
+   * rest on is a suite bug, thrown inside the check's body).
+   */
+  private claim(level: Claim['level'], message: string, details: Record<string, unknown> | undefined, extra: { rests?: BasisRef; observed?: Observation }): Claim {
+    const rests = extra.rests && this.clean(extra.rests);
+    const basis = rests && resolveBasis(this.requirements, rests);
     const claim: Claim = {
       level,
       message: this.redactor.redactString(message),
       ...(details ? { details: this.clean(details) } : {}),
-      ...(extra.basis ? { basis: this.clean(extra.basis) } : {}),
+      ...(basis ? { basis, rests } : {}),
       ...(extra.observed ? { observed: extra.observed } : {}),
     };
     this.claims.push(claim);
@@ -130,7 +137,7 @@ export class CheckContext implements ExchangeRecorder {
    */
   fail(reason: string, details?: Record<string, unknown>, options: ClaimOptions = {}): never {
     const observed = options.observed ?? this.observedIn(details);
-    return this.end(this.claim('FAIL', reason, details, { basis: specBasis(this.requirements, options.on), observed }));
+    return this.end(this.claim('FAIL', reason, details, { rests: { kind: 'sentence', ...(options.on ? { on: options.on } : {}) }, observed }));
   }
 
   /**
@@ -140,12 +147,13 @@ export class CheckContext implements ExchangeRecorder {
    */
   failDeclared(profileKey: string, reason: string, details?: Record<string, unknown>, options: Pick<ClaimOptions, 'observed'> = {}): never {
     const observed = options.observed ?? this.observedIn(details);
-    return this.end(this.claim('FAIL', reason, details, { basis: this.declared(profileKey), observed }));
+    return this.end(this.claim('FAIL', reason, details, { rests: this.declared(profileKey), observed }));
   }
 
-  private declared(profileKey: string) {
+  /** A profile declaration as a basis reference: the key, and the value the profile gives it (kept in the record: the judgment reads no profile). */
+  private declared(profileKey: string): BasisRef {
     const value = this.scope.profile ? profileValue(this.scope.profile, profileKey as ProfileKey) : undefined;
-    return declaredBasis(this.requirements, profileKey, value);
+    return { kind: 'declared', profileKey, ...(value === undefined ? {} : { declaredValue: value }) };
   }
 
   /**
@@ -154,8 +162,8 @@ export class CheckContext implements ExchangeRecorder {
    * the wait; ERROR "not observed" after a default wait the profile did not declare.
    */
   late(reason: string, wait: { waitedMs: number; declaredBy?: string }, details?: Record<string, unknown>): never {
-    const basis = wait.declaredBy ? this.declared(wait.declaredBy) : undefined;
-    return this.end(this.claim('FAIL', reason, details, { basis, observed: { kind: 'late', ...wait } }));
+    const rests = wait.declaredBy ? this.declared(wait.declaredBy) : undefined;
+    return this.end(this.claim('FAIL', reason, details, { rests, observed: { kind: 'late', ...wait } }));
   }
 
   /** Ends the check with ERROR: what the rule needs could not be observed (a transient answer, an answer that refuses for another reason). */
@@ -195,8 +203,8 @@ export class CheckContext implements ExchangeRecorder {
    * `on`, it is a failed expectation and carries that sentence as its basis.
    */
   warn(message: string, details?: Record<string, unknown>, options: ClaimOptions = {}): void {
-    const basis = options.on ? specBasis(this.requirements, options.on) : undefined;
-    this.claim('WARN', message, details, { basis, observed: options.observed ?? this.observedIn(details) });
+    const rests: BasisRef | undefined = options.on ? { kind: 'sentence', on: options.on } : undefined;
+    this.claim('WARN', message, details, { rests, observed: options.observed ?? this.observedIn(details) });
   }
 
   /** Records an observation about something the spec does not show. */

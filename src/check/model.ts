@@ -3,6 +3,7 @@ import type { RecordedExchange } from '../http/exchange.ts';
 import type { CheckAttempt } from '../results/run-parts.ts';
 import type { CheckVerdict, Verdict } from './verdict-names.ts';
 import type { WaivedBy } from '../results/waiver-model.ts';
+import type { SpecOperation } from '../spec/status-codes.ts';
 
 /**
  * A check gives a CheckVerdict. WAIVED replaces a FAIL, ERROR or WARN that an
@@ -86,6 +87,53 @@ export interface VerdictBasis {
   declaredValue?: unknown;
 }
 
+/** What a claim rests on, as far as the basis rules need to know. */
+export type Observation =
+  | {
+      kind: 'answer';
+      status: number;
+      /** 'invented': the suite made up input outside the operation's domain (a hostile probe). */
+      input?: 'invented';
+      operation?: SpecOperation;
+    }
+  | { kind: 'no-answer'; failure: string }
+  | { kind: 'late'; waitedMs: number; declaredBy?: string }
+  | { kind: 'race-loser'; status: number }
+  /** What the request did, read after its answer (a trade booked, a refresh token spent): whatever its status, the effect stands. */
+  | { kind: 'effect' };
+
+/* The record of a check (src/check/record.ts: observe, then judge). */
+
+/**
+ * The sentence a claim rests on, by reference: the check's requirement's
+ * quote (`on` absent) or the catalogue sentence `on` names; or a profile
+ * declaration, with the value the profile gave (redacted as evidence is).
+ */
+export type BasisRef = { kind: 'sentence'; on?: string } | { kind: 'declared'; profileKey: string; declaredValue?: unknown };
+
+/** A claim as the record keeps it: its basis by reference. */
+export interface RecordedClaim {
+  level: Finding['level'];
+  message: string;
+  details?: Record<string, unknown>;
+  rests?: BasisRef;
+  observed?: Observation;
+}
+
+/** What a check observed and said: everything its judgment reads. */
+export interface CheckRecord {
+  claims: RecordedClaim[];
+  skipped?: { reason: string; configKey?: string };
+  stoppedBy?: string;
+  interrupted?: string;
+  /** A load probe's own account of what it measured: the reason of its PASS, and beside a WARN. */
+  measured?: string;
+  /** A load probe's figures, shown as the check's details whatever its verdict. */
+  details?: Record<string, unknown>;
+  /** Profile values the judgment read beyond its claims, by key (a cross-cutting check's base URL and declared intermediary). */
+  profileValues?: Record<string, unknown>;
+}
+
 /** What one check produced: attached by the check runtime, read by the reporter. */
 export interface CheckOutcome {
   verdict: CheckVerdict;
@@ -100,6 +148,8 @@ export interface CheckOutcome {
   findings: Finding[];
   evidence: RecordedExchange[];
   timeline: TimelineEntry[];
+  /** What the check observed and said, from which its verdict was judged and can be judged again offline (src/check/record.ts, ptas rejudge). */
+  record?: CheckRecord;
 }
 
 export interface CheckResult extends CheckMeta, Omit<CheckOutcome, 'verdict'> {

@@ -21,24 +21,11 @@
 // The check's verdict is then its worst finding (FAIL above ERROR: a
 // contradiction shown with its sentence stands even if something else could
 // not be observed), or SKIP when a precondition was missing.
-import { OPERATION_NAMES, SECTION_7_CODES, type SpecOperation } from '../spec/status-codes.ts';
+import { OPERATION_NAMES, SECTION_7_CODES } from '../spec/status-codes.ts';
 import { TRANSIENT_STATUSES } from '../spec/answer-class.ts';
-import type { CheckOutcome, Finding, Severity, VerdictBasis } from './model.ts';
+import type { BasisRef, CheckOutcome, Finding, Observation, Severity, VerdictBasis } from './model.ts';
 
-/** What a claim rests on, as far as the basis rules need to know. */
-export type Observation =
-  | {
-      kind: 'answer';
-      status: number;
-      /** 'invented': the suite made up input outside the operation's domain (a hostile probe). */
-      input?: 'invented';
-      operation?: SpecOperation;
-    }
-  | { kind: 'no-answer'; failure: string }
-  | { kind: 'late'; waitedMs: number; declaredBy?: string }
-  | { kind: 'race-loser'; status: number }
-  /** What the request did, read after its answer (a trade booked, a refresh token spent): whatever its status, the effect stands. */
-  | { kind: 'effect' };
+export type { Observation } from './model.ts';
 
 /** What a check says before the rules decide it. */
 export interface Claim {
@@ -46,6 +33,8 @@ export interface Claim {
   message: string;
   details?: Record<string, unknown>;
   basis?: VerdictBasis;
+  /** The basis by reference, as the check's record keeps it (src/check/record.ts): the judgment resolves it again. */
+  rests?: BasisRef;
   observed?: Observation;
 }
 
@@ -89,7 +78,7 @@ function judgeObservation(claim: Claim, observed: Observation): Finding | undefi
 
 /** The rules applied to one claim. INFO, REVIEW and ERROR claims stand as they are. */
 export function decideFinding(claim: Claim, severity: Severity): Finding {
-  const { observed, ...said } = claim;
+  const { observed, rests: _rests, ...said } = claim;
   if (said.level !== 'FAIL' && said.level !== 'WARN') return said;
   const judged = observed ? judgeObservation(said, observed) : undefined;
   if (judged && judged.level !== 'FAIL') return judged;

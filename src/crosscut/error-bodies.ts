@@ -9,9 +9,9 @@
 // answers); a gateway status the operation's row does not list is never judged.
 import { EVIDENCE_BODY_LIMIT, type RecordedExchange } from '../http/exchange.ts';
 import { describeIntermediary } from '../http/intermediary.ts';
-import { specBasis } from '../check/basis.ts';
 import type { CheckResult } from '../check/model.ts';
-import { decideOutcome, type Claim } from '../check/outcome.ts';
+import type { Claim } from '../check/outcome.ts';
+import { judgeRecord, recordOf } from '../check/record.ts';
 import { registerCheck } from '../check/registry.ts';
 import { OPERATION_NAMES, type SpecOperation } from '../spec/status-codes.ts';
 import { surveyErrorAnswers, type CrossCutScope, type ErrorAnswer, type ErrorAnswerSurvey, type Excuse } from './error-answers.ts';
@@ -97,20 +97,23 @@ function summaries(survey: ErrorAnswerSurvey): { summary: string; gateway: strin
 export function errorBodiesAreJson(target: string, checks: readonly Pick<CheckResult, 'id' | 'evidence'>[], scope: CrossCutScope = {}): CheckResult {
   const survey = surveyErrorAnswers(checks, scope);
   const meta = { ...ERROR_BODIES_ARE_JSON, target, durationMs: 0, timeline: [] };
+  // The profile values this judgment reads, kept with its record: ptas rejudge computes it again over the same exchanges.
+  const profileValues = { baseUrl: scope.baseUrl ?? null, 'http.intermediary': scope.intermediary ?? null };
   const offenders = survey.withBody.filter((a) => a.problem && !a.excuse);
   const excused = survey.withBody.filter((a) => a.problem && a.excuse);
   const partial = survey.withBody.filter((a) => a.partial && !a.problem);
   const { summary, gateway } = summaries(survey);
   if (survey.withBody.length + survey.withoutBody === 0) {
     const reason = 'no check of this run recorded an error answer (status 400 or above) of the token, user details, withdrawal address or accept operations';
-    return { ...meta, verdict: 'SKIP', reason: gateway ? `${reason} other than gateway answers; ${gateway}` : reason, findings: [], evidence: [] };
+    const record = recordOf({ claims: [], skipped: { reason: gateway ? `${reason} other than gateway answers; ${gateway}` : reason }, profileValues });
+    return { ...meta, ...judgeRecord(ERROR_BODIES_ARE_JSON, record), evidence: [], record };
   }
   const claims: Claim[] = [];
   if (offenders.length) {
     claims.push({
       level: 'FAIL',
       message: `${offenders.length} of ${survey.withBody.length} error answer(s) with a body are not JSON (application/json): ${nameOffenders(offenders)}`,
-      basis: specBasis(ERROR_BODIES_ARE_JSON.requirements),
+      rests: { kind: 'sentence' },
       details: { expected: 'a JSON body labelled application/json (or a +json type), or no body', offending: offenders, checked: summary },
     });
   }
@@ -132,9 +135,10 @@ export function errorBodiesAreJson(target: string, checks: readonly Pick<CheckRe
     claims.unshift({ level: 'INFO', message: checked });
   }
   if (gateway) claims.push({ level: 'INFO', message: gateway, details: { gateway: survey.gateway.map((a) => describe(a)) } });
-  const decided = decideOutcome({ severity: ERROR_BODIES_ARE_JSON.severity, claims });
+  const record = recordOf({ claims, profileValues });
+  const decided = judgeRecord(ERROR_BODIES_ARE_JSON, record);
   const shown = decided.verdict === 'FAIL' ? offenders : decided.verdict === 'WARN' ? excused : decided.verdict === 'REVIEW' ? partial : [];
-  return { ...meta, ...decided, evidence: asEvidence(survey, shown) };
+  return { ...meta, ...decided, evidence: asEvidence(survey, shown), record };
 }
 
 function labelsSeen(answers: readonly ErrorAnswer[]): string {

@@ -38,6 +38,12 @@ export interface RunMetadata {
    * more than once, in the order the runs started (src/results/attempts.ts).
    */
   mergedFrom?: PartRun[];
+  /**
+   * This run is a stored run judged again offline by another suite
+   * (ptas rejudge): the suite version that judged it first, and the SHA-256
+   * of its results.json (and of its manifest.json, when it was a bundle).
+   */
+  rejudgedFrom?: { suiteVersion: string; resultsSha256: string; manifestSha256?: string };
 }
 
 export interface TraceabilityRow extends Requirement {

@@ -34,6 +34,7 @@ export const completeResults: DeepRequired<RunResults> = {
     interrupted: 'interrupted (SIGINT)',
     shard: { index: 1, total: 2 },
     mergedFrom: [{ index: 1, total: 2, attempt: 1, startedAt: '2026-11-22T21:13:43.194Z', manifestSha256: 'ab'.repeat(32) }],
+    rejudgedFrom: { suiteVersion: '0.0.9', resultsSha256: 'cd'.repeat(32), manifestSha256: 'ef'.repeat(32) },
   },
   verdict: 'INCOMPLETE',
   counts: { PASS: 0, FAIL: 1, FLAKY: 0, WARN: 0, REVIEW: 0, SKIP: 0, ERROR: 0, WAIVED: 0 },
@@ -86,6 +87,23 @@ export const completeResults: DeepRequired<RunResults> = {
       target: 'target',
       durationMs: 55,
       waived: { verdict: 'FAIL', waiver },
+      record: {
+        claims: [
+          {
+            level: 'FAIL',
+            message: 'refresh token reused at 21:13:47 was accepted: 200',
+            details: { exchange: 1 },
+            rests: { kind: 'declared', profileKey: 'auth.example', declaredValue: ['a'] },
+            observed: { kind: 'answer', status: 200, input: 'invented', operation: 'token' },
+          },
+        ],
+        skipped: { reason: 'no second client', configKey: 'auth.otherClientId' },
+        stoppedBy: 'the check did not finish within its 30000 ms time limit',
+        interrupted: 'the run was stopped before the check finished',
+        measured: 'limit 200 req/s',
+        details: { estimateRps: 200 },
+        profileValues: { baseUrl: 'https://sandbox.example.com' },
+      },
       attempts: [
         {
           run: { index: 1, total: 2, attempt: 1, startedAt: '2026-11-22T21:13:43.194Z', manifestSha256: 'ab'.repeat(32) },

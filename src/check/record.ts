@@ -1,0 +1,69 @@
+// Observe, then judge. What a check observed and said is kept as its record
+// (results.json, each check's `record`): its claims, each naming the sentence
+// it rests on by reference — a catalogue id, or a profile key with the value
+// the profile declared — never by the words; whether a precondition was
+// missing; why it stopped early. Its verdict is the judgment of that record:
+// a pure function of the record, the check's metadata (severity and
+// requirements, from the catalogue) and the catalogue's sentences, which
+// sends no request and reads no clock. The live run and `ptas rejudge`
+// (app/rejudge/) call the same judgeRecord, so a stored run judged
+// again by the same suite gives the same verdicts, and by another suite the
+// verdicts that suite's rules give.
+import { declaredBasis, specBasis } from './basis.ts';
+import type { BasisRef, CheckMeta, CheckOutcome, CheckRecord, RecordedClaim, VerdictBasis } from './model.ts';
+import { decideOutcome, type Claim, type DecidedOutcome } from './outcome.ts';
+
+export type { BasisRef, CheckRecord, RecordedClaim } from './model.ts';
+
+/** The basis a reference names, in the words of the installed catalogue. */
+export function resolveBasis(requirements: readonly string[], ref: BasisRef): VerdictBasis | undefined {
+  return ref.kind === 'sentence' ? specBasis(requirements, ref.on) : declaredBasis(requirements, ref.profileKey, ref.declaredValue);
+}
+
+/** A claim for the outcome function: its reference resolved; a reference the catalogue no longer holds is the suite's error, not the implementation's. */
+function resolvedClaim(requirements: readonly string[], recorded: RecordedClaim): Claim {
+  const { rests, ...claim } = recorded;
+  if (!rests) return claim;
+  try {
+    const basis = resolveBasis(requirements, rests);
+    return basis ? { ...claim, basis } : claim;
+  } catch (error) {
+    return { level: 'ERROR', message: `not judged: ${claim.message} — ${(error as Error).message}` };
+  }
+}
+
+/**
+ * The record of what a check said: each claim's basis by its reference only
+ * (the judgment looks the words up). A claim with words and no reference is
+ * a bug in the suite: it could not be judged again.
+ */
+export function recordOf(input: Omit<CheckRecord, 'claims'> & { claims: readonly Claim[] }): CheckRecord {
+  const claims = input.claims.map(({ basis, ...claim }) => {
+    if (basis && !claim.rests) throw new Error(`suite bug: the claim "${claim.message}" has a basis without its reference (rests)`);
+    return claim;
+  });
+  return { ...input, claims };
+}
+
+/** The verdict of a check from its record: the one judgment, live and offline. */
+export function judgeRecord(meta: Pick<CheckMeta, 'severity' | 'requirements'>, record: CheckRecord): DecidedOutcome {
+  const decided = decideOutcome({
+    severity: meta.severity,
+    claims: record.claims.map((claim) => resolvedClaim(meta.requirements, claim)),
+    ...(record.skipped ? { skipped: record.skipped } : {}),
+    ...(record.stoppedBy !== undefined ? { stoppedBy: record.stoppedBy } : {}),
+    ...(record.interrupted !== undefined ? { interrupted: record.interrupted } : {}),
+  });
+  if (record.measured === undefined && record.details === undefined) return decided;
+  // A probe's PASS says what it measured, and a WARN beside it too, as a conformance check's reason does.
+  const { measured } = record;
+  const reason = decided.verdict === 'PASS' ? measured : decided.verdict === 'WARN' && measured ? `${decided.reason} (${measured})` : decided.reason;
+  const { reason: _reason, details: _details, ...rest } = decided;
+  const details = record.details ?? decided.details;
+  return { ...rest, ...(reason !== undefined ? { reason } : {}), ...(details ? { details } : {}) };
+}
+
+/** The outcome of a record, with the evidence and timeline the check kept beside it. */
+export function outcomeOfRecord(meta: Pick<CheckMeta, 'severity' | 'requirements'>, record: CheckRecord, kept: Pick<CheckOutcome, 'evidence' | 'timeline'>): CheckOutcome {
+  return { ...judgeRecord(meta, record), evidence: kept.evidence, timeline: kept.timeline, record };
+}
