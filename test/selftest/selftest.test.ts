@@ -12,7 +12,13 @@ import { writeFileSync } from 'node:fs';
 import { VARIANTS } from '../../reference/variants/index.ts';
 import { CONDITIONS } from '../../reference/conditions/index.ts';
 import { conformanceFaults, runSelfTest, type FaultVerdict } from '../support/selftest.ts';
-import { FAULT_BASIS, type ExpectedCatch } from './fault-basis.ts';
+import type { ExpectedCatch } from './fault-basis.ts';
+import { judgeBases, sameCatch } from '../support/basis-judgment.ts';
+import { corpusOf, corpusFlips, describeFlip, writeCorpus } from '../support/corpus.ts';
+import { installedSuite } from '../../app/rejudge/rejudge.ts';
+import { listAllChecks } from '../../app/run/list.ts';
+import { suiteVersion } from '../../src/version.ts';
+import { execFileSync } from 'node:child_process';
 
 // PTAS_SELFTEST_ONLY=name,name (fault or variant names, or requirement-id prefixes) narrows the run while developing.
 const only = process.env.PTAS_SELFTEST_ONLY?.split(',').filter(Boolean);
@@ -26,6 +32,8 @@ const conditions = CONDITIONS.filter((c) => !only || only.includes(c.name));
 const verdictsFile = process.env.PTAS_SELFTEST_VERDICTS;
 // PTAS_SELFTEST_BASIS=file writes what each fault was caught on (check and basis, over its runs): the shape of fault-basis.ts.
 const basisFile = process.env.PTAS_SELFTEST_BASIS;
+/** PTAS_SELFTEST_CORPUS=file writes the run's records as the recorded corpus (npm run corpus:record). */
+const corpusFile = process.env.PTAS_SELFTEST_CORPUS;
 
 const percent = (part: number, whole: number) => (whole ? (100 * part) / whole : 100).toFixed(1);
 
@@ -33,6 +41,13 @@ test('self-test: clean reference passes, every fault is caught (also under laten
   const result = await runSelfTest({ faults, variants, conditions }, { workers: Number(process.env.PTAS_SELFTEST_WORKERS) || undefined });
   if (verdictsFile) writeFileSync(verdictsFile, JSON.stringify(verdictsByTarget(result), null, 2) + '\n');
   if (basisFile) writeFileSync(basisFile, JSON.stringify(observedBases(result.faults), null, 2) + '\n');
+  // Observe, then judge: every verdict of the run judged again from its record gives the verdict and basis it has (issue 31).
+  const corpus = corpusOf(result, { suiteVersion, gitCommit: gitCommit(), at: new Date().toISOString() });
+  await listAllChecks();
+  const { flips } = corpusFlips(corpus, installedSuite());
+  t.diagnostic(`judged again from their records: ${corpus.targets.reduce((n, c) => n + c.checks.length + c.loadChecks.length, 0)} verdicts, ${flips.length} changed`);
+  assert.deepEqual(flips.map(describeFlip), [], 'verdicts that judging their records again does not give');
+  if (corpusFile) t.diagnostic(`corpus written to ${corpusFile}: ${writeCorpus(corpus, corpusFile)} bytes`);
   assert.deepEqual(result.errors, [], 'the check runner reported errors');
 
   const falseFailures = result.clean.filter((c) => c.verdict === 'FAIL' || c.verdict === 'WARN' || c.verdict === 'ERROR');
@@ -84,6 +99,14 @@ test('self-test: clean reference passes, every fault is caught (also under laten
   );
 });
 
+function gitCommit(): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return null;
+  }
+}
+
 function verdictsByTarget(result: Awaited<ReturnType<typeof runSelfTest>>): Record<string, Record<string, string>> {
   const byId = (checks: { id: string; verdict: string }[]) => Object.fromEntries(checks.map((c) => [c.id, c.verdict]).sort(([a], [b]) => a.localeCompare(b)));
   return {
@@ -92,29 +115,6 @@ function verdictsByTarget(result: Awaited<ReturnType<typeof runSelfTest>>): Reco
     ...Object.fromEntries(result.variants.map((v) => [v.target, byId(v.checks)])),
     ...Object.fromEntries(result.conditions.map((c) => [c.target, byId(c.checks)])),
   };
-}
-
-const sameCatch = (a: ExpectedCatch, check: string, basis: string) => a[0] === check && a[1] === basis;
-
-/**
- * Each caught fault run against the basis table: caught by a listed check on
- * its listed basis, and no other check's finding beside it (a collateral
- * finding blames a check the fault does not concern).
- */
-function judgeBases(faults: FaultVerdict[]): { wrongBasis: string[]; collateral: string[] } {
-  const wrongBasis: string[] = [];
-  const collateral: string[] = [];
-  for (const f of faults.filter((v) => v.caught)) {
-    const expected = FAULT_BASIS[f.fault.name];
-    const seen = f.catches.map((c) => `${c.check}=${c.verdict} on ${c.basis}`).join(', ');
-    if (!expected) {
-      wrongBasis.push(`${f.target}: no entry in fault-basis.ts (caught by ${seen})`);
-      continue;
-    }
-    if (!f.catches.some((c) => expected.some((e) => sameCatch(e, c.check, c.basis)))) wrongBasis.push(`${f.target}: caught by ${seen}; expected ${expected.map((e) => `${e[0]} on ${e[1]}`).join(' or ')}`);
-    for (const c of f.catches.filter((c) => !expected.some((e) => sameCatch(e, c.check, c.basis)))) collateral.push(`${f.target}: ${c.check}=${c.verdict} on ${c.basis}`);
-  }
-  return { wrongBasis, collateral };
 }
 
 /** What each fault was caught on over all its runs, as fault-basis.ts lists it. */
