@@ -5,7 +5,8 @@
 //     --reporter github prints GitHub Actions annotations and appends a job
 //     summary (reports/github.ts).
 //   ptas report --history DIR_OR_RESULTS... --out DIR
-//     writes history.html, the trend page over nights (reports/history.ts).
+//     writes history.html, the trend page over nights (reports/history.ts),
+//     and names the unstable checks on the terminal.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
@@ -72,9 +73,14 @@ async function reportHistory(args: ReportArgs): Promise<void> {
   writeFileSync(page, renderHistoryHtml(history));
   const first = history.nights[0]!;
   const last = history.nights[history.nights.length - 1]!;
+  // Each unstable check on a line of its own: the nightly log says whose it is without opening the page.
+  const unstable = history.unstable.map(({ id, target, observations: { earlier, later }, attributed }) =>
+    `  unstable ${id}${history.manyTargets ? ` on ${target}` : ''}: ${earlier.verdict} (${earlier.startedAt}), then ${later.verdict} (${later.startedAt}); ${attributed}\n`,
+  );
   process.stdout.write(
     `\nhistory of ${history.nights.length} night${history.nights.length === 1 ? '' : 's'}, ${first.startedAt} to ${last.startedAt}: latest ${last.verdict}, ` +
-      `${last.regressions} regression${last.regressions === 1 ? '' : 's'} since the night before\n  page: ${page}\n`,
+      `${last.regressions} regression${last.regressions === 1 ? '' : 's'} since the night before, ${unstable.length} unstable check${unstable.length === 1 ? '' : 's'}\n` +
+      `${unstable.join('')}  page: ${page}\n`,
   );
 }
 

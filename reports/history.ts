@@ -5,6 +5,10 @@
 // `ptas report --baseline --fail-on-regression` gates on (reports/baseline.ts):
 // a check that FAILs, is FLAKY or ERRORs now and did not the night before —
 // one that passed, warned or was skipped, or a new check that fails at once.
+// And the unstable checks, as `ptas serve` shows them
+// (src/results/instability.ts): a check whose verdict differs between nights
+// of the same suite version and profile.
+import { observedRun, unstableChecks, type UnstableCheck } from '../src/results/instability.ts';
 import { loadFigures, type FigureUnit } from './load-figures.ts';
 import type { Night } from './history-read.ts';
 import { tallyVerdicts, type VerdictCount } from './verdict-tally.ts';
@@ -41,6 +45,8 @@ export interface HistoryRow {
   tally: VerdictCount[];
   /** Index of the last night this check regressed, or -1. */
   lastRegression: number;
+  /** Its verdict differs between nights of the same suite version and profile (History.unstable says how). */
+  unstable: boolean;
 }
 
 /** One headline load figure over the nights (undefined where a night did not measure it). */
@@ -55,6 +61,8 @@ export interface History {
   nights: HistoryNight[];
   rows: HistoryRow[];
   figures: FigureSeries[];
+  /** The checks whose verdict differs between nights of the same suite version and profile, the latest change first; each night is named by its file. */
+  unstable: UnstableCheck[];
   /** More than one target across the nights: the grid names each row's. */
   manyTargets: boolean;
 }
@@ -78,7 +86,7 @@ function rowsOf(nights: readonly Night[]): HistoryRow[] {
       const key = keyOf(check.target, check.id);
       let row = rows.get(key);
       if (!row) {
-        row = { id: check.id, target: check.target, title: check.title, requirements: check.requirements, cells: nights.map(() => ({ regression: false })), tally: [], lastRegression: -1 };
+        row = { id: check.id, target: check.target, title: check.title, requirements: check.requirements, cells: nights.map(() => ({ regression: false })), tally: [], lastRegression: -1, unstable: false };
         rows.set(key, row);
       }
       row.title = check.title;
@@ -114,6 +122,8 @@ function figuresOf(nights: readonly Night[]): FigureSeries[] {
 
 export function buildHistory(nights: readonly Night[]): History {
   const rows = rowsOf(nights);
+  const unstable = unstableChecks(nights.map(({ file, results }) => observedRun(file, results)));
+  for (const row of rows) row.unstable = unstable.some((u) => u.id === row.id && u.target === row.target);
   const summaries: HistoryNight[] = nights.map(({ file, results }, n) => ({
     file,
     startedAt: results.run.startedAt,
@@ -124,5 +134,5 @@ export function buildHistory(nights: readonly Night[]): History {
     errors: results.errors.length,
     regressions: rows.filter((r) => r.cells[n]!.regression).length,
   }));
-  return { nights: summaries, rows, figures: figuresOf(nights), manyTargets: new Set(rows.map((r) => r.target)).size > 1 };
+  return { nights: summaries, rows, figures: figuresOf(nights), unstable, manyTargets: new Set(rows.map((r) => r.target)).size > 1 };
 }

@@ -16,7 +16,7 @@ import { renderStarterProfile } from '../init/starter-profile.ts';
 import type { Preset } from '../init/preset-names.ts';
 import type { ImplementationRecord, ImplementationSummary, RunRecord } from './contract.ts';
 import { checkProfile, doctorForProfile, type DoctorResult, type ProfileCheck } from './doctor.ts';
-import { ServeError, type ErrorBody } from './errors.ts';
+import { notFound, ServeError, type ErrorBody } from './errors.ts';
 import { stderrLog } from './log.ts';
 import { RunEvents, type NumberedRunEvent } from './events.ts';
 import { ImplementationService, type ImplementationInput } from './implementations.ts';
@@ -28,11 +28,13 @@ import { ShareStore, type ShareInfo } from './shares.ts';
 import { AuditLog } from './audit.ts';
 import type { ReviewInput, ReviewItem } from './reviews.ts';
 import type { ReviewDecision } from '../../src/results/reviews.ts';
+import type { UnstableCheck } from '../../src/results/instability.ts';
 import { ImplementationStore } from './store/implementations.ts';
 import { StoreLayout } from './store/layout.ts';
 import { RunStore } from './store/runs.ts';
 import { TokenStore, type TokenInfo, type VerifiedToken } from './tokens.ts';
 import { TicketStore } from './tickets.ts';
+import { UnstableChecks } from './unstable-checks.ts';
 import type { Role } from './roles.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -61,6 +63,8 @@ export interface ServeServices {
     summaries(): ImplementationSummary[];
     /** What put would say of the text, without storing it. */
     validate(profileText: string): { ok: true } | { ok: false; error: ErrorBody };
+    /** Its checks whose verdict differs between its runs of one suite version and profile (unstable-checks.ts); 404 for an unknown implementation. */
+    unstableChecks(id: string): UnstableCheck[];
   };
 
   runs: {
@@ -196,6 +200,7 @@ export function createServices(options: ServicesOptions): CreatedServices {
     ...(options.maxQueuedRunsPerToken !== undefined ? { maxQueuedRunsPerToken: options.maxQueuedRunsPerToken } : {}),
   });
   const implementations = new ImplementationService(implementationStore, (filter) => runStore.list(filter), policy);
+  const unstableChecks = new UnstableChecks(runStore);
   const tokens = new TokenStore(layout.tokensFile);
   const shares = new ShareStore(layout.sharesFile);
   const recovered = runs.recover();
@@ -223,6 +228,10 @@ export function createServices(options: ServicesOptions): CreatedServices {
       remove: (id) => implementations.remove(id),
       summaries: () => implementations.summaries(),
       validate: (text) => implementations.validate(text),
+      unstableChecks: (id) => {
+        if (!implementations.get(id)) throw notFound(`implementation ${id}`);
+        return unstableChecks.of(id);
+      },
     },
     runs: {
       start: (input) => runs.start(input),

@@ -1,8 +1,8 @@
 // An implementation's page (and the new-implementation page): its name and
 // profile in the editor (New: ptas init's starter, Save, Check: ptas doctor's
-// table), the start-run form and its runs. Unsaved edits are kept as a draft
-// of this tab (drafts.ts) and the page opens on it again; leaving the page or
-// the tab with unsaved edits asks first.
+// table), the start-run form, its runs and its unstable checks. Unsaved
+// edits are kept as a draft of this tab (drafts.ts) and the page opens on it
+// again; leaving the page or the tab with unsaved edits asks first.
 import type { DoctorSummary, ImplementationRecord, RunRecord } from '../../app/serve/console/api-types.ts';
 import { getJson, messageOf, send } from '../api.ts';
 import { fill, h, link, notice } from '../dom.ts';
@@ -12,6 +12,7 @@ import { type Draft, dropDraft, keepDraft, readDraft } from '../drafts.ts';
 import { guardLeaving, markReady, navigate, type Cleanup } from '../router.ts';
 import { doctorTable } from './doctor-table.ts';
 import { runForm, typedSecrets } from './run-form.ts';
+import { unstableChecksPart } from './unstable-checks.ts';
 
 let schema: Promise<object> | undefined;
 function profileSchema(): Promise<object> {
@@ -221,7 +222,7 @@ export async function implementationPage(main: HTMLElement, params: string[]): P
   const id = params[0];
   const [record, schemaValue, editor] = await Promise.all([id ? getJson<ImplementationRecord>(`/api/implementations/${encodeURIComponent(id)}`) : undefined, profileSchema(), loadEditor()]);
   const text = record?.profileText ?? (await getJson<{ profileText: string }>('/api/starter')).profileText;
-  const runs = record ? await getJson<RunRecord[]>(`/api/runs?implementation=${encodeURIComponent(record.id)}`) : [];
+  const [runs, unstable] = record ? await Promise.all([getJson<RunRecord[]>(`/api/runs?implementation=${encodeURIComponent(record.id)}`), unstableChecksPart(record.id)]) : [[], null];
 
   const runSection = h('section', { class: 'start-run' });
   const showRunForm = (r: ImplementationRecord) => fill(runSection, h('h2', null, 'Start a run'), runForm(r.id, r.profileText));
@@ -243,6 +244,7 @@ export async function implementationPage(main: HTMLElement, params: string[]): P
     part.section,
     record ? runSection : h('p', { class: 'muted' }, 'Create the implementation to start runs.'),
     record ? h('section', { class: 'runs' }, h('h2', null, 'Runs'), runsTable(runs)) : null,
+    unstable,
   );
   guardLeaving(() => (part.unsaved() ? LEAVE_QUESTION : undefined));
   // Closing or reloading the tab: the browser asks its own question (the draft survives a reload, not a closed tab).

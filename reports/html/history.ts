@@ -1,8 +1,8 @@
 // history.html, the trend page of `ptas report --history`: one self-contained
 // file (the report's own stylesheet plus reports/html/history.css, no script,
 // no request leaves it: its Content-Security-Policy allows only that inline
-// style) showing the regressions, the verdict counts per night, the load
-// figures over the nights and the grid of checks × nights.
+// style) showing the regressions, the unstable checks, the verdict counts per
+// night, the load figures over the nights and the grid of checks × nights.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { isKnownVerdict } from '../verdict-tally.ts';
 import { pageStyle } from './assets.ts';
 import { contentSecurityPolicy } from './embed.ts';
 import { trendChart } from './history-chart.ts';
+import { unstableSection } from './history-unstable.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const RUN_VERDICTS = ['CONFORMANT', 'CONFORMANT WITH WAIVERS', 'NOT CONFORMANT', 'INCOMPLETE'];
@@ -45,7 +46,9 @@ function gridRow(row: HistoryRow, history: History): string {
   const target = history.manyTargets ? ` <span class="muted small">on ${esc(row.target)}</span>` : '';
   const tally = row.tally.map((t) => `${t.count} ${t.verdict}`).join(' · ');
   const cells = row.cells.map((c, n) => cell(c, history.nights[n]!)).join('');
-  return `<tr${row.lastRegression >= 0 ? ' class="regressed"' : ''} data-check="${esc(row.id)}"><th><span class="check-id">${esc(row.id)}</span>${target}<div class="reqs">${esc(row.requirements.join(', '))}</div></th><td class="tally">${esc(tally)}</td>${cells}</tr>`;
+  const classes = [row.lastRegression >= 0 ? 'regressed' : '', row.unstable ? 'unstable' : ''].filter(Boolean).join(' ');
+  const unstable = row.unstable ? ' <span class="unstable-mark" title="unstable: two verdicts across nights of one suite version and profile (see Unstable checks)">≈ unstable</span>' : '';
+  return `<tr${classes ? ` class="${classes}"` : ''} data-check="${esc(row.id)}"><th><span class="check-id">${esc(row.id)}</span>${unstable}${target}<div class="reqs">${esc(row.requirements.join(', '))}</div></th><td class="tally">${esc(tally)}</td>${cells}</tr>`;
 }
 
 function nightHeader(night: HistoryNight): string {
@@ -57,7 +60,11 @@ function nightHeader(night: HistoryNight): string {
 
 function legend(): string {
   const samples = Object.entries(SHORT).map(([v, short]) => `<span><span class="cell-sample ${verdictClass(v)}">${short}</span>${v}</span>`);
-  samples.push('<span><span class="cell-sample">·</span>did not run that night</span>', '<span><span class="cell-sample regression-mark">▲</span>regression: FAIL or ERROR after a night without</span>');
+  samples.push(
+    '<span><span class="cell-sample">·</span>did not run that night</span>',
+    '<span><span class="cell-sample regression-mark">▲</span>regression: FAIL or ERROR after a night without</span>',
+    '<span><span class="cell-sample unstable-mark">≈</span>unstable: two verdicts across nights of one suite version and profile</span>',
+  );
   return `<div class="legend">${samples.join('')}</div>`;
 }
 
@@ -111,7 +118,8 @@ function banner(history: History): string {
   const last = history.nights[history.nights.length - 1]!;
   const cls = RUN_VERDICTS.includes(last.verdict) ? `b-${last.verdict.replace(/ /g, '-')}` : 'b-other';
   const span = history.nights.length === 1 ? `1 night, ${formatTimestamp(first.startedAt)}` : `${history.nights.length} nights, ${formatTimestamp(first.startedAt)} to ${formatTimestamp(last.startedAt)}`;
-  const news = history.nights.length > 1 ? ` · ${last.regressions} regression${last.regressions === 1 ? '' : 's'} in the latest night` : '';
+  const unstable = history.unstable.length ? ` · ${history.unstable.length} unstable check${history.unstable.length === 1 ? '' : 's'}` : '';
+  const news = history.nights.length > 1 ? ` · ${last.regressions} regression${last.regressions === 1 ? '' : 's'} in the latest night${unstable}` : '';
   const targets = [...new Set(history.nights.map((n) => n.target))];
   return `<header class="banner ${cls}"><div class="banner-inner"><div class="verdict-line"><span class="verdict" id="verdict">${esc(last.verdict)}</span><span class="verdict-why">latest night · ${esc(span)}${esc(news)}</span></div><div class="target-line">${targets.map((t) => `<code>${esc(t)}</code>`).join(' ')}</div></div></header>`;
 }
@@ -133,9 +141,10 @@ export function renderHistoryHtml(history: History): string {
 </head>
 <body>
 ${banner(history)}
-<nav class="toc"><a href="#regressions">Regressions</a><a href="#counts">Verdicts per night</a><a href="#load">Load figures</a><a href="#grid">Checks × nights</a></nav>
+<nav class="toc"><a href="#regressions">Regressions</a><a href="#unstable">Unstable checks</a><a href="#counts">Verdicts per night</a><a href="#load">Load figures</a><a href="#grid">Checks × nights</a></nav>
 <main>
 <section id="regressions"><h2>Regressions</h2><p class="history-note">A check that FAILs or ERRORs after a night where it did not (or did not run): what <code>ptas report --baseline --fail-on-regression</code> exits 1 on.</p>${regressions(history)}</section>
+${unstableSection(history.unstable, nightLabel, history.manyTargets)}
 <section id="counts"><h2>Verdict counts per night</h2>${counts(history)}</section>
 <section id="load"><h2>Load figures per night</h2><p class="history-note">429 onset, 413 boundary (smallest body answered 413) and p95 latency of each load profile; a gap is a night that did not measure it.</p>${load(history)}</section>
 <section id="grid"><h2>Checks × nights</h2>${grid(history)}</section>

@@ -1,8 +1,10 @@
 // /api/implementations: the list with each one's last run and trend, a new
 // one under an id made from its name (POST, the console's New), and one
 // implementation's record, stored (PUT: created 201, replaced 200) or
-// removed (its runs stay). A profile text that does not parse or validate,
-// or holds a secret in the clear, is a 422 naming the key path.
+// removed (its runs stay), and its unstable checks: those whose verdict
+// differs between its runs of one suite version and profile. A profile text
+// that does not parse or validate, or holds a secret in the clear, is a 422
+// naming the key path.
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../errors.ts';
 import type { ImplementationInput, ServeServices } from '../services.ts';
@@ -25,6 +27,10 @@ export async function implementationRoutes(app: FastifyInstance, services: Serve
     if (!record) throw notFound(`implementation ${request.params.id}`);
     return record;
   });
+
+  app.get<{ Params: ImplementationParams }>('/api/implementations/:id/unstable-checks', { schema: { params: implementationIdParams } }, async (request) => ({
+    checks: services.implementations.unstableChecks(request.params.id),
+  }));
 
   app.put<{ Params: ImplementationParams; Body: ImplementationInput }>(
     '/api/implementations/:id',

@@ -9,8 +9,14 @@ import type { RunVerdict } from '../../../src/results/model.ts';
 import type { Verdict } from '../../../src/check/verdict-names.ts';
 import type { ShareInfo } from '../shares.ts';
 import type { ReviewItem } from '../reviews.ts';
+import type { Observation, UnstableCheck } from '../../../src/results/instability.ts';
 
-export type { ImplementationRecord, ImplementationSummary, RunRecord, RunEvent, RunVerdict, Verdict, ShareInfo, ReviewItem };
+export type { ImplementationRecord, ImplementationSummary, RunRecord, RunEvent, RunVerdict, Verdict, ShareInfo, ReviewItem, Observation, UnstableCheck };
+
+/** GET /api/implementations/ID/unstable-checks: the checks whose verdict differs between its runs of one suite version and profile. */
+export interface UnstableChecksAnswer {
+  checks: UnstableCheck[];
+}
 
 /** A new share link (POST /api/runs/:id/share): its address, shown this once, and the link as it is listed. */
 export interface ShareAnswer {
