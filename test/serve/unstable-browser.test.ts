@@ -11,7 +11,7 @@
 // Content-Security-Policy violation.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from '@playwright/test';
@@ -26,12 +26,13 @@ const CLEAN = { faults: [], variants: [], conditions: [] };
 /** What the failing run's check said, with markup that must stay text. */
 const HOSTILE_CLAIM = '<img src=x onerror=alert(1)> a second refresh was accepted';
 
+let data: string;
 let lab: TestServer;
 let browser: Browser;
 let watched: Watched;
 
 before(async () => {
-  const data = mkdtempSync(path.join(os.tmpdir(), 'ptas-serve-unstable-browser-'));
+  data = mkdtempSync(path.join(os.tmpdir(), 'ptas-serve-unstable-browser-'));
   const failing = unstableRun({ startedAt: '2027-01-02T21:00:00.000Z', verdict: 'FAIL', implementation: ACME });
   const check = failing.checks.find((c) => c.id === UNSTABLE)!;
   check.record!.claims.push({ level: 'INFO', message: HOSTILE_CLAIM });
@@ -52,6 +53,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await lab?.close();
+  rmSync(data, { recursive: true, force: true });
 });
 
 test('two runs of one implementation, one check’s verdict differing: the implementation’s page shows that check unstable, both observations side by side', async () => {

@@ -9,7 +9,7 @@
 // viewer reads it; an unknown implementation is 404.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ImplementationRecord } from '../../app/serve/contract.ts';
@@ -52,6 +52,7 @@ before(async () => {
 
 after(async () => {
   await lab?.close();
+  rmSync(data, { recursive: true, force: true });
 });
 
 const unstableOf = async (id: string): Promise<UnstableCheck[]> => {
