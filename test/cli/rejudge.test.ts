@@ -1,0 +1,121 @@
+// `ptas rejudge` as a certifier or a lab uses it (README "Judging stored runs
+// again"): a real run's bundle judged again by the same suite gives every
+// verdict it has, nothing sent; with --out it becomes a new bundle that names
+// the one it came from and that `ptas verify` accepts; a bundle whose stored
+// verdict an older policy gave lists exactly that flip, with both bases; a
+// results.json alone, one recorded before records existed, a bundle changed
+// after its run and --out onto the run itself are each handled as said.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { RunResults } from '../../src/results/model.ts';
+import { countVerdicts, runVerdict, verdictInputOf } from '../../src/results/verdict.ts';
+import { sha256Hex } from '../../src/certify/manifest.ts';
+import { writeReport } from '../../reports/write.ts';
+import { rehashArtifacts } from '../../app/certify/write-bundle.ts';
+import { runPtas } from '../support/cli.ts';
+
+const root = mkdtempSync(path.join(os.tmpdir(), 'ptas-rejudge-'));
+const CHECK = 'auth.missing-bearer-is-401';
+const run = path.join(root, 'run');
+// A real run of the bundled reference with a fault its check FAILs on, whole so that its bundle certifies: the bundle every case below starts from.
+const ran = await runPtas(['run', '--fault', 'missing-bearer-allowed', '--out', run]);
+const stored = JSON.parse(readFileSync(path.join(run, 'results.json'), 'utf8')) as RunResults;
+
+const copyOf = (name: string) => {
+  const dir = path.join(root, name);
+  cpSync(run, dir, { recursive: true });
+  return dir;
+};
+
+/** The bundle's results.json rewritten by `edit` and its reports and manifest brought in line, as a run judged by another suite would have left them. */
+function rewritten(dir: string, edit: (results: RunResults) => RunResults): void {
+  const edited = edit(JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')) as RunResults);
+  writeReport({ ...edited, verdict: runVerdict(verdictInputOf(edited)), counts: countVerdicts(edited.checks) }, dir);
+  rehashArtifacts(dir);
+}
+
+test('the run the cases start from FAILed its check on its requirement', () => {
+  assert.equal(ran.code, 1, ran.stderr);
+  const check = stored.checks.find((c) => c.id === CHECK)!;
+  assert.equal(check.verdict, 'FAIL');
+  assert.ok(check.record?.claims.some((c) => c.level === 'FAIL' && c.rests?.kind === 'sentence'), 'the check kept its record, its FAIL by reference');
+});
+
+test('judged again by the same suite: every verdict as it was, exit code as ptas run gave', async () => {
+  const again = await runPtas(['rejudge', run]);
+  assert.equal(again.code, 1, again.stderr);
+  assert.match(again.stdout, new RegExp(`${stored.checks.length} checks, 0 changed: NOT CONFORMANT → NOT CONFORMANT`));
+  assert.match(again.stdout, /nothing sent to the implementation/);
+});
+
+test('--out writes a new bundle naming the one it came from, which ptas verify accepts', async () => {
+  const out = path.join(root, 'rejudged');
+  const again = await runPtas(['rejudge', run, '--out', out]);
+  assert.equal(again.code, 1, again.stderr);
+  const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults;
+  assert.deepEqual(results.run.rejudgedFrom, {
+    suiteVersion: stored.run.suiteVersion,
+    resultsSha256: sha256Hex(readFileSync(path.join(run, 'results.json'))),
+    manifestSha256: sha256Hex(readFileSync(path.join(run, 'manifest.json'))),
+  });
+  const pick = (r: RunResults) => r.checks.map((c) => [c.id, c.verdict, c.reason, c.basis, c.findings]);
+  assert.deepEqual(pick(results), pick(stored), 'every check judged as the run judged it: verdict, reason, basis, findings');
+  const verified = await runPtas(['verify', out]);
+  assert.equal(verified.code, 0, verified.stdout + verified.stderr);
+});
+
+test('a bundle whose stored verdict an older policy gave: exactly that check flips, shown with both bases', async () => {
+  const old = copyOf('older-policy');
+  // As a policy that held an answer to a request without a bearer at most a WARN would have judged it.
+  rewritten(old, (r) => ({ ...r, checks: r.checks.map((c) => (c.id === CHECK ? { ...c, verdict: 'WARN', basis: undefined } : c)) }));
+  const again = await runPtas(['rejudge', old, '--json']);
+  assert.equal(again.code, 1, again.stderr);
+  const report = JSON.parse(again.stdout) as { runs: Array<{ before: { verdict: string }; after: { verdict: string; certifiable: boolean }; changes: Array<{ id: string; before: { verdict: string; basis?: unknown }; after: { verdict: string; basis?: { requirement: string; quote: string } } }> }> };
+  const [one] = report.runs;
+  // The fault also broke other checks' requirements (a bearer is required everywhere): the run stays NOT CONFORMANT.
+  assert.equal(one!.before.verdict, 'NOT CONFORMANT');
+  assert.equal(one!.after.verdict, 'NOT CONFORMANT');
+  assert.deepEqual(one!.changes.map((c) => [c.id, c.before.verdict, c.after.verdict]), [[CHECK, 'WARN', 'FAIL']]);
+  assert.equal(one!.changes[0]!.after.basis?.requirement, 'AUTH-BEARER-REQUIRED');
+  const text = await runPtas(['rejudge', old]);
+  assert.match(text.stdout, /1 changed: NOT CONFORMANT → NOT CONFORMANT/);
+  assert.match(text.stdout, new RegExp(`WARN → FAIL\\s+${CHECK.replace(/\./g, '\\.')} \\[target\\]`));
+  assert.match(text.stdout, /after: {2}FAIL: .*; on spec .*5 rule 1: "Every REST operation/);
+  assert.match(text.stdout, /certifiable yes → yes/);
+});
+
+test('a results.json alone is judged again, and --out writes a report, not a bundle', async () => {
+  const alone = path.join(root, 'alone');
+  cpSync(path.join(run, 'results.json'), path.join(alone, 'results.json'), { recursive: true });
+  const out = path.join(root, 'alone-out');
+  const again = await runPtas(['rejudge', path.join(alone, 'results.json'), '--out', out]);
+  assert.equal(again.code, 1, again.stderr);
+  assert.match(again.stdout, /a report: the source was a results\.json, not a bundle/);
+  assert.ok(existsSync(path.join(out, 'index.html')) && !existsSync(path.join(out, 'manifest.json')));
+});
+
+test('checks recorded before records existed keep their verdicts and are named as not judged again', async () => {
+  const before = copyOf('no-records');
+  rewritten(before, (r) => ({ ...r, checks: r.checks.map(({ record: _record, ...c }) => c) }));
+  const again = await runPtas(['rejudge', before, '--json']);
+  assert.equal(again.code, 1, again.stderr);
+  const [one] = (JSON.parse(again.stdout) as { runs: Array<{ changes: unknown[]; notJudged: Array<{ why: string }> }> }).runs;
+  assert.deepEqual(one!.changes, []);
+  assert.ok(one!.notJudged.length > 0 && one!.notJudged.every((n) => n.why === 'no-record'));
+});
+
+test('refused: a bundle changed after its run, and --out onto the run itself (exit 2, named)', async () => {
+  const tampered = copyOf('tampered');
+  const file = path.join(tampered, 'results.json');
+  writeFileSync(file, readFileSync(file, 'utf8').replace('"verdict":"FAIL"', '"verdict":"PASS"'));
+  const changed = await runPtas(['rejudge', tampered]);
+  assert.equal(changed.code, 2);
+  assert.match(changed.stderr, /not the bundle its manifest describes \(results\.json: its SHA-256 differs/);
+  const onto = await runPtas(['rejudge', run, '--out', run]);
+  assert.equal(onto.code, 2);
+  assert.match(onto.stderr, /--out .* holds .*: write the run judged again into a new folder/);
+  rmSync(root, { recursive: true, force: true });
+});
