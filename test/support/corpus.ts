@@ -1,7 +1,7 @@
 // The recorded corpus: what the self-test's checks observed and said against
 // every fault, variant and condition of the reference (each check's record,
 // src/check/record.ts), with the verdict and basis each was judged to, kept
-// in the repository (test/corpus/selftest.json.gz) so the verdict policy is
+// in the repository, compressed (CORPUS_FILE below), so the verdict policy is
 // guarded in seconds: judged again by the suite as it now is, every verdict
 // and basis must be the one recorded, every fault caught on the basis
 // test/selftest/fault-basis.ts names, every variant and condition
