@@ -42,6 +42,10 @@ export function rejudgedText(run: RejudgedForReport): string {
     const named = ids.slice(0, 5).join(', ') + (ids.length > 5 ? ` and ${ids.length - 5} more` : '');
     text += `  not judged again, ${ids.length}: ${describeNotJudged(why as Parameters<typeof describeNotJudged>[0])} (${named})\n`;
   }
+  if (run.newChecks.length) {
+    const named = run.newChecks.slice(0, 5).map((c) => `${c.id} (since ${c.since})`).join(', ') + (run.newChecks.length > 5 ? ` and ${run.newChecks.length - 5} more` : '');
+    text += `  new in this suite, never observed in this run (run them live): ${run.newChecks.length}: ${named}\n`;
+  }
   if (run.results.certification && !run.results.certification.certifiable) {
     text += run.results.certification.gaps.slice(0, 3).map((g) => `  would not verify: ${g.problem}\n`).join('');
   }
@@ -57,6 +61,7 @@ export function rejudgedJson(run: RejudgedForReport): unknown {
     after: { suiteVersion: run.results.run.suiteVersion, verdict: run.results.verdict, certifiable: run.results.certification?.certifiable ?? null },
     changes: run.changes,
     notJudged: run.notJudged,
+    newChecks: run.newChecks,
     ...(run.written ? { written: run.written } : {}),
   };
 }

@@ -22,6 +22,19 @@ export interface Requirement {
   text: string;
   /** Ids of the catalogue's further sentences a finding of this requirement may rest on. */
   sentences?: string[];
+  /** The suite version that first checked it; absent: the first version (FIRST_SUITE_VERSION). */
+  since?: string;
+}
+
+/** The version every requirement without a `since` has been checked since. */
+export const FIRST_SUITE_VERSION = '0.1.0';
+
+/** Orders two dotted versions by their numeric parts (0.10.0 after 0.9.1). */
+export function compareVersions(a: string, b: string): number {
+  const parts = (v: string) => v.split(/[.+-]/).map((p) => Number.parseInt(p, 10) || 0);
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
 }
 
 /**

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import { MANIFEST_FILE, sha256Hex, type Manifest } from '../../src/certify/manifest.ts';
 import { certifiability } from '../../src/certify/certifiability.ts';
-import { registeredChecks } from '../../src/check/registry.ts';
+import { checkSince, registeredChecks } from '../../src/check/registry.ts';
 import { CROSSCUT_CHECKS } from '../../src/crosscut/index.ts';
 import { PtasError } from '../../src/errors.ts';
 import type { RunResults } from '../../src/results/model.ts';
@@ -60,7 +60,12 @@ function readStored(given: string): StoredRun {
 export function installedSuite(): JudgingSuite {
   const metas = new Map(registeredChecks().map((m) => [m.id, m]));
   const crossCutting = new Set(CROSSCUT_CHECKS.map((c) => c.id));
-  return { version: suiteVersion, metaOf: (id) => metas.get(id), isCrossCutting: (id) => crossCutting.has(id) };
+  return {
+    version: suiteVersion,
+    metaOf: (id) => metas.get(id),
+    isCrossCutting: (id) => crossCutting.has(id),
+    checks: () => [...metas.values()].map((m) => ({ ...m, since: checkSince(m.id)! })),
+  };
 }
 
 /** Where each run judged again is written: --out itself for one run, a folder per run inside it for several. */
@@ -91,14 +96,14 @@ export async function rejudgeStored(options: RejudgeOptions, suite: JudgingSuite
     if (existsSync(dir) && !statSync(dir).isDirectory()) throw new RejudgeRefused(`--out ${dir} is a file`);
   }
   return runs.map((run, i) => {
-    const { results: judged, notJudged } = rejudgeRun(run.results, suite);
+    const { results: judged, notJudged, newChecks } = rejudgeRun(run.results, suite);
     const rejudgedFrom = {
       suiteVersion: run.results.run.suiteVersion,
       resultsSha256: run.resultsSha256,
       ...(run.bundle ? { manifestSha256: run.bundle.manifestSha256 } : {}),
     };
     const results: RunResults = { ...judged, run: { ...judged.run, suiteVersion: suite.version, rejudgedFrom }, certification: certifiability(judged, required) };
-    const rejudged: RejudgedStored = { source: run.source, before: run.results, results, notJudged, changes: verdictChanges(run.results, results) };
+    const rejudged: RejudgedStored = { source: run.source, before: run.results, results, notJudged, newChecks, changes: verdictChanges(run.results, results) };
     const dir = dirs[i];
     if (!dir) return rejudged;
     const report = writeReport(results, dir);

@@ -5,14 +5,17 @@
 // (src/crosscut/index.ts), the load-stage probes (load/checks.ts), `ptas list`
 // (app/run/list.ts), the reporter and the requirement-coverage test
 // (test/unit/catalogue.test.ts) all read their check metadata from here.
-import { assertKnownRequirements, requirementById, type Requirement } from '../requirements.ts';
+import { assertKnownRequirements, compareVersions, FIRST_SUITE_VERSION, requirementById, type Requirement } from '../requirements.ts';
 import type { CheckMeta } from './model.ts';
 
 /**
  * What a check file states about a check. The spec sentence it enforces is
  * its requirements' catalogue quote, so it is not restated either.
  */
-export type CheckDeclaration = Pick<CheckMeta, 'id' | 'title' | 'requirements'>;
+export type CheckDeclaration = Pick<CheckMeta, 'id' | 'title' | 'requirements'> & {
+  /** The suite version that first ran this check, when it is newer than every requirement's `since` (a new check of a requirement checked before). */
+  since?: string;
+};
 
 /**
  * How a check runs: as a Playwright test of its own ('conformance'), as a
@@ -21,7 +24,7 @@ export type CheckDeclaration = Pick<CheckMeta, 'id' | 'title' | 'requirements'>;
  */
 export type CheckStage = 'conformance' | 'crosscut' | 'load';
 
-const registered = new Map<string, { meta: CheckMeta; stage: CheckStage }>();
+const registered = new Map<string, { meta: CheckMeta; stage: CheckStage; since: string }>();
 
 /** The one value all requirements of a check have for `field`; requirements that disagree belong in separate checks. */
 function shared<K extends 'area' | 'level'>(id: string, requirements: Requirement[], field: K): Requirement[K] {
@@ -52,8 +55,19 @@ export function deriveMeta(declaration: CheckDeclaration, stage: CheckStage): Ch
 export function registerCheck(declaration: CheckDeclaration, stage: CheckStage): CheckMeta {
   const meta = deriveMeta(declaration, stage);
   if (registered.has(meta.id)) throw new Error(`two checks have the id ${meta.id}`);
-  registered.set(meta.id, { meta, stage });
+  const since = [declaration.since, ...meta.requirements.map((id) => requirementById(id)!.since)].reduce<string>((latest, v) => (v && compareVersions(v, latest) > 0 ? v : latest), FIRST_SUITE_VERSION);
+  registered.set(meta.id, { meta, stage, since });
   return meta;
+}
+
+/**
+ * The suite version that first ran a registered check: the latest `since` of
+ * its requirements (schemas/requirements.json) and of its own declaration.
+ * A stored run judged by an older suite never observed a check newer than it
+ * (ptas rejudge names such checks "new").
+ */
+export function checkSince(id: string): string | undefined {
+  return registered.get(id)?.since;
 }
 
 /** Every check registered so far (of one stage, if given), in registration order. */

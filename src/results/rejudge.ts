@@ -7,6 +7,7 @@
 // suite gives the same verdicts, and another suite shows what its rules change.
 import type { CheckMeta, CheckResult } from '../check/model.ts';
 import { judgeRecord } from '../check/record.ts';
+import { compareVersions } from '../requirements.ts';
 import { crossCuttingResults, type CrossCutScope } from '../crosscut/index.ts';
 import { buildResults } from './build.ts';
 import type { RunResults } from './model.ts';
@@ -18,6 +19,8 @@ export interface JudgingSuite {
   /** The installed metadata of a check (severity and requirements from the catalogue); undefined when this suite has no such check. */
   metaOf(id: string): CheckMeta | undefined;
   isCrossCutting(id: string): boolean;
+  /** Every check of this suite, with the version that first ran it. */
+  checks(): Array<CheckMeta & { since: string }>;
 }
 
 /** Why a check of the stored run kept the verdict it had instead of being judged again. */
@@ -27,6 +30,8 @@ export interface RejudgedRun {
   results: RunResults;
   /** Checks that could not be judged again, and why: kept as they were (or, not-in-suite, left out). */
   notJudged: Array<{ target: string; id: string; why: NotJudged }>;
+  /** Checks of this suite newer than the suite that observed the run: nothing of them was observed (run them live). */
+  newChecks: Array<{ id: string; title: string; since: string }>;
 }
 
 const NOT_JUDGED_WHY: Record<NotJudged, string> = {
@@ -84,7 +89,12 @@ export function rejudgeRun(stored: RunResults, suite: JudgingSuite): RejudgedRun
   const results = stored.waivers
     ? applyWaivers(rebuilt, waiverFileOf(stored.waivers), { strict: stored.waivers.strict, now: new Date(stored.waivers.evaluatedAt) })
     : rebuilt;
-  return { results, notJudged };
+  const ran = new Set(stored.checks.map((c) => c.id));
+  const newChecks = suite
+    .checks()
+    .filter((c) => !ran.has(c.id) && compareVersions(c.since, stored.run.suiteVersion) > 0)
+    .map((c) => ({ id: c.id, title: c.title, since: c.since }));
+  return { results, notJudged, newChecks };
 }
 
 /** A check whose verdict or basis the new judgment changes, or that only one of the two judgments has. */

@@ -9,7 +9,8 @@ import type { CheckRecord } from '../../src/check/record.ts';
 import { ERROR_BODIES_ARE_JSON } from '../../src/crosscut/error-bodies.ts';
 import { rejudgeRun, verdictChanges } from '../../src/results/rejudge.ts';
 import { applyWaivers } from '../../src/results/waivers.ts';
-import { requirementById } from '../../src/requirements.ts';
+import { compareVersions, FIRST_SUITE_VERSION, requirementById } from '../../src/requirements.ts';
+import { checkSince } from '../../src/check/registry.ts';
 import { installedSuite } from '../../app/rejudge/rejudge.ts';
 import { listAllChecks } from '../../app/run/list.ts';
 import { exchange, RE_RUN } from '../support/attempt-fixtures.ts';
@@ -82,4 +83,19 @@ test('the cross-cutting check is computed again over the same exchanges, in its 
   const crossCut = again.checks.find((c) => c.id === ERROR_BODIES_ARE_JSON.id)!;
   assert.equal(crossCut.verdict, 'FAIL', crossCut.reason);
   assert.match(crossCut.reason!, /not JSON/);
+});
+
+test('checks newer than the suite that observed the run are named new; a check of that suite the run did not run is not', () => {
+  const stored = { ...run(), checks: run().checks.map(withRecord) };
+  const newer = (ids: string[]) => ({ ...suite, checks: () => suite.checks().map((c) => (ids.includes(c.id) ? { ...c, since: '0.2.0' } : c)) });
+  // users.bearer-required is new in 0.2.0 and the run (by 0.1.0) never ran it; SINGLE_USE is "new" too but the run has it.
+  const { newChecks } = rejudgeRun(stored, newer(['users.bearer-required', SINGLE_USE]));
+  assert.deepEqual(newChecks.map((c) => [c.id, c.since]), [['users.bearer-required', '0.2.0']]);
+  assert.deepEqual(rejudgeRun(stored, suite).newChecks, [], 'every check of this suite is as old as the run: those it did not run were left out by --grep, not new');
+});
+
+test('a requirement or check declaration names the version since which it is checked; the later of the two counts', () => {
+  assert.equal(compareVersions('0.10.0', '0.9.1') > 0, true);
+  assert.equal(compareVersions('1.0.0', '1.0') === 0, true);
+  assert.equal(checkSince(SINGLE_USE), FIRST_SUITE_VERSION, 'no requirement of the first catalogue names a since');
 });
