@@ -16,7 +16,7 @@ import { HttpClient } from '../src/http/client.ts';
 import { PtasError } from '../src/errors.ts';
 import { CheckContext, CheckFailure, CheckSkip } from '../src/check/context.ts';
 import type { CheckMeta, CheckOutcome } from '../src/check/model.ts';
-import { outcomeOfRecord, recordOf } from '../src/check/record.ts';
+import { outcomeOfRecord } from '../src/check/record.ts';
 import { OUTCOME_ANNOTATION } from './annotations.ts';
 import { TargetResourcePool, type TargetResources } from './target-resources.ts';
 import { releaseWorkerStartSlot } from './worker-start.ts';
@@ -54,12 +54,12 @@ export function outcomeOf(check: CheckContext, testInfo: TestInfo, meta: Pick<Ch
   const skipped = check.skipped ?? (testInfo.status === 'skipped' ? { reason: skipNote ?? 'skipped' } : undefined);
   const interrupted = testInfo.status === 'interrupted' ? 'the run was stopped before the check finished: what it observed so far decides nothing' : undefined;
   const stopped = interrupted ? undefined : stoppedBy(testInfo, error);
-  const record = recordOf({
-    claims: check.claims,
+  const record = {
+    claims: check.entries,
     ...(skipped ? { skipped } : {}),
     ...(stopped !== undefined ? { stoppedBy: stopped } : {}),
     ...(interrupted ? { interrupted } : {}),
-  });
+  };
   return outcomeOfRecord(meta, record, check);
 }
 

@@ -12,12 +12,13 @@ import type { Redactor } from '../http/redact.ts';
 import { describeSchemaErrors, validateAgainst, type SchemaError } from '../schemas/registry.ts';
 import type { TimelineEntry } from './model.ts';
 import { isJsonMediaType } from '../http/media-type.ts';
-import { OPERATION_NAMES, SECTION_7_CODES, SECTION_7_SENTENCE, documentedRefusals, type SpecOperation } from '../spec/status-codes.ts';
+import type { SpecOperation } from '../spec/status-codes.ts';
 import type { Profile } from '../config/profile.ts';
 import { isUnset, profileValue, type ProfileKey, type ProfileValue } from '../config/key-path.ts';
-import { resolveBasis, type BasisRef } from './record.ts';
+import { resolveBasis, type BasisRef, type RecordEntry } from './record.ts';
+import { judgeRule, type RuleObservation } from './rules.ts';
 import type { Claim, Observation } from './outcome.ts';
-import { effectUnknown, judgeServerError, type Effect } from './server-error.ts';
+import type { Effect } from './server-error.ts';
 
 /** Thrown when the check has reached its outcome (fail, failDeclared, late, notObserved): control flow of a check, not a PtasError (src/errors.ts). */
 export class CheckFailure extends Error {
@@ -44,10 +45,6 @@ export const clockOf = (res: HttpResponse): string => res.startedAt.toISOString(
 export const isSuccess = (status: number): boolean => status >= 200 && status < 300;
 export const isServerError = (status: number): boolean => status >= 500;
 
-function statusList(codes: readonly number[]): string {
-  return codes.length === 1 ? String(codes[0]) : codes.join('/');
-}
-
 /** What a claim may say besides its message and details. */
 export interface ClaimOptions {
   /** The sentence it rests on: one of the check's requirement ids, or a catalogue sentence id; default the first requirement's quote. */
@@ -65,6 +62,8 @@ export interface CheckScope {
 export class CheckContext implements ExchangeRecorder {
   readonly evidence: RecordedExchange[] = [];
   readonly claims: Claim[] = [];
+  /** The record of what the check said and observed, in order: its claims (basis by reference) and the rules it applied to answers (src/check/record.ts). */
+  readonly entries: RecordEntry[] = [];
   readonly timeline: TimelineEntry[] = [];
   skipped?: { reason: string; configKey?: string };
   private readonly startedAt = performance.now();
@@ -111,7 +110,7 @@ export class CheckContext implements ExchangeRecorder {
    * catalogue's words (resolved now: a reference to no sentence the check may
    * rest on is a suite bug, thrown inside the check's body).
    */
-  private claim(level: Claim['level'], message: string, details: Record<string, unknown> | undefined, extra: { rests?: BasisRef; observed?: Observation }): Claim {
+  private claim(level: Claim['level'], message: string, details: Record<string, unknown> | undefined, extra: { rests?: BasisRef; observed?: Observation }, fromRule = false): Claim {
     const rests = extra.rests && this.clean(extra.rests);
     const basis = rests && resolveBasis(this.requirements, rests);
     const claim: Claim = {
@@ -122,7 +121,29 @@ export class CheckContext implements ExchangeRecorder {
       ...(extra.observed ? { observed: extra.observed } : {}),
     };
     this.claims.push(claim);
+    // A rule's claims are not recorded: the rule is, with its inputs, and the judgment makes them again.
+    if (!fromRule) {
+      const { basis: _basis, ...recorded } = claim;
+      this.entries.push(recorded);
+    }
     return claim;
+  }
+
+  /**
+   * Applies a rule to an answer (src/check/rules.ts): records the rule with
+   * what it reads, makes its claims, and ends the check when they do.
+   */
+  private apply(observation: RuleObservation): void {
+    const rule = this.clean(observation);
+    const judged = judgeRule(rule);
+    this.entries.push({ rule, ...(judged.ends ? { ended: true as const } : {}) });
+    for (const c of judged.claims) this.claim(c.level, c.message, c.details, { rests: c.rests, observed: c.observed }, true);
+    if (judged.ends) throw new CheckFailure(judged.claims.at(-1)!.message);
+  }
+
+  /** What every rule knows of the answer it judges. */
+  private answer(res: HttpResponse, what: string) {
+    return { what, status: res.status, bodyHint: bodyHint(res), ...(res.exchangeId !== undefined ? { exchange: res.exchangeId } : {}) };
   }
 
   private end(claim: Claim): never {
@@ -231,10 +252,9 @@ export class CheckContext implements ExchangeRecorder {
   }
 
   expectStatus(res: HttpResponse, expected: number | readonly number[], what: string, options: ClaimOptions = {}): void {
-    const codes = typeof expected === 'number' ? [expected] : expected;
-    if (!codes.includes(res.status)) {
-      this.fail(`${what}: expected ${statusList(codes)}, got ${res.status}${bodyHint(res)}`, { expected: codes, actual: res.status, exchange: res.exchangeId }, options);
-    }
+    const codes = typeof expected === 'number' ? [expected] : [...expected];
+    // Recorded when it holds too: a later suite's rule may judge the same answer otherwise.
+    this.apply({ rule: 'status', ...this.answer(res, what), expected: codes, ...(options.on ? { on: options.on } : {}), ...(options.observed ? { observed: options.observed } : {}) });
   }
 
   /** Fails unless the response declares application/json (or a +json type; parameters such as charset allowed). */
@@ -275,63 +295,14 @@ export class CheckContext implements ExchangeRecorder {
 
   /**
    * A 5xx answered where a refusal was due, judged by what the request did
-   * (src/check/server-error.ts): a FAIL — on the effect's sentence or
-   * section 7's row — or an ERROR for a gateway or overload answer ends the
-   * check; a WARN on RFC 9110 15.6 (a listed 5xx, nothing executed or
-   * nothing to read) is recorded and the check goes on.
+   * (src/check/rules.ts, src/check/server-error.ts): a FAIL — on the effect's
+   * sentence or section 7's row — or an ERROR for a gateway or overload
+   * answer ends the check; a WARN on RFC 9110 15.6 (a listed 5xx, nothing
+   * executed or nothing to read) is recorded and the check goes on.
    */
   serverError(res: HttpResponse, options: ServerErrorOptions): void {
     const { operation, what, effect, input } = options;
-    const judged = judgeServerError({ status: res.status, operation, effect });
-    const message = `${what} caused a server error ${res.status}${bodyHint(res)}: ${judged.why}`;
-    const details = { expected: 'a 4xx refusal', actual: res.status, exchange: res.exchangeId };
-    if (judged.level === 'ERROR') this.notObserved(message, details);
-    const answer: Observation = { kind: 'answer', status: res.status, ...(operation ? { operation } : {}), ...(input ? { input } : {}) };
-    if (judged.level === 'FAIL') this.fail(message, details, { on: judged.on, observed: effect.kind === 'executed' ? { kind: 'effect' } : answer });
-    this.warn(message, details, { on: judged.on, observed: answer });
-  }
-
-  /**
-   * A 202 ("received and still being processed") where a refusal was due,
-   * judged by where the request ended: it executed (FAIL on the effect's
-   * sentence), it ended without executing (a WARN: the refusal never came as
-   * an answer), or where it ended cannot be read (ERROR).
-   */
-  private receivedForProcessing(res: HttpResponse, what: string, effect: Effect, on: string | undefined): void {
-    const details = { expected: 'a 4xx refusal', actual: res.status, exchange: res.exchangeId };
-    const answered = `${what} was answered 202 (received, still being processed) instead of a refusal`;
-    if (effect.kind === 'executed') this.fail(`${answered}, and it ${effect.what}`, details, { on: effect.on, observed: { kind: 'effect' } });
-    if (effect.kind === 'unknown') this.notObserved(`${answered}; whether it executed in the end cannot be read (${effect.why})`, details);
-    if (effect.kind === 'none') this.warn(`${answered}; ${effect.how}, so nothing executed`, details, { on });
-  }
-
-  /**
-   * A refusal is a 4xx: a 2xx (accepted) or 3xx FAILs; a 5xx is judged by
-   * what the request did (serverError), and a 202 of an operation whose
-   * section 7 row lists it by where the request ended. A 429 or 413 refuses
-   * for another reason (a rate or size limit) than the rule's, so the rule's
-   * refusal was not observed. True when the answer is a 4xx, whose code the
-   * caller weighs next.
-   */
-  private refusedWith4xx(res: HttpResponse, what: string, expected: string, options: RefusalOptions): boolean {
-    const details = { expected, actual: res.status, exchange: res.exchangeId };
-    const claim = { on: options.on, observed: options.observed };
-    if (res.status === 429 || res.status === 413) {
-      this.notObserved(`${what} was answered ${res.status} (a ${res.status === 429 ? 'rate' : 'size'} limit), not the refusal the rule demands`, details);
-    }
-    const effect = options.effect ?? effectUnknown('the check reads nothing that shows what the request did');
-    const listsAccepted = options.operation !== undefined && (SECTION_7_CODES[options.operation] as readonly number[]).includes(202);
-    if (res.status === 202 && listsAccepted) {
-      this.receivedForProcessing(res, what, effect, options.on);
-      return false;
-    }
-    if (isSuccess(res.status)) this.fail(`${what} was accepted: ${res.status}`, details, claim);
-    if (isServerError(res.status)) {
-      this.serverError(res, { operation: options.operation, what, effect, ...(options.input ? { input: options.input } : {}) });
-      return false;
-    }
-    if (res.status < 400) this.fail(`${what}: expected a 4xx refusal, got ${res.status}`, details, claim);
-    return true;
+    this.apply({ rule: 'server-error', ...this.answer(res, what), effect, ...(operation ? { operation } : {}), ...(input ? { input } : {}) });
   }
 
   /**
@@ -339,24 +310,25 @@ export class CheckContext implements ExchangeRecorder {
    * or 3xx FAILs, a 5xx or a 202 is judged by `effect`, what the request did
    * (serverError); any 4xx the operation's section 7 list holds passes (plus
    * `alsoAllowed`, e.g. 404 "record not found" for an unknown record);
-   * another 4xx is a WARN on the operation's section 7 row. `input:
-   * 'invented'` marks input the suite made up outside the operation's
-   * domain (src/check/outcome.ts, rule 4).
+   * another 4xx is a WARN on the operation's section 7 row; a 429 or 413
+   * refuses for another reason, so the rule's refusal was not observed
+   * (src/check/rules.ts). `input: 'invented'` marks input the suite made up
+   * outside the operation's domain (src/check/outcome.ts, rule 4).
    */
   expectRefused(
     res: HttpResponse,
     options: { operation: SpecOperation; what: string; alsoAllowed?: readonly number[]; input?: 'invented'; on?: string; effect?: Effect },
   ): void {
-    const allowed = [...documentedRefusals(options.operation), ...(options.alsoAllowed ?? [])];
-    const observed: Observation = { kind: 'answer', status: res.status, operation: options.operation, ...(options.input ? { input: options.input } : {}) };
-    const expected = `a 4xx refusal (${OPERATION_NAMES[options.operation]} documents ${statusList(allowed)})`;
-    if (!this.refusedWith4xx(res, options.what, expected, { ...options, observed })) return;
-    if (!allowed.includes(res.status)) {
-      this.warn(`${options.what} was refused with ${res.status}, a code section 7 does not list for ${OPERATION_NAMES[options.operation]} (${statusList(allowed)})`, {
-        expected: allowed,
-        actual: res.status,
-      }, { on: SECTION_7_SENTENCE[options.operation], observed });
-    }
+    const { operation, what, alsoAllowed, input, on, effect } = options;
+    this.apply({
+      rule: 'refused',
+      ...this.answer(res, what),
+      operation,
+      ...(alsoAllowed ? { alsoAllowed: [...alsoAllowed] } : {}),
+      ...(input ? { input } : {}),
+      ...(on ? { on } : {}),
+      ...(effect ? { effect } : {}),
+    });
   }
 
   /**
@@ -368,8 +340,7 @@ export class CheckContext implements ExchangeRecorder {
    * to it, so another 4xx is a WARN, not a FAIL.
    */
   expectUnauthorized(res: HttpResponse, what: string, options: { operation?: SpecOperation; effect?: Effect } = {}): void {
-    if (!this.refusedWith4xx(res, what, 'a 4xx refusal, 401 (unauthorized)', options)) return;
-    if (res.status !== 401) this.warn(`${what} was refused with ${res.status}, not 401 (unauthorized)`, { expected: 401, actual: res.status, exchange: res.exchangeId });
+    this.apply({ rule: 'unauthorized', ...this.answer(res, what), ...(options.operation ? { operation: options.operation } : {}), ...(options.effect ? { effect: options.effect } : {}) });
   }
 }
 
@@ -380,12 +351,6 @@ export interface ServerErrorOptions {
   what: string;
   /** What the request did, as the check read it (src/check/server-error.ts). */
   effect: Effect;
-  input?: 'invented';
-}
-
-interface RefusalOptions extends ClaimOptions {
-  operation?: SpecOperation;
-  effect?: Effect;
   input?: 'invented';
 }
 

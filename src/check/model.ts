@@ -4,6 +4,7 @@ import type { CheckAttempt } from '../results/run-parts.ts';
 import type { CheckVerdict, Verdict } from './verdict-names.ts';
 import type { WaivedBy } from '../results/waiver-model.ts';
 import type { SpecOperation } from '../spec/status-codes.ts';
+import type { Effect } from './server-error.ts';
 
 /**
  * A check gives a CheckVerdict. WAIVED replaces a FAIL, ERROR or WARN that an
@@ -120,9 +121,37 @@ export interface RecordedClaim {
   observed?: Observation;
 }
 
+/** What every rule of src/check/rules.ts knows of the answer it judges. */
+interface RuleAnswer {
+  /** What the request was, in the check's words ("a refresh with a used token"). */
+  what: string;
+  status: number;
+  /** The body's first 120 characters, as a reason quotes it (" (body: …)"), or ''. */
+  bodyHint: string;
+  /** The exchange's id in the check's evidence. */
+  exchange?: number;
+}
+
+/** A rule applied to one answer, with everything its judgment reads (src/check/rules.ts judges it). */
+export type RuleObservation =
+  | (RuleAnswer & { rule: 'status'; expected: number[]; on?: string; observed?: Observation })
+  | (RuleAnswer & { rule: 'refused'; operation: SpecOperation; alsoAllowed?: number[]; input?: 'invented'; on?: string; effect?: Effect })
+  | (RuleAnswer & { rule: 'unauthorized'; operation?: SpecOperation; effect?: Effect })
+  | (RuleAnswer & { rule: 'server-error'; operation?: SpecOperation; effect: Effect; input?: 'invented' });
+
+/** A rule the check applied, as its record keeps it; `ended`: its judgment ended the check when it was observed. */
+export interface RecordedRule {
+  rule: RuleObservation;
+  ended?: true;
+}
+
+/** One entry of a check's record: a claim it made, or a rule it applied to an answer. */
+export type RecordEntry = RecordedClaim | RecordedRule;
+
 /** What a check observed and said: everything its judgment reads. */
 export interface CheckRecord {
-  claims: RecordedClaim[];
+  /** What it said and the rules it applied, in order. */
+  claims: RecordEntry[];
   skipped?: { reason: string; configKey?: string };
   stoppedBy?: string;
   interrupted?: string;

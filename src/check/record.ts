@@ -10,10 +10,11 @@
 // again by the same suite gives the same verdicts, and by another suite the
 // verdicts that suite's rules give.
 import { declaredBasis, specBasis } from './basis.ts';
-import type { BasisRef, CheckMeta, CheckOutcome, CheckRecord, RecordedClaim, VerdictBasis } from './model.ts';
+import type { BasisRef, CheckMeta, CheckOutcome, CheckRecord, RecordEntry, RecordedClaim, VerdictBasis } from './model.ts';
+import { judgeRule } from './rules.ts';
 import { decideOutcome, type Claim, type DecidedOutcome } from './outcome.ts';
 
-export type { BasisRef, CheckRecord, RecordedClaim } from './model.ts';
+export type { BasisRef, CheckRecord, RecordEntry, RecordedClaim, RecordedRule } from './model.ts';
 
 /** The basis a reference names, in the words of the installed catalogue. */
 export function resolveBasis(requirements: readonly string[], ref: BasisRef): VerdictBasis | undefined {
@@ -38,6 +39,7 @@ function resolvedClaim(requirements: readonly string[], recorded: RecordedClaim)
  * a bug in the suite: it could not be judged again.
  */
 export function recordOf(input: Omit<CheckRecord, 'claims'> & { claims: readonly Claim[] }): CheckRecord {
+  // (Load probes and cross-cutting checks build their claims themselves; a conformance check's context keeps its entries as it goes: CheckContext.entries.)
   const claims = input.claims.map(({ basis, ...claim }) => {
     if (basis && !claim.rests) throw new Error(`suite bug: the claim "${claim.message}" has a basis without its reference (rests)`);
     return claim;
@@ -45,11 +47,38 @@ export function recordOf(input: Omit<CheckRecord, 'claims'> & { claims: readonly
   return { ...input, claims };
 }
 
+/**
+ * The claims of a record: its own, and those each rule it applied makes of
+ * its answer by the rules of this suite. Where this suite's rule ends the
+ * check, what the check observed after it is not judged (this suite would
+ * not have gone on); where the rule ended the check when it was observed and
+ * this suite's would go on, what would have followed was never observed: the
+ * record cannot be judged to the end, which is ERROR, not a verdict on the
+ * implementation.
+ */
+function claimsOf(requirements: readonly string[], entries: readonly RecordEntry[]): Claim[] {
+  const claims: Claim[] = [];
+  for (const [i, entry] of entries.entries()) {
+    if (!('rule' in entry)) {
+      claims.push(resolvedClaim(requirements, entry));
+      continue;
+    }
+    const judged = judgeRule(entry.rule);
+    claims.push(...judged.claims.map((claim) => resolvedClaim(requirements, claim)));
+    if (judged.ends && i < entries.length - 1) break;
+    if (!judged.ends && entry.ended) {
+      claims.push({ level: 'ERROR', message: `not judged to the end: this check was ended at "${entry.rule.what}" (answered ${entry.rule.status}) by the rules of the suite that observed it, and this suite's would go on to what was never observed: run the check again` });
+      break;
+    }
+  }
+  return claims;
+}
+
 /** The verdict of a check from its record: the one judgment, live and offline. */
 export function judgeRecord(meta: Pick<CheckMeta, 'severity' | 'requirements'>, record: CheckRecord): DecidedOutcome {
   const decided = decideOutcome({
     severity: meta.severity,
-    claims: record.claims.map((claim) => resolvedClaim(meta.requirements, claim)),
+    claims: claimsOf(meta.requirements, record.claims),
     ...(record.skipped ? { skipped: record.skipped } : {}),
     ...(record.stoppedBy !== undefined ? { stoppedBy: record.stoppedBy } : {}),
     ...(record.interrupted !== undefined ? { interrupted: record.interrupted } : {}),

@@ -4,6 +4,7 @@
 // word its ERROR reason (runner/fixtures.ts outcomeOf). What the CLI prints
 // and the reasons checks report are the same as before the hierarchy.
 import { MergeRefused } from '../../app/merge/shards.ts';
+import { RejudgeRefused } from '../../app/rejudge/rejudge.ts';
 import { SigningKeyError } from '../../src/certify/signing.ts';
 import { LoadMergeRefused } from '../../load/distributed/refused.ts';
 import { test } from 'node:test';
@@ -46,6 +47,7 @@ const EXAMPLES: Array<{ error: PtasError; exit: number }> = [
   { error: new ResultsFileError('no results file at /tmp/none/results.json'), exit: EXIT.USAGE },
   { error: new WaiversFileError('waivers.json: /waivers/0: missing "owner".', '/waivers/0'), exit: EXIT.USAGE },
   { error: new MergeRefused('shard 2/2 is missing (given: 1/2)'), exit: EXIT.USAGE },
+  { error: new RejudgeRefused('bundle: not the bundle its manifest describes (results.json: its SHA-256 differs from the manifest\'s)'), exit: EXIT.USAGE },
   { error: new ServeError('conflict', 'a token named ci exists; revoke it first (ptas serve token revoke --name ci) or choose another name'), exit: EXIT.USAGE },
   { error: new LoadMergeRefused('ptas load merge refused:\n  - segment 1/2:1 is missing: no instance ran it'), exit: EXIT.USAGE },
   { error: new SigningKeyError('--sign-key: key.pem is a rsa key; an Ed25519 key is required (openssl genpkey -algorithm ed25519 -out key.pem)'), exit: EXIT.USAGE },
