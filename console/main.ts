@@ -14,6 +14,7 @@ import { runPage } from './pages/run.ts';
 import { route, startRouter } from './router.ts';
 import { completeSignIn, sessionSecret, signInAgain, signOut } from './session.ts';
 import { auditPage } from './pages/audit.ts';
+import { rejudgePage } from './pages/rejudge.ts';
 
 function startApp(): void {
   route(/^\/$/, implementationsPage);
@@ -21,6 +22,7 @@ function startApp(): void {
   route(/^\/console\/implementations\/([a-z0-9-]{1,64})$/, implementationPage);
   route(/^\/console\/runs\/([A-Za-z0-9_-]{1,64})$/, runPage);
   route(/^\/console\/audit$/, auditPage);
+  route(/^\/console\/rejudge$/, rejudgePage);
   document.getElementById('sign-out')?.addEventListener('click', () => void signOut());
   void getJson<SessionView>('/console/api/session')
     .then((session) => {

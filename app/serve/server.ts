@@ -16,6 +16,7 @@ import { installJsonBodyParser } from './api/json-body.ts';
 import { implementationRoutes } from './api/implementations.ts';
 import { runRoutes } from './api/runs.ts';
 import { profileHelpRoutes } from './api/profile-help.ts';
+import { rejudgePreviewRoutes } from './api/rejudge-preview.ts';
 import { shareRoutes } from './api/share.ts';
 import { stderrLog } from './log.ts';
 import { serverTimeouts } from './timeouts.ts';
@@ -111,6 +112,7 @@ export async function createServer(options: ServerOptions): Promise<ServeServer>
     await implementationRoutes(api, services);
     await auditRoutes(api, services);
     await profileHelpRoutes(api, services);
+    await rejudgePreviewRoutes(api, services);
   });
   await app.register(async (shares) => shareRoutes(shares, services));
   if (options.registerExtra) await options.registerExtra(app, services, log);

@@ -35,6 +35,7 @@ import { RunStore } from './store/runs.ts';
 import { TokenStore, type TokenInfo, type VerifiedToken } from './tokens.ts';
 import { TicketStore } from './tickets.ts';
 import { UnstableChecks } from './unstable-checks.ts';
+import { RejudgePreviews, type RejudgeOverview } from './rejudge-preview.ts';
 import type { Role } from './roles.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -89,6 +90,8 @@ export interface ServeServices {
     reviews(runId: string): ReviewItem[];
     /** Records a reviewer's decision on a REVIEW check into the run's bundle (its reviews.json, report and manifest). */
     review(runId: string, input: ReviewInput, by: string): ReviewDecision;
+    /** Every ended run (of one implementation, if given) judged again by the installed suite, offline, writing nothing (rejudge-preview.ts); 404 for an unknown implementation. */
+    rejudgePreview(filter?: { implementation?: string }): Promise<RejudgeOverview>;
   };
 
   shares: {
@@ -201,6 +204,7 @@ export function createServices(options: ServicesOptions): CreatedServices {
   });
   const implementations = new ImplementationService(implementationStore, (filter) => runStore.list(filter), policy);
   const unstableChecks = new UnstableChecks(runStore);
+  const rejudgePreviews = new RejudgePreviews(runStore);
   const tokens = new TokenStore(layout.tokensFile);
   const shares = new ShareStore(layout.sharesFile);
   const recovered = runs.recover();
@@ -245,6 +249,10 @@ export function createServices(options: ServicesOptions): CreatedServices {
       compare: (id, baselineId) => runs.compare(id, baselineId),
       reviews: (id) => runs.reviews(id),
       review: (id, input, by) => runs.review(id, input, by),
+      rejudgePreview: async (filter = {}) => {
+        if (filter.implementation !== undefined && !implementations.get(filter.implementation)) throw notFound(`implementation ${filter.implementation}`);
+        return rejudgePreviews.of(filter);
+      },
     },
     shares: {
       create: (runId, options = {}) => {

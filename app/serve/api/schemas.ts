@@ -49,6 +49,9 @@ export const runListQuery = {
   properties: { implementation: { type: 'string', pattern: IMPLEMENTATION_ID_PATTERN } },
 } as const;
 
+/** The stored runs to judge again: every one, or one implementation's. */
+export const rejudgePreviewQuery = runListQuery;
+
 /** A nonce travels in a header: visible ASCII, at most 200 characters (as `ptas run --nonce`). */
 const NONCE_PATTERN = '^[!-~]{1,200}$';
 

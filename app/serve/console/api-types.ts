@@ -10,8 +10,12 @@ import type { Verdict } from '../../../src/check/verdict-names.ts';
 import type { ShareInfo } from '../shares.ts';
 import type { ReviewItem } from '../reviews.ts';
 import type { Observation, UnstableCheck } from '../../../src/results/instability.ts';
+import type { ChangedCheck, JudgedSide, Newness } from '../../../src/results/rejudge-preview.ts';
+import type { RejudgeOverview, StoredRunPreview } from '../rejudge-preview.ts';
 
 export type { ImplementationRecord, ImplementationSummary, RunRecord, RunEvent, RunVerdict, Verdict, ShareInfo, ReviewItem, Observation, UnstableCheck };
+/** GET /api/rejudge-preview: the stored runs judged again by the installed suite. */
+export type { RejudgeOverview, StoredRunPreview, ChangedCheck, JudgedSide, Newness };
 
 /** GET /api/implementations/ID/unstable-checks: the checks whose verdict differs between its runs of one suite version and profile. */
 export interface UnstableChecksAnswer {

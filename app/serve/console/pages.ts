@@ -40,7 +40,7 @@ export function shellPage(assets: ConsoleAssets, values: ShellValues): string {
 `;
   const body = `<header class="top">
 <a class="brand" href="/" data-link>ptas console</a>
-<nav><a href="/" data-link>Implementations</a><a href="/console/implementations/new" data-link>New implementation</a><a href="/console/audit" data-link class="admin-only">Audit log</a></nav>
+<nav><a href="/" data-link>Implementations</a><a href="/console/implementations/new" data-link>New implementation</a><a href="/console/rejudge" data-link>Re-judge stored runs</a><a href="/console/audit" data-link class="admin-only">Audit log</a></nav>
 <div class="signout"><span class="who" id="signed-in-as"></span><button type="button" id="sign-out">Sign out</button></div>
 </header>
 <main id="app" aria-live="polite"><p class="muted">Loading…</p></main>

@@ -4,7 +4,8 @@
 //   GET  /login, POST /login             sign in with a token: the answer hands the
 //                                        browser the session's secret (session.ts)
 //   GET  /console/api/session            who is signed in; DELETE: sign out
-//   GET  /, /console/implementations/new|:id, /console/runs/:id, /console/audit   the app shell (pages.ts)
+//   GET  /, /console/implementations/new|:id, /console/runs/:id, /console/audit,
+//        /console/rejudge                   the app shell (pages.ts)
 //   GET  /console/runs/:id/report|bundle     a run's report, framed, and its archive,
 //                                            each with a one-use ticket (run-files.ts, app/serve/tickets.ts)
 // Everything the pages read or do besides goes through the API for CI
@@ -104,6 +105,7 @@ function registerPages(app: FastifyInstance, ctx: ConsoleContext): void {
   app.get('/', page, shell);
   app.get('/console/implementations/new', page, shell);
   app.get('/console/audit', page, shell);
+  app.get('/console/rejudge', page, shell);
   app.get('/console/implementations/:id', page, async (request, reply) =>
     isImplementationId((request.params as { id: string }).id) ? shell(request, reply) : sendErrorPage(reply, ctx.assets, 404, 'No such implementation.'),
   );
