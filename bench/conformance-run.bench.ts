@@ -3,12 +3,10 @@
 // the same run: the fixed cost of a run that selects no check. A last run
 // gives the webhook checks one user, so they take turns instead of running
 // side by side (suites/webhooks/support.ts).
-import { Writable } from 'node:stream';
 import { referenceProfile } from '../reference/profile.ts';
 import { spawnReference } from '../app/run/reference-process.ts';
 import { runConformance } from '../app/run/conformance.ts';
 
-const quiet = new Writable({ write: (_c, _e, done) => done() });
 const reference = await spawnReference();
 const profile = referenceProfile(reference.url, reference.options);
 
@@ -16,7 +14,7 @@ const oneWebhookUser = { ...profile, webhooks: { ...profile.webhooks, additional
 
 async function timed(label: string, options: { grep?: string; workers?: number }, target = profile): Promise<number> {
   const started = performance.now();
-  const output = await runConformance({ targets: [{ name: 'target', profile: target }], progress: false, output: quiet, ...options });
+  const output = await runConformance({ targets: [{ name: 'target', profile: target }], progress: false, ...options });
   const ms = performance.now() - started;
   const bad = output.checks.filter((c) => c.verdict === 'FAIL' || c.verdict === 'ERROR').length;
   console.log(`${label.padEnd(34)} ${(ms / 1000).toFixed(2).padStart(6)} s  ${output.checks.length} checks${bad ? `, ${bad} FAIL/ERROR` : ''}`);

@@ -17,16 +17,18 @@ import { acceptChecks } from './stage/accept-probes.ts';
 import { rateLimitHeadersCheck } from './stage/headers-check.ts';
 import { checkResult } from './stage/results.ts';
 import { tokenBodySizeCheck, tokenRateCheck, type StageContext } from './stage/token-probes.ts';
-import type { OnLoadStep } from './stage/rate-probe.ts';
+import { ignoreEvents, type RunEventSink } from '../src/run-events/events.ts';
+import { terminalSink } from '../src/run-events/terminal.ts';
 
 export interface LoadStageOptions {
   profile: ResolvedProfile;
   /** The target is the embedded reference (loopback): probes run by default with safe caps. */
   embeddedReference: boolean;
   signal?: AbortSignal;
-  output: NodeJS.WritableStream;
-  /** Each 429 staircase step as it ends: `ptas serve` shows the staircase as it climbs. */
-  onStep?: OnLoadStep;
+  /** Hears the stage's lines, its probes' live progress and each 429 staircase step as it ends; without it the stage says nothing. */
+  events?: RunEventSink;
+  /** @deprecated A terminal for the stage's lines, as `events: terminalSink(output)`: kept while test/support/selftest.ts passes it. */
+  output?: NodeJS.WritableStream;
 }
 
 export interface LoadStageResult {
@@ -51,13 +53,14 @@ async function guarded<T>(what: string, run: () => Promise<T>, onError: (reason:
 }
 
 export async function runLoadStage(options: LoadStageOptions): Promise<LoadStageResult> {
-  const { profile, output } = options;
+  const { profile } = options;
+  const events = options.events ?? (options.output ? terminalSink(options.output) : ignoreEvents);
   const startedAt = new Date();
   const connection = connectionOf(profile);
   const redactor = secretRedactor(connection);
   const transport = createTransport(connection);
-  const ctx: StageContext = { profile, connection, transport, redactor, output, signal: options.signal, ...(options.onStep ? { onStep: options.onStep } : {}) };
-  output.write(`ptas: load stage against ${options.embeddedReference ? 'the bundled reference at ' : ''}${profile.baseUrl}\n`);
+  const ctx: StageContext = { profile, connection, transport, redactor, events, signal: options.signal };
+  events({ kind: 'log', line: `ptas: load stage against ${options.embeddedReference ? 'the bundled reference at ' : ''}${profile.baseUrl}` });
   const errorChecks = (metas: CheckMeta[], reason: string) => metas.map((meta) => checkResult(meta, { verdict: 'ERROR', reason }, 0, redactor));
   try {
     // The accept probe needs a token before the token staircase floods the endpoint that issues it: a limiter

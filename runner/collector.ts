@@ -12,7 +12,8 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, Test
 import type { CheckMeta, CheckOutcome, CheckResult } from '../src/check/model.ts';
 import type { CheckVerdict } from '../src/check/verdict-names.ts';
 import { Redactor } from '../src/http/redact.ts';
-import { finishedCheck, writeCheckEvent } from './check-events.ts';
+import { finishedCheck } from '../src/run-events/events.ts';
+import { writeCheckEvent } from './check-events.ts';
 import { META_ANNOTATION, OUTCOME_ANNOTATION, TARGET_ANNOTATION } from './annotations.ts';
 import { counterLabel, progressLine } from './progress.ts';
 import { readRunSettings } from './settings.ts';
@@ -52,7 +53,7 @@ export default class CheckCollector implements Reporter {
   private startedAt = new Date();
   private planned = 0;
   /** Cleared when the event channel's descriptor turns out not to be open. */
-  private events = Boolean(this.settings.events);
+  private checkEvents = Boolean(this.settings.checkEvents);
 
   printsToStdio(): boolean {
     return true;
@@ -70,7 +71,7 @@ export default class CheckCollector implements Reporter {
     const check: CheckResult = { ...meta, ...outcomeOf(result), target: targetOf(test), durationMs: Math.round(result.duration) };
     this.checks.push(check);
     if (this.settings.progress) process.stdout.write(progressLine(check, counterLabel(this.checks.length, this.planned)));
-    if (this.events) this.events = writeCheckEvent(finishedCheck(check, this.planned));
+    if (this.checkEvents) this.checkEvents = writeCheckEvent(finishedCheck(check, this.planned));
   }
 
   onError(error: TestError): void {

@@ -1,14 +1,19 @@
 // Runs the conformance checks: one Playwright Test process over every
 // target, started with the run's settings (runner/settings.ts), returning
-// what the collector gathered.
-import { spawn } from 'node:child_process';
+// what the collector gathered. What the process prints (the collector's line
+// per check) becomes the run's log events, and the checks on its event
+// channel the run's check events (src/run-events/events.ts).
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { fromRoot } from '../src/paths.ts';
-import { CHECK_EVENTS_FD, checkEventReader, type OnCheck } from './check-events.ts';
+import { ignoreEvents, type RunEventSink } from '../src/run-events/events.ts';
+import { CHECK_EVENTS_FD, checkEventReader } from './check-events.ts';
+import { lineReader } from './lines.ts';
 import type { CheckRunOutput } from './collector.ts';
 import { handOffIn, writeRunSettings, type RunSettings } from './settings.ts';
 import { writeSpecFiles } from './spec-files.ts';
@@ -17,13 +22,11 @@ import { workerStartGateEnv } from './worker-start.ts';
 export type { CheckRunOutput } from './collector.ts';
 
 export interface CheckRunProcess {
-  /** Receives the child's terminal output (default: ours). */
-  output?: NodeJS.WritableStream;
+  /** Hears the run's log lines and, when the settings ask for them (checkEvents), each check as it finishes; without it the checks run silently. */
+  events?: RunEventSink;
   signal?: AbortSignal;
   /** Run Playwright and its workers at this nice value (0-19): lower priority than a measurement running beside them. */
   niceness?: number;
-  /** Each finished check as it finishes, when the settings ask for events (runner/check-events.ts). */
-  onCheck?: OnCheck;
 }
 
 const playwrightCli = createRequire(import.meta.url).resolve('@playwright/test/cli');
@@ -44,7 +47,7 @@ export async function runChecks(settings: RunSettings, process_: CheckRunProcess
     const env = { ...writeRunSettings(handOff, path.join(scratch, 'settings.json')), ...workerStartGateEnv(scratch) };
     // Stopped before Playwright started: nothing ran, and that is an interrupted run, not a broken one.
     if (process_.signal?.aborted) return interruptedBeforeStart();
-    const exitCode = await runPlaywright(playwrightArgs(settings), env, { ...process_, onCheck: settings.events ? process_.onCheck : undefined });
+    const exitCode = await runPlaywright(playwrightArgs(settings), env, Boolean(settings.checkEvents), process_);
     try {
       return JSON.parse(readFileSync(handOff.paths.results, 'utf8')) as CheckRunOutput;
     } catch {
@@ -61,27 +64,47 @@ function interruptedBeforeStart(): CheckRunOutput {
   return { checks: [], errors: [], status: 'interrupted', startedAt: new Date().toISOString(), durationMs: 0 };
 }
 
-/** How long to wait, after Playwright exits, for the last check lines still in the event pipe. */
+/** How long to wait, after Playwright exits, for the last lines still in its pipes. */
 const EVENTS_DRAIN_MS = 2_000;
 
-function runPlaywright(args: string[], settingsEnv: Record<string, string>, { output, signal, niceness, onCheck }: CheckRunProcess): Promise<number | null> {
+/** Resolves when the stream has ended (every process holding its pipe has let go) or failed. */
+function ended(stream: Readable): Promise<void> {
+  return new Promise((done) => {
+    stream.once('end', done);
+    stream.once('error', () => done());
+  });
+}
+
+/**
+ * The child's terminal output as the run's log, a line an event. Each stream
+ * is read on its own: a line that one of them cut between two chunks is never
+ * joined to the other's. Resolves when both have ended.
+ */
+export function relayLog(child: Pick<ChildProcess, 'stdout' | 'stderr'>, events: RunEventSink): Promise<void> {
+  return Promise.all(
+    [child.stdout!, child.stderr!].map((stream) => {
+      const lines = lineReader((line) => events({ kind: 'log', line }));
+      stream.on('data', (chunk: Buffer) => lines.write(chunk));
+      return ended(stream).then(() => lines.end());
+    }),
+  ).then(() => undefined);
+}
+
+function runPlaywright(args: string[], settingsEnv: Record<string, string>, checkEvents: boolean, { events = ignoreEvents, signal, niceness }: CheckRunProcess): Promise<number | null> {
   return new Promise<number | null>((resolve, reject) => {
     // It and its workers end when this process is gone (runner/exit-with-parent.mjs); its workers start a core's worth at a time (runner/worker-start-gate.mjs).
     const preloads = ['exit-with-parent.mjs', 'worker-start-gate.mjs'].flatMap((file) => ['--import', pathToFileURL(fromRoot('runner', file)).href]);
     const child = spawn(process.execPath, [...preloads, ...args], {
       cwd: fromRoot(),
       env: { ...process.env, ...settingsEnv, FORCE_COLOR: '0' },
-      // With a caller for the checks' events, a pipe at the collector's descriptor (runner/check-events.ts).
-      stdio: onCheck ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
+      // With the checks' events asked for, a pipe at the collector's descriptor (runner/check-events.ts).
+      stdio: checkEvents ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
     });
-    const events = onCheck ? child.stdio[CHECK_EVENTS_FD] : null;
-    // The pipe ends when every process holding it has let go: Playwright, and the workers it started.
-    const drained = new Promise<void>((done) => {
-      if (!events) return done();
-      events.on('data', checkEventReader(onCheck!));
-      events.once('end', done);
-      events.once('error', () => done());
-    });
+    // The collector's end of the pipe writes; this one reads.
+    const channel = checkEvents ? (child.stdio[CHECK_EVENTS_FD] as Readable) : null;
+    channel?.on('data', checkEventReader(events));
+    // The pipes end when every process holding them has let go: Playwright, and the workers it started.
+    const drained = Promise.all([relayLog(child, events), channel ? ended(channel) : undefined]);
     if (niceness) os.setPriority(child.pid!, niceness);
     // Interrupt, don't kill: on SIGINT Playwright stops the checks in flight
     // and its collector still writes what finished, for a partial report.
@@ -89,14 +112,11 @@ function runPlaywright(args: string[], settingsEnv: Record<string, string>, { ou
     if (signal?.aborted) interrupt();
     signal?.addEventListener('abort', interrupt, { once: true });
     child.once('exit', () => signal?.removeEventListener('abort', interrupt));
-    const sink = output ?? process.stdout;
-    child.stdout!.on('data', (chunk: Buffer) => sink.write(chunk));
-    child.stderr!.on('data', (chunk: Buffer) => sink.write(chunk));
     child.once('error', reject);
     child.once('exit', (code) => {
       // The last lines can still be in the pipe when the process is gone; a worker left behind must not hold the run.
       const timer = setTimeout(() => {
-        events?.destroy();
+        channel?.destroy();
         resolve(code);
       }, EVENTS_DRAIN_MS);
       void drained.then(() => {

@@ -5,7 +5,6 @@
 // named so far. Checks that have named the same keys share a target; every
 // target gets a reference server of its own, so no two share a webhook
 // receiving address or an offer history.
-import { Writable } from 'node:stream';
 import { referenceProfile } from '../../reference/profile.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import { runConformance } from '../run/conformance.ts';
@@ -84,8 +83,7 @@ export async function computeUnlocks(options: UnlocksRunOptions = {}): Promise<U
         profile: profileWith(references[i]!, group.keys),
         grep: round === 1 ? undefined : grepFor(group.checkIds),
       }));
-      const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
-      const output = await runConformance({ targets, progress: false, output: quiet, workers: options.workers ?? 2 });
+      const output = await runConformance({ targets, progress: false, workers: options.workers ?? 2 });
       if (output.errors.length) throw new Error(`the check run reported errors: ${output.errors.join('; ')}`);
       for (const check of output.checks) {
         if (check.verdict !== 'SKIP' || !check.configKey) continue;

@@ -2,7 +2,8 @@
 // cross-cutting checks of each target folded in over the exchanges all of
 // them recorded (src/crosscut/).
 import { scopeOfProfile, withCrossCuttingResults } from '../../src/crosscut/index.ts';
-import { finishedCheck } from '../../runner/check-events.ts';
+import { finishedCheck, ignoreEvents, logText } from '../../src/run-events/events.ts';
+import { terminalSink } from '../../src/run-events/terminal.ts';
 import { checkTags, testTitle } from '../../runner/define.ts';
 import { progressLine } from '../../runner/progress.ts';
 import { runChecks, type CheckRunOutput, type CheckRunProcess } from '../../runner/run-checks.ts';
@@ -12,8 +13,16 @@ import { listConformanceChecks } from './list.ts';
 
 export type { CheckRunOutput } from '../../runner/run-checks.ts';
 
-/** The run's settings as the caller chooses them (the rest default: runner/settings.ts), and how its process runs. */
-export type ConformanceOptions = RunSettingsInput & CheckRunProcess;
+/**
+ * The run's settings as the caller chooses them (the rest default:
+ * runner/settings.ts), and how its process runs. The checks' events are asked
+ * of the runner when someone hears the run (`events`).
+ */
+export type ConformanceOptions = Omit<RunSettingsInput, 'checkEvents'> &
+  CheckRunProcess & {
+    /** @deprecated A terminal for the run's lines, as `events: terminalSink(output)`: kept while test/support/selftest.ts passes it. */
+    output?: NodeJS.WritableStream;
+  };
 
 /**
  * How many tests Playwright will run: each check against each target that
@@ -35,15 +44,16 @@ export async function plannedTests({ targets, grep, shard }: ConformanceOptions)
 export async function runConformance(options: ConformanceOptions): Promise<CheckRunOutput> {
   // Without a chosen number of workers, the default depends on how many tests the run has (runner/settings.ts).
   const tests = options.workers === undefined ? await plannedTests(options) : undefined;
-  // A caller that follows the checks as they finish gets the runner's event channel (runner/check-events.ts).
-  const settings = resolveRunSettings({ ...options, tests, events: options.events ?? Boolean(options.onCheck) });
-  const ran = await runChecks(settings, options);
+  const events = options.events ?? (options.output ? terminalSink(options.output) : ignoreEvents);
+  // A run someone hears tells the checks as they finish, through the runner's event channel (runner/check-events.ts).
+  const settings = resolveRunSettings({ ...options, tests, checkEvents: events !== ignoreEvents });
+  const ran = await runChecks(settings, { ...options, events });
   const scopes = new Map(settings.targets.map((t) => [t.name, scopeOfProfile(t.profile)]));
   try {
     const checks = withCrossCuttingResults(ran.checks, (target) => scopes.get(target) ?? {});
     for (const check of checks.slice(ran.checks.length)) {
-      if (settings.progress) (options.output ?? process.stdout).write(progressLine(check, '[over all]'));
-      options.onCheck?.(finishedCheck(check));
+      if (settings.progress) logText(events, progressLine(check, '[over all]'));
+      events({ kind: 'check', check: finishedCheck(check) });
     }
     return { ...ran, checks };
   } catch (error) {

@@ -12,8 +12,8 @@ import { specVersion, suiteVersion } from '../../src/version.ts';
 import type { ReferenceOptions } from '../../reference/options.ts';
 import { writeReport, type WrittenReport } from '../../reports/write.ts';
 import { runConformance, type CheckRunOutput } from './conformance.ts';
-import { finishedCheck, type OnCheck } from '../../runner/check-events.ts';
-import type { OnLoadStep } from '../../load/stage/rate-probe.ts';
+import { finishedCheck, type RunEventSink } from '../../src/run-events/events.ts';
+import { terminalSink } from '../../src/run-events/terminal.ts';
 import { assertRunChoices } from '../../runner/settings.ts';
 import { assertReachable } from './preflight.ts';
 import { profileHash } from './profile-hash.ts';
@@ -50,8 +50,13 @@ export interface RunOptions {
   /** Run the load stage (429/413 probes) after the checks (default true). */
   load?: boolean;
   signal?: AbortSignal;
-  /** Terminal output (progress lines); default process.stdout. */
-  output?: NodeJS.WritableStream;
+  /**
+   * Hears what happens as the run goes (src/run-events/events.ts): its log
+   * lines, each check as it finishes (the runner's, the cross-cutting ones,
+   * the load stage's), each 429 staircase step, the probes' live progress.
+   * Default: the terminal, process.stdout (src/run-events/terminal.ts).
+   */
+  events?: RunEventSink;
   /** An Ed25519 private key (PEM file or env:NAME) that signs manifest.json. */
   signKey?: string;
   /** The certifier's nonce: sent as the ptas-nonce header on every exchange and bound into manifest.json. */
@@ -62,10 +67,6 @@ export interface RunOptions {
   waivers?: string;
   /** A stale or unmatched waiver makes the run INCOMPLETE. */
   strictWaivers?: boolean;
-  /** Each check as it finishes (the runner's, the cross-cutting ones, the load stage's), for a live view; the terminal output is unchanged. */
-  onCheck?: OnCheck;
-  /** Each 429 staircase step of the load stage as it ends (`ptas serve`'s live view). */
-  onLoadStep?: OnLoadStep;
 }
 
 /** The conformance stage of a run that runs the load stage alone: no check, nothing wrong. */
@@ -84,7 +85,8 @@ export interface RunOutcome {
 }
 
 export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
-  const out = options.output ?? process.stdout;
+  const events = options.events ?? terminalSink(process.stdout);
+  const log = (line: string) => events({ kind: 'log', line });
   const startedAt = new Date();
   // A key that cannot sign, a waiver file that cannot be used or a worker count of 0 is found before the run, not after it.
   assertRunChoices(options);
@@ -94,27 +96,26 @@ export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
   const target = await resolveTarget(withNonce(options));
   try {
     const { profile } = target;
-    if (target.embedded) out.write(`ptas: started ${target.description}\n`);
+    if (target.embedded) log(`ptas: started ${target.description}`);
     await assertReachable(target.connection);
-    if (options.conformance !== false) out.write(`ptas: running conformance checks against ${profile.baseUrl}\n`);
+    if (options.conformance !== false) log(`ptas: running conformance checks against ${profile.baseUrl}`);
     const checks = options.conformance === false ? noConformanceStage() : await runConformance({
       targets: [{ name: 'target', profile }],
       grep: options.grep,
       workers: options.workers,
       checkTimeoutMs: options.checkTimeoutMs,
-      output: out,
+      events,
       signal: options.signal,
       shard: options.shard,
-      onCheck: options.onCheck,
     });
     const loadStage =
       options.load === false || options.signal?.aborted || (options.shard && options.shard.index !== LOAD_SHARD)
         ? { checks: [] }
-        : await runLoadStage({ profile, embeddedReference: Boolean(target.embedded), signal: options.signal, output: out, ...(options.onLoadStep ? { onStep: options.onLoadStep } : {}) });
-    for (const check of loadStage.checks) options.onCheck?.(finishedCheck(check));
+        : await runLoadStage({ profile, embeddedReference: Boolean(target.embedded), signal: options.signal, events });
+    for (const check of loadStage.checks) events({ kind: 'check', check: finishedCheck(check) });
     // The cross-cutting checks judged again over both stages' exchanges: the load stage's error answers too.
     const judged = withLoadEvidence(checks.checks, loadStage.checks, scopeOfProfile(profile));
-    for (const line of rejudgedLines(checks.checks, judged)) out.write(`${line}\n`);
+    for (const line of rejudgedLines(checks.checks, judged)) log(line);
     const interrupted = options.signal?.aborted || checks.status === 'interrupted' ? 'interrupted (SIGINT)' : undefined;
     const built = runResults(options, target, { startedAt, embeddedReference: Boolean(target.embedded), interrupted, checks: { ...checks, checks: judged }, loadStage });
     // Expiry is judged at the run's end, so re-rendering the bundle later says the same.

@@ -1,8 +1,9 @@
 // The live progress line of load runs: offered and achieved rate, the
-// shares of 2xx/429/5xx and p95 of the last second. On a terminal one line
-// is rewritten in place, showing every run in progress side by side (the
-// load stage runs two probes at once); in a log a line is printed every few
-// seconds per run.
+// shares of 2xx/429/5xx and p95 of the last second, as a run's progress
+// events (src/run-events/events.ts) carry it. `ptas load` prints its own
+// straight to its terminal (progressPrinter, printLine), which shows it as
+// every run's terminal does (src/run-events/terminal.ts).
+import { terminalSink } from '../../src/run-events/terminal.ts';
 import type { ProgressSnapshot } from './options.ts';
 
 const pct = (share: number) => `${(share * 100).toFixed(0)}%`;
@@ -21,52 +22,15 @@ export interface ProgressPrinter {
   done(): void;
 }
 
-interface Board {
-  live: Map<string, string>;
-  drawn: boolean;
-}
-
-const boards = new WeakMap<NodeJS.WritableStream, Board>();
-
-function redraw(out: NodeJS.WritableStream, board: Board): void {
-  const line = [...board.live.values()].join('  |  ');
-  const width = (out as NodeJS.WriteStream).columns;
-  out.write(`\r\x1b[2K${width ? line.slice(0, width - 1) : line}`);
-  board.drawn = line.length > 0;
-}
-
-export function progressPrinter(out: NodeJS.WritableStream, label: string, logEverySec = 5): ProgressPrinter {
-  const tty = Boolean((out as NodeJS.WriteStream).isTTY);
-  let board = boards.get(out);
-  if (!board) boards.set(out, (board = { live: new Map(), drawn: false }));
-  const shared = board;
-  let lastLogged = -Infinity;
+export function progressPrinter(out: NodeJS.WritableStream, label: string): ProgressPrinter {
+  const terminal = terminalSink(out);
   return {
-    onProgress(snapshot) {
-      const line = formatProgress(label, snapshot);
-      if (tty) {
-        shared.live.set(label, line);
-        redraw(out, shared);
-      } else if (snapshot.elapsedSec - lastLogged >= logEverySec) {
-        out.write(`${line}\n`);
-        lastLogged = snapshot.elapsedSec;
-      }
-    },
-    done() {
-      if (!tty || !shared.live.delete(label)) return;
-      // Clear the line so the caller's next output starts clean; the other runs redraw on their next tick.
-      out.write('\r\x1b[2K');
-      shared.drawn = false;
-    },
+    onProgress: (snapshot) => terminal({ kind: 'progress', source: label, line: formatProgress(label, snapshot), elapsedSec: snapshot.elapsedSec }),
+    done: () => terminal({ kind: 'progress-end', source: label }),
   };
 }
 
 /** Prints a line of its own, clearing a progress line first (it is redrawn on the next tick). */
 export function printLine(out: NodeJS.WritableStream, text: string): void {
-  const board = boards.get(out);
-  if (board?.drawn) {
-    out.write('\r\x1b[2K');
-    board.drawn = false;
-  }
-  out.write(text.endsWith('\n') ? text : `${text}\n`);
+  terminalSink(out)({ kind: 'log', line: text.replace(/\n$/, '') });
 }

@@ -6,7 +6,7 @@ import type { RecordedExchange } from '../../src/http/exchange.ts';
 import type { Redactor } from '../../src/http/redact.ts';
 import type { RateLimitProbe } from '../../src/results/load-model.ts';
 import { rateLimitRecord } from './records.ts';
-import { printLine, progressPrinter } from '../engine/progress.ts';
+import { formatProgress } from '../engine/progress.ts';
 import type { HeaderSample, NormalizedRun } from '../result/normalized.ts';
 import type { RateLimitAnalysis, RateLimitCriteria } from '../probes/rate-limit/analysis.ts';
 import { runRateLimitProbe } from '../probes/rate-limit/run.ts';
@@ -17,6 +17,7 @@ import { errorSampleEvidence } from './error-evidence.ts';
 import type { SocketTarget } from '../../src/http/connection.ts';
 import type { RateProbeSettings } from './settings.ts';
 import type { BearerSource } from '../../src/http/outgoing.ts';
+import type { RunEventSink } from '../../src/run-events/events.ts';
 
 export interface RateProbeInput extends SocketTarget {
   meta: CheckMeta;
@@ -30,26 +31,14 @@ export interface RateProbeInput extends SocketTarget {
   accessToken?: BearerSource;
   settings: RateProbeSettings;
   redactor: Redactor;
-  output: NodeJS.WritableStream;
+  /** Hears the probe's log lines, its live progress and each climb step as it ends. */
+  events: RunEventSink;
   signal?: AbortSignal;
   /** Runs between the climb and the back-off, while the limiter is saturated (sample exchange, read-back). */
   afterClimb?: (climb: NormalizedRun) => Promise<void>;
   capture?: { status: number; variables: string[]; limit: number };
   evidence: () => RecordedExchange[];
-  /** Each climb step as it ends (`ptas serve`'s live view). */
-  onStep?: OnLoadStep;
 }
-
-/** One step of a 429 staircase, as a live view shows it. */
-export interface LoadStep {
-  /** The probe's check id. */
-  probe: string;
-  ratePerSecond: number;
-  sent: number;
-  refused: number;
-}
-
-export type OnLoadStep = (step: LoadStep) => void;
 
 export interface RateProbeOutput {
   check: CheckResult;
@@ -69,7 +58,8 @@ export async function runRateProbe(input: RateProbeInput): Promise<RateProbeOutp
   const started = performance.now();
   const { settings } = input;
   const label = `ptas load: ${input.operation} 429`;
-  const progress = progressPrinter(input.output, label);
+  const { events } = input;
+  const say = (line: string) => events({ kind: 'log', line: `${label}: ${line}` });
   const { run, analysis, backoffSec } = await runRateLimitProbe({
     baseUrl: input.baseUrl,
     scenario: { planFor: input.scenarioFor, declaredLatencyMs: input.declaredLatencyMs },
@@ -83,16 +73,16 @@ export async function runRateProbe(input: RateProbeInput): Promise<RateProbeOutp
     capture: input.capture,
     signal: input.signal,
     afterClimb: input.afterClimb,
-    onProgress: progress.onProgress,
-    onStep: input.onStep && ((phase) => input.onStep!({ probe: input.meta.id, ratePerSecond: phase.offeredRps, sent: phase.sent, refused: phase.answers['429'] ?? 0 })),
+    onProgress: (snapshot) => events({ kind: 'progress', source: label, line: formatProgress(label, snapshot), elapsedSec: snapshot.elapsedSec }),
+    onStep: (phase) => events({ kind: 'load-step', step: { probe: input.meta.id, ratePerSecond: phase.offeredRps, sent: phase.sent, refused: phase.answers['429'] ?? 0 } }),
     log: (line) => {
       // Its progress is stale while it backs off: off the live line until it runs again.
-      progress.done();
-      printLine(input.output, `${label}: ${line}`);
+      events({ kind: 'progress-end', source: label });
+      say(line);
     },
   });
-  progress.done();
-  printLine(input.output, `${label}: ${analysis.verdict} ${analysis.reason}`);
+  events({ kind: 'progress-end', source: label });
+  say(`${analysis.verdict} ${analysis.reason}`);
 
   const probe = rateLimitRecord({
     checkId: input.meta.id,

@@ -9,7 +9,6 @@ import type { Redactor } from '../../src/http/redact.ts';
 import { socketTarget, type Connection } from '../../src/http/connection.ts';
 import type { BodySizeProbe } from '../../src/results/load-model.ts';
 import { TOKEN_BODY_SIZE_LIMIT, TOKEN_RATE_LIMIT } from '../checks.ts';
-import { printLine } from '../engine/progress.ts';
 import { sizedEvidence } from '../probes/body-size/evidence.ts';
 import { runBodySizeProbe } from '../probes/body-size/run.ts';
 import { DEFAULT_MAX_PROBE_BYTES } from '../scenarios/body-size.ts';
@@ -17,9 +16,10 @@ import { tokenRateBreakpoint } from '../scenarios/breakpoints.ts';
 import { TOKEN_PATH, tokenRequest } from '../scenarios/operations.ts';
 import { bodySizeRecord } from './records.ts';
 import { oneOfEachErrorKind } from './error-evidence.ts';
-import { runRateProbe, sampleExchange, type OnLoadStep, type RateProbeInput, type RateProbeOutput } from './rate-probe.ts';
+import { runRateProbe, sampleExchange, type RateProbeInput, type RateProbeOutput } from './rate-probe.ts';
 import { checkResult } from './results.ts';
 import { rateProbeGate, rateProbeSettings } from './settings.ts';
+import type { RunEventSink } from '../../src/run-events/events.ts';
 
 export interface StageContext {
   profile: ResolvedProfile;
@@ -27,20 +27,18 @@ export interface StageContext {
   connection: Connection;
   transport: TransportSettings;
   redactor: Redactor;
-  output: NodeJS.WritableStream;
+  /** Hears the probes' lines, their live progress and each staircase step. */
+  events: RunEventSink;
   signal?: AbortSignal;
-  /** Each 429 staircase step as it ends. */
-  onStep?: OnLoadStep;
 }
 
 /** Where and how a rate probe reaches the target: the same for every probe of the stage. */
-export function probeTarget(ctx: StageContext): Pick<RateProbeInput, 'baseUrl' | 'timeoutMs' | 'tls' | 'runHeaders' | 'redactor' | 'output' | 'signal' | 'onStep'> {
+export function probeTarget(ctx: StageContext): Pick<RateProbeInput, 'baseUrl' | 'timeoutMs' | 'tls' | 'runHeaders' | 'redactor' | 'events' | 'signal'> {
   return {
     ...socketTarget(ctx.connection),
     redactor: ctx.redactor,
-    output: ctx.output,
+    events: ctx.events,
     signal: ctx.signal,
-    ...(ctx.onStep ? { onStep: ctx.onStep } : {}),
   };
 }
 
@@ -61,7 +59,7 @@ export async function tokenBodySizeCheck(ctx: StageContext): Promise<{ check: Ch
     signal: ctx.signal,
   });
   const j = run.judgement;
-  printLine(ctx.output, `${label}: ${j.verdict} ${j.reason} (${run.requests} requests, budget ${run.requestBudget})`);
+  ctx.events({ kind: 'log', line: `${label}: ${j.verdict} ${j.reason} (${run.requests} requests, budget ${run.requestBudget})` });
   const boundary = run.exchanges.filter(
     (e) => e.step.purpose === 'upper bound' || (j.largestAcceptedBytes !== undefined && e.step.sizeBytes >= j.largestAcceptedBytes && e.step.sizeBytes <= j.largestAcceptedBytes + 1),
   );

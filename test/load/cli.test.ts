@@ -6,7 +6,6 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { runLoadStage } from '../../load/stage.ts';
 import { EXIT } from '../../src/exit-codes.ts';
 import { startServer } from '../support/servers.ts';
@@ -66,11 +65,9 @@ test('ptas load refuses a remote target without explicit caps', () => {
 });
 
 test('the load stage runs no rate probe against a remote target without load.caps, and says which key to set', async () => {
-  const quiet = new Writable({ write: (_c, _e, done) => done() });
   const result = await runLoadStage({
     profile: { baseUrl: 'https://partner-sandbox.invalid', credentials: { clientId: 'c', clientSecret: 'not-used-secret' }, load: { probes: { tokenBodyLimit: false } } },
     embeddedReference: false,
-    output: quiet,
   });
   const byId = Object.fromEntries(result.checks.map((c) => [c.id, c]));
   for (const id of ['load.token-rate-limit', 'load.accept-rate-limit', 'load.rate-limited-accept-not-executed']) {
@@ -116,8 +113,7 @@ test('an accept staircase whose every offer set-up is refused is ERROR naming th
     const trading = profile.trading!;
     // An operation the spec does not show, declared wrong: every offer the accepts need is answered 404.
     const broken = { ...profile, trading: { ...trading, createOffer: { ...trading.createOffer!, path: '/v1/no-such-offers' } } };
-    const quiet = new Writable({ write: (_c, _e, done) => done() });
-    const result = await runLoadStage({ profile: broken, embeddedReference: true, output: quiet });
+    const result = await runLoadStage({ profile: broken, embeddedReference: true });
     const accept = result.checks.find((c) => c.id === 'load.accept-rate-limit')!;
     assert.equal(accept.verdict, 'ERROR', accept.reason);
     assert.match(accept.reason!, /^no accept was measured: the set-up created no offer to accept \(its answers: 404 ×\d+\)/);

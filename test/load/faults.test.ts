@@ -8,7 +8,6 @@
 // Every FAIL must name its sentence: a catalogue sentence, or the profile key and value.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { runLoadStage } from '../../load/stage.ts';
 import { LOAD_CHECKS } from '../../load/checks.ts';
 import { FAULTS } from '../../reference/faults/index.ts';
@@ -79,7 +78,6 @@ function basisProblem(fault: Fault, results: CheckResult[]): string | undefined 
   return ok ? undefined : `${fault.name}: FAIL basis ${JSON.stringify(got)}, expected ${basis.kind} ${basis.profileKey ?? ''} ${basis.quote}`;
 }
 
-const quiet = new Writable({ write: (_chunk, _enc, done) => done() });
 const only = process.env.PTAS_SELFTEST_ONLY?.split(',').filter(Boolean);
 const covered = new Map(LOAD_CHECKS.flatMap((c) => c.requirements.map((r) => [r, c] as const)));
 const crosscutting = new Set(CROSSCUT_CHECKS.flatMap((c) => c.requirements));
@@ -114,7 +112,7 @@ function profilesOf(fault: Fault, full: Profile): Array<{ name: string; profile:
 async function faultResults(fault: Fault, profile: Profile): Promise<CheckResult[]> {
   const probe = CROSSCUT_PROBE_OF[fault.name] ?? PROBE_OF[covered.get(fault.requirement)!.id]!;
   profile.load = { ...profile.load, probes: { tokenRateLimit: false, acceptRateLimit: false, tokenBodyLimit: false, [probe]: true } };
-  const run = await runLoadStage({ profile, embeddedReference: true, output: quiet });
+  const run = await runLoadStage({ profile, embeddedReference: true });
   const checks = judgedByCrossCut(fault) ? withLoadEvidence([], run.checks, scopeOfProfile(profile)) : run.checks;
   return checks.filter((c) => c.requirements.includes(fault.requirement));
 }
@@ -139,10 +137,10 @@ test('load self-test: the clean reference passes every load check, every load fa
     // A stage in which the machine starved the generator (arrivals started late and dropped: seen once in CI, while another
     // test file's load ran beside this one, as "no 429 up to 800 req/s … allow a longer run") measured the machine, not the
     // reference: it is run again, up to three times in all. The faults below are judged on whatever their runs saw.
-    let cleanRun = await runLoadStage({ profile: referenceProfile(clean.url, clean.options), embeddedReference: true, output: quiet });
+    let cleanRun = await runLoadStage({ profile: referenceProfile(clean.url, clean.options), embeddedReference: true });
     for (let tries = 1; tries < 3 && starvedAndNotPassed(cleanRun); tries++) {
       t.diagnostic(`clean run ${tries}: the generator was starved (${generatorNotes(cleanRun).join('; ')}); running it again`);
-      cleanRun = await runLoadStage({ profile: referenceProfile(clean.url, clean.options), embeddedReference: true, output: quiet });
+      cleanRun = await runLoadStage({ profile: referenceProfile(clean.url, clean.options), embeddedReference: true });
     }
     assert.deepEqual(
       cleanRun.checks.filter((c) => c.verdict !== 'PASS' && !(c.severity === 'REVIEW' && c.verdict === 'REVIEW')).map((c) => `${c.id}: ${c.verdict} ${c.reason}`),
@@ -158,7 +156,7 @@ test('load self-test: the clean reference passes every load check, every load fa
     // Without a trade id, the refused offers' statuses (superseded, not "accepted") show no execution either.
     const statusOnly = withoutTradeId(referenceProfile(clean.url, clean.options));
     statusOnly.load = { ...statusOnly.load, probes: { tokenRateLimit: false, tokenBodyLimit: false, acceptRateLimit: true } };
-    const cleanStatusOnly = (await runLoadStage({ profile: statusOnly, embeddedReference: true, output: quiet })).checks.find((c) => c.id === 'load.rate-limited-accept-not-executed')!;
+    const cleanStatusOnly = (await runLoadStage({ profile: statusOnly, embeddedReference: true })).checks.find((c) => c.id === 'load.rate-limited-accept-not-executed')!;
     assert.equal(cleanStatusOnly.verdict, 'PASS', `${cleanStatusOnly.reason}`);
     assert.match(cleanStatusOnly.reason ?? '', /executed would show status "accepted", which the control offer reached/);
 

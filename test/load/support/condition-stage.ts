@@ -5,19 +5,17 @@
 // condition asks of each probe, given its steps written out for messages.
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
-import { Writable } from 'node:stream';
 import { runLoadStage } from '../../../load/stage.ts';
 import { spawnReference } from '../../../app/run/reference-process.ts';
 import { referenceProfile } from '../../../reference/profile.ts';
 import { REFERENCE_DEFAULTS } from '../../../reference/options.ts';
 import type { RateLimitProbe } from '../../../src/results/load-model.ts';
 
-const quiet = new Writable({ write: (_chunk, _enc, done) => done() });
 
 export async function judgeLoadStageUnder(condition: string, t: TestContext, each: (checkId: string, probe: RateLimitProbe, steps: string) => void): Promise<void> {
   const reference = await spawnReference({ conditions: [condition] });
   try {
-    const run = await runLoadStage({ profile: referenceProfile(reference.url, reference.options), embeddedReference: true, output: quiet });
+    const run = await runLoadStage({ profile: referenceProfile(reference.url, reference.options), embeddedReference: true });
     assert.deepEqual(
       run.checks.filter((c) => c.verdict !== 'PASS' && !(c.severity === 'REVIEW' && c.verdict === 'REVIEW')).map((c) => `${c.id}: ${c.verdict} ${c.reason}`),
       [],
