@@ -8,7 +8,7 @@
 // (reports/history.ts) find them here, from a light summary of each run
 // (observedRun), so neither keeps whole results beside the ones it has.
 import { describeBasis } from '../check/basis.ts';
-import type { CheckResult } from '../check/model.ts';
+import type { CheckResult, Finding, RuleObservation } from '../check/model.ts';
 import type { RunMetadata, RunResults } from './model.ts';
 
 /** What one run said about one check: enough to set two runs side by side. */
@@ -21,7 +21,7 @@ export interface Observation {
   reason?: string;
   /** The sentence the verdict rests on, as one line (describeBasis). */
   basis?: string;
-  /** What the check said: its record's claims. */
+  /** What the check said and read: its record's claims, and each answer a rule of its judged. */
   claims: Array<{ level: string; message: string }>;
   /** Its first exchanges, one line each. */
   evidence: string[];
@@ -77,6 +77,11 @@ function exchangeLine(exchange: CheckResult['evidence'][number]): string {
   return exchange.label ? `${exchange.label}: ${what}` : what;
 }
 
+/** A rule the check applied, as the answer it read (its claims are the judgment's, made again from it). */
+function ruleLine(rule: RuleObservation): { level: Finding['level']; message: string } {
+  return { level: 'INFO', message: `${rule.what} was answered ${rule.status}${rule.bodyHint} (the ${rule.rule} rule)` };
+}
+
 function observedCheck(check: CheckResult): ObservedCheck {
   // A night written before checks kept their record has its findings, the claims as decided; older still, neither.
   const claims = check.record?.claims ?? check.findings ?? [];
@@ -87,7 +92,7 @@ function observedCheck(check: CheckResult): ObservedCheck {
     verdict: check.waived?.verdict ?? check.verdict,
     ...(check.reason !== undefined ? { reason: check.reason } : {}),
     ...(check.basis ? { basis: describeBasis(check.basis) } : {}),
-    claims: claims.map(({ level, message }) => ({ level, message })),
+    claims: claims.map((entry) => ('rule' in entry ? ruleLine(entry.rule) : { level: entry.level, message: entry.message })),
     evidence: (check.evidence ?? []).slice(0, EVIDENCE_LINES).map(exchangeLine),
   };
 }
