@@ -18,7 +18,6 @@ import { rateLimitHeadersCheck } from './stage/headers-check.ts';
 import { checkResult } from './stage/results.ts';
 import { tokenBodySizeCheck, tokenRateCheck, type StageContext } from './stage/token-probes.ts';
 import { ignoreEvents, type RunEventSink } from '../src/run-events/events.ts';
-import { terminalSink } from '../src/run-events/terminal.ts';
 
 export interface LoadStageOptions {
   profile: ResolvedProfile;
@@ -27,8 +26,6 @@ export interface LoadStageOptions {
   signal?: AbortSignal;
   /** Hears the stage's lines, its probes' live progress and each 429 staircase step as it ends; without it the stage says nothing. */
   events?: RunEventSink;
-  /** @deprecated A terminal for the stage's lines, as `events: terminalSink(output)`: kept while test/support/selftest.ts passes it. */
-  output?: NodeJS.WritableStream;
 }
 
 export interface LoadStageResult {
@@ -54,7 +51,7 @@ async function guarded<T>(what: string, run: () => Promise<T>, onError: (reason:
 
 export async function runLoadStage(options: LoadStageOptions): Promise<LoadStageResult> {
   const { profile } = options;
-  const events = options.events ?? (options.output ? terminalSink(options.output) : ignoreEvents);
+  const events = options.events ?? ignoreEvents;
   const startedAt = new Date();
   const connection = connectionOf(profile);
   const redactor = secretRedactor(connection);

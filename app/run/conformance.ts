@@ -3,7 +3,6 @@
 // them recorded (src/crosscut/).
 import { scopeOfProfile, withCrossCuttingResults } from '../../src/crosscut/index.ts';
 import { finishedCheck, ignoreEvents, logText } from '../../src/run-events/events.ts';
-import { terminalSink } from '../../src/run-events/terminal.ts';
 import { checkTags, testTitle } from '../../runner/define.ts';
 import { progressLine } from '../../runner/progress.ts';
 import { runChecks, type CheckRunOutput, type CheckRunProcess } from '../../runner/run-checks.ts';
@@ -20,8 +19,6 @@ export type { CheckRunOutput } from '../../runner/run-checks.ts';
  */
 export type ConformanceOptions = Omit<RunSettingsInput, 'checkEvents'> &
   CheckRunProcess & {
-    /** @deprecated A terminal for the run's lines, as `events: terminalSink(output)`: kept while test/support/selftest.ts passes it. */
-    output?: NodeJS.WritableStream;
   };
 
 /**
@@ -44,7 +41,7 @@ export async function plannedTests({ targets, grep, shard }: ConformanceOptions)
 export async function runConformance(options: ConformanceOptions): Promise<CheckRunOutput> {
   // Without a chosen number of workers, the default depends on how many tests the run has (runner/settings.ts).
   const tests = options.workers === undefined ? await plannedTests(options) : undefined;
-  const events = options.events ?? (options.output ? terminalSink(options.output) : ignoreEvents);
+  const events = options.events ?? ignoreEvents;
   // A run someone hears tells the checks as they finish, through the runner's event channel (runner/check-events.ts).
   const settings = resolveRunSettings({ ...options, tests, checkEvents: events !== ignoreEvents });
   const ran = await runChecks(settings, { ...options, events });

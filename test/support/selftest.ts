@@ -10,7 +10,6 @@
 //   also get the load stage).
 // Plus a clean reference that must pass everything.
 import os from 'node:os';
-import { Writable } from 'node:stream';
 import { setTimeout } from 'node:timers/promises';
 import { FAULTS, type Fault } from '../../reference/faults/index.ts';
 import { loadFaults } from '../../reference/faults/load.ts';
@@ -224,8 +223,8 @@ async function loadStageChecks(plans: ServerPlan[]): Promise<Map<string, CheckRe
   try {
     for (const [i, plan] of plans.entries()) {
       const server = farm.servers[i]!;
-      const quietLoad = new Writable({ write: (_chunk, _enc, done) => done() });
-      const load = await runLoadStage({ profile: referenceProfile(server.url, server.options), embeddedReference: true, output: quietLoad });
+      // No event sink: a silent stage.
+      const load = await runLoadStage({ profile: referenceProfile(server.url, server.options), embeddedReference: true });
       results.set(plan.name, load.checks.map((c) => ({ ...c, target: plan.name })));
     }
     return results;
@@ -294,8 +293,8 @@ export async function runSelfTest(
     // every worker that starts late holds its share of the waits back (see LOAD_STAGES_AFTER_FIRST_CHECK_MS).
     let checksStarted!: () => void;
     const firstCheck = new Promise<void>((resolve) => (checksStarted = resolve));
-    const progress = new Writable({ write: (_chunk, _enc, done) => (checksStarted(), done()) });
-    const checks = runConformance({ targets, progress: true, output: progress, workers: options.workers ?? SELFTEST_WORKERS, niceness: CHECKS_NICENESS })
+    // The run's first event (its first progress line) says the workers are up.
+    const checks = runConformance({ targets, progress: true, events: () => checksStarted(), workers: options.workers ?? SELFTEST_WORKERS, niceness: CHECKS_NICENESS })
       .finally(() => checksStarted())
       .finally(() => (checksDone = performance.now()));
     // A narrowed self-test's checks may all end sooner: the load stages wait for that at most (the timer, unref'd, holds nothing open).
