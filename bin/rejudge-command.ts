@@ -44,8 +44,9 @@ export const rejudgeCommand: CommandModule<object, RejudgeArgs> = {
       ]);
       await listAllChecks();
       const runs = await rejudgeStored({ paths: args.paths, outDir: args.out, signingKey: args.signKey ? loadSigningKey(args.signKey) : undefined });
-      if (args.json) process.stdout.write(JSON.stringify({ runs: runs.map(rejudgedJson) }, null, 2) + '\n');
-      else for (const run of runs) process.stdout.write(rejudgedText(run));
+      const accounts = runs.map((run) => ({ ...run, suiteVersion: run.results.run.suiteVersion }));
+      if (args.json) process.stdout.write(JSON.stringify({ runs: accounts.map(rejudgedJson) }, null, 2) + '\n');
+      else for (const account of accounts) process.stdout.write(rejudgedText(account));
       const worst = runs.map((r) => r.results.verdict).sort((a, b) => GRAVITY.indexOf(b) - GRAVITY.indexOf(a))[0]!;
       process.exitCode = exitCodeFor(worst, false);
     } catch (error) {

@@ -13,7 +13,8 @@ import { checkSince, registeredChecks } from '../../src/check/registry.ts';
 import { CROSSCUT_CHECKS } from '../../src/crosscut/index.ts';
 import { PtasError } from '../../src/errors.ts';
 import type { RunResults } from '../../src/results/model.ts';
-import { rejudgeRun, verdictChanges, type JudgingSuite, type RejudgedRun, type VerdictChange } from '../../src/results/rejudge.ts';
+import { rejudgeRun, type JudgingSuite } from '../../src/results/rejudge.ts';
+import { previewOfJudged, type RejudgePreview } from '../../src/results/rejudge-preview.ts';
 import { suiteVersion } from '../../src/version.ts';
 import { readResultsFile, resolveResultsPath } from '../../reports/read-results.ts';
 import { writeReport } from '../../reports/write.ts';
@@ -34,10 +35,12 @@ interface StoredRun {
   bundle?: { dir: string; manifest: Manifest; manifestSha256: string };
 }
 
-export interface RejudgedStored extends RejudgedRun {
+export interface RejudgedStored {
   source: string;
-  before: RunResults;
-  changes: VerdictChange[];
+  /** The run judged again, as written with --out. */
+  results: RunResults;
+  /** What that changes, as the console's Re-judge page shows it (src/results/rejudge-preview.ts). */
+  preview: RejudgePreview;
   /** Where the run judged again was written (--out): its folder, and its manifest when the source was a bundle. */
   written?: { dir: string; manifestPath?: string; manifest?: Manifest };
 }
@@ -96,18 +99,19 @@ export async function rejudgeStored(options: RejudgeOptions, suite: JudgingSuite
     if (existsSync(dir) && !statSync(dir).isDirectory()) throw new RejudgeRefused(`--out ${dir} is a file`);
   }
   return runs.map((run, i) => {
-    const { results: judged, notJudged, newChecks } = rejudgeRun(run.results, suite);
+    const rejudged = rejudgeRun(run.results, suite);
+    const judged = rejudged.results;
     const rejudgedFrom = {
       suiteVersion: run.results.run.suiteVersion,
       resultsSha256: run.resultsSha256,
       ...(run.bundle ? { manifestSha256: run.bundle.manifestSha256 } : {}),
     };
     const results: RunResults = { ...judged, run: { ...judged.run, suiteVersion: suite.version, rejudgedFrom }, certification: certifiability(judged, required) };
-    const rejudged: RejudgedStored = { source: run.source, before: run.results, results, notJudged, newChecks, changes: verdictChanges(run.results, results) };
+    const account: RejudgedStored = { source: run.source, results, preview: previewOfJudged(run.results, { ...rejudged, results }, suite, required) };
     const dir = dirs[i];
-    if (!dir) return rejudged;
+    if (!dir) return account;
     const report = writeReport(results, dir);
-    if (!run.bundle) return { ...rejudged, written: { dir: report.dir } };
+    if (!run.bundle) return { ...account, written: { dir: report.dir } };
     const { manifest } = run.bundle;
     const bundle = writeBundle({
       dir: report.dir,
@@ -120,6 +124,6 @@ export async function rejudgeStored(options: RejudgeOptions, suite: JudgingSuite
       waiversSha256: results.waivers?.sha256,
       signingKey: options.signingKey,
     });
-    return { ...rejudged, written: { dir: report.dir, manifestPath: bundle.manifestPath, manifest: bundle.manifest } };
+    return { ...account, written: { dir: report.dir, manifestPath: bundle.manifestPath, manifest: bundle.manifest } };
   });
 }

@@ -11,7 +11,7 @@ import { certifiability } from '../certify/certifiability.ts';
 import { compareVersions } from '../requirements.ts';
 import type { CertificationGap } from './certification-model.ts';
 import type { RunResults, RunVerdict } from './model.ts';
-import { describeNotJudged, rejudgeRun, verdictChanges, type JudgingSuite, type NotJudged, type VerdictChange } from './rejudge.ts';
+import { describeNotJudged, rejudgeRun, verdictChanges, type JudgingSuite, type NotJudged, type RejudgedRun, type VerdictChange } from './rejudge.ts';
 
 /** One side of a changed check: its verdict and reason, and the sentence it rests on as one line (src/check/basis.ts describeBasis). */
 export interface JudgedSide {
@@ -81,6 +81,11 @@ function newGap(gap: CertificationGap, newChecks: RejudgePreview['newChecks']): 
 
 /** What the installed suite's judgment of the stored run changes; `requiredChecks` are the checks a certification needs (app/certify/required-checks.ts). */
 export function previewRejudged(stored: RunResults, suite: JudgingSuite, requiredChecks: readonly string[]): RejudgePreview {
+  return previewOfJudged(stored, rejudgeRun(stored, suite), suite, requiredChecks);
+}
+
+/** The same, for a run the caller has judged again already (ptas rejudge writes the judged results too). */
+export function previewOfJudged(stored: RunResults, judged: RejudgedRun, suite: JudgingSuite, requiredChecks: readonly string[]): RejudgePreview {
   const judgedBy = stored.run.suiteVersion;
   const sinceOf = new Map(suite.checks().map((c) => [c.id, c.since]));
   // New by the catalogue, whether or not the run has a verdict of it: a verdict an older suite gave a check it did not yet have was never this suite's judgment.
@@ -88,7 +93,7 @@ export function previewRejudged(stored: RunResults, suite: JudgingSuite, require
     const since = sinceOf.get(id);
     return since === undefined ? { new: false } : { since, new: compareVersions(since, judgedBy) > 0 };
   };
-  const { results, notJudged, newChecks } = rejudgeRun(stored, suite);
+  const { results, notJudged, newChecks } = judged;
   const certification = certifiability(results, requiredChecks);
   const checks = verdictChanges(stored, results).map(
     (c): ChangedCheck => ({
