@@ -15,9 +15,10 @@ export interface PackedResults {
 
 export function packEvidence(results: RunResults): PackedResults {
   const lines: string[] = [];
-  const checks = results.checks.map(({ evidence, timeline, ...check }): PageCheck => {
-    // JSON.stringify escapes every line break inside strings: one line per check.
-    lines.push(JSON.stringify({ evidence, timeline } satisfies CheckEvidence));
+  const checks = results.checks.map(({ evidence, timeline, record, ...check }): PageCheck => {
+    // JSON.stringify escapes every line break inside strings: one line per check. The record (what the
+    // judgment read: ptas rejudge's) rides with the evidence: the page shows neither until a check is opened.
+    lines.push(JSON.stringify({ evidence, timeline, ...(record ? { record } : {}) } satisfies CheckEvidence));
     return check;
   });
   return { page: { ...results, checks }, evidence: gzipSync(lines.join('\n')).toString('base64') };

@@ -1,6 +1,6 @@
 // What index.html embeds for its script, shared by the writer
 // (reports/html.ts) and the script (reports/html/client/): no Node and no DOM
-// here. The results go in as JSON, except each check's exchanges and timeline
+// here. The results go in as JSON, except each check's exchanges, timeline and record
 // (most of a report's bytes), which go in gzip-compressed: one JSON line per
 // check, in the order of results.checks, base64-encoded in a data block the
 // page expands (DecompressionStream) when a check's evidence is first opened
@@ -15,7 +15,7 @@ export const DATA_ELEMENT_ID = 'ptas-data';
 export const EVIDENCE_ELEMENT_ID = 'ptas-evidence';
 
 /** The part of a check that is compressed. */
-export type CheckEvidence = Pick<CheckResult, 'evidence' | 'timeline'>;
+export type CheckEvidence = Pick<CheckResult, 'evidence' | 'timeline' | 'record'>;
 
 /** A check as the JSON carries it: everything but its evidence. */
 export type PageCheck = Omit<CheckResult, keyof CheckEvidence>;

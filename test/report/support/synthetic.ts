@@ -2,6 +2,7 @@
 // seeded generator), shaped like real runs (exchange counts, header sets and
 // body sizes follow what `ptas run` records against the reference) and, for
 // the load section, aggregated the way the load stage writes it.
+import type { CheckRecord, RecordEntry } from '../../../src/check/record.ts';
 import type { CheckResult, Verdict, Area, Severity } from '../../../src/check/model.ts';
 import type { RecordedExchange } from '../../../src/http/exchange.ts';
 import { curlLine } from '../../../src/http/exchange.ts';
@@ -172,6 +173,28 @@ export function syntheticCheck(rng: Rng, index: number, requirementsByArea: Map<
     timeline: polling ? Array.from({ length: 10 }, (_, i) => ({ atMs: 200 * 2 ** i, event: 'poll', detail: i < 9 ? '202 PENDING' : '200 EXECUTED' })) : [],
     target: 'target',
     durationMs: Math.round(rng() * 400),
+    record: syntheticRecord(verdict, evidence),
+  };
+}
+
+/**
+ * The record a check of this shape keeps (src/check/record.ts): a rule for
+ * each answer it judged (what the request was, its status, the body's first
+ * 120 characters on a failure), and the claims its verdict comes from.
+ */
+function syntheticRecord(verdict: Verdict, evidence: readonly RecordedExchange[]): CheckRecord {
+  const rules: RecordEntry[] = evidence.slice(1).map((e) => ({
+    rule: { rule: 'status', what: `${e.request.method} ${new URL(e.request.url).pathname}`, status: e.response?.status ?? 0, bodyHint: e.response && e.response.status >= 400 ? ` (body: ${(e.response.body ?? '').slice(0, 120)})` : '', exchange: e.id, expected: [200] },
+  }));
+  const claim: Partial<Record<Verdict, RecordEntry>> = {
+    WARN: { level: 'WARN', message: 'Retry-After: 1 (seconds)', details: { header: 'retry-after' }, rests: { kind: 'sentence', on: 'SPEC-7-TOKEN-CODES' } },
+    REVIEW: { level: 'REVIEW', message: 'Retry-After: 1 (seconds)', details: { header: 'retry-after' } },
+    FAIL: { level: 'FAIL', message: 'the refresh token reused was accepted: 200', details: { expected: 404, actual: 500, exchange: evidence.at(-1)?.id }, rests: { kind: 'sentence' }, observed: { kind: 'answer', status: 500 } },
+  };
+  return {
+    claims: [...rules, ...(claim[verdict] ? [claim[verdict]!] : [])],
+    ...(verdict === 'SKIP' ? { skipped: { reason: 'no second client (set auth.otherClientId in the profile to run it)', configKey: 'auth.otherClientId' } } : {}),
+    ...(verdict === 'ERROR' ? { stoppedBy: 'the check could not run: connect ECONNREFUSED 127.0.0.1:8080' } : {}),
   };
 }
 
