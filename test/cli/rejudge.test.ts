@@ -16,6 +16,9 @@ import { sha256Hex } from '../../src/certify/manifest.ts';
 import { writeReport } from '../../reports/write.ts';
 import { rehashArtifacts } from '../../app/certify/write-bundle.ts';
 import { runPtas } from '../support/cli.ts';
+import { RejudgeRefused, rejudgeStored } from '../../app/rejudge/rejudge.ts';
+import { listAllChecks } from '../../app/run/list.ts';
+import { rejudgedText } from '../../reports/rejudged.ts';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'ptas-rejudge-'));
 const CHECK = 'auth.missing-bearer-is-401';
@@ -23,6 +26,9 @@ const run = path.join(root, 'run');
 // A real run of the bundled reference with a fault its check FAILs on, whole so that its bundle certifies: the bundle every case below starts from.
 const ran = await runPtas(['run', '--fault', 'missing-bearer-allowed', '--out', run]);
 const stored = JSON.parse(readFileSync(path.join(run, 'results.json'), 'utf8')) as RunResults;
+// The cases that need no exit code or flag of the command line judge in this process (each ptas process costs seconds of CPU).
+await listAllChecks();
+const textOf = (account: Awaited<ReturnType<typeof rejudgeStored>>[number]) => rejudgedText({ ...account, suiteVersion: account.results.run.suiteVersion });
 
 const copyOf = (name: string) => {
   const dir = path.join(root, name);
@@ -83,32 +89,30 @@ test('a bundle whose stored verdict an older policy gave: exactly that check fli
   assert.deepEqual(one!.checks.map((c) => [c.id, c.before.verdict, c.after.verdict, c.new]), [[CHECK, 'WARN', 'FAIL', false]]);
   assert.equal(one!.checks[0]!.before.basis, undefined);
   assert.match(one!.checks[0]!.after.basis!, /5 rule 1: "Every REST operation/);
-  const text = await runPtas(['rejudge', old]);
-  assert.match(text.stdout, /1 changed: NOT CONFORMANT → NOT CONFORMANT/);
-  assert.match(text.stdout, new RegExp(`WARN → FAIL\\s+${CHECK.replace(/\./g, '\\.')} \\[target\\]`));
-  assert.match(text.stdout, /after: {2}FAIL: .*; on spec .*5 rule 1: "Every REST operation/);
-  assert.match(text.stdout, /certifiable yes → yes/);
+  const text = textOf((await rejudgeStored({ paths: [old] }))[0]!);
+  assert.match(text, /1 changed: NOT CONFORMANT → NOT CONFORMANT/);
+  assert.match(text, new RegExp(`WARN → FAIL\\s+${CHECK.replace(/\./g, '\\.')} \\[target\\]`));
+  assert.match(text, /after: {2}FAIL: .*; on spec .*5 rule 1: "Every REST operation/);
+  assert.match(text, /certifiable yes → yes/);
 });
 
 test('a results.json alone is judged again, and --out writes a report, not a bundle', async () => {
   const alone = path.join(root, 'alone');
   cpSync(path.join(run, 'results.json'), path.join(alone, 'results.json'), { recursive: true });
   const out = path.join(root, 'alone-out');
-  const again = await runPtas(['rejudge', path.join(alone, 'results.json'), '--out', out]);
-  assert.equal(again.code, 1, again.stderr);
-  assert.match(again.stdout, /a report: the source was a results\.json, not a bundle/);
+  const [again] = await rejudgeStored({ paths: [path.join(alone, 'results.json')], outDir: out });
+  assert.equal(again!.results.verdict, 'NOT CONFORMANT');
+  assert.match(textOf(again!), /a report: the source was a results\.json, not a bundle/);
   assert.ok(existsSync(path.join(out, 'index.html')) && !existsSync(path.join(out, 'manifest.json')));
 });
 
 test('checks recorded before records existed keep their verdicts and are named as not judged again', async () => {
   const before = copyOf('no-records');
   rewritten(before, (r) => ({ ...r, checks: r.checks.map(({ record: _record, ...c }) => c) }));
-  const again = await runPtas(['rejudge', before, '--json']);
-  assert.equal(again.code, 1, again.stderr);
-  const [one] = (JSON.parse(again.stdout) as { runs: Array<{ checks: unknown[]; notJudged: Array<{ why: string; checks: string[] }> }> }).runs;
-  assert.deepEqual(one!.checks, []);
-  assert.deepEqual(one!.notJudged.map((n) => n.why), ['no-record']);
-  assert.equal(one!.notJudged[0]!.checks.length, stored.checks.length);
+  const [one] = await rejudgeStored({ paths: [before] });
+  assert.deepEqual(one!.preview.checks, []);
+  assert.deepEqual(one!.preview.notJudged.map((n) => n.why), ['no-record']);
+  assert.equal(one!.preview.notJudged[0]!.checks.length, stored.checks.length);
 });
 
 test('refused: a bundle changed after its run, and --out onto the run itself (exit 2, named)', async () => {
@@ -118,8 +122,6 @@ test('refused: a bundle changed after its run, and --out onto the run itself (ex
   const changed = await runPtas(['rejudge', tampered]);
   assert.equal(changed.code, 2);
   assert.match(changed.stderr, /not the bundle its manifest describes \(results\.json: its SHA-256 differs/);
-  const onto = await runPtas(['rejudge', run, '--out', run]);
-  assert.equal(onto.code, 2);
-  assert.match(onto.stderr, /--out .* holds .*: write the run judged again into a new folder/);
+  await assert.rejects(rejudgeStored({ paths: [run], outDir: run }), (error: Error) => error instanceof RejudgeRefused && /--out .* holds .*: write the run judged again into a new folder/.test(error.message));
   rmSync(root, { recursive: true, force: true });
 });
