@@ -17,6 +17,8 @@ import { verifyFiles } from './bundle-files.ts';
 import { verifyNonce, verifySignature } from './signature-and-nonce.ts';
 import type { VerifyStep } from './steps.ts';
 import { verifyReviews } from './reviews.ts';
+import { verifyJudgments } from './judgments.ts';
+import { installedSuite } from '../rejudge/rejudge.ts';
 
 export interface VerifyOptions {
   publicKey?: KeyObject;
@@ -65,7 +67,9 @@ export async function verifyBundle(dir: string, options: VerifyOptions = {}): Pr
   steps.push(verifyHtmlAgrees(dir, results));
   const reviews = verifyReviews(dir, results);
   if (reviews) steps.push(reviews);
+  // requiredCheckIds registers every check: the judgments below read their metadata.
   const catalogue = { sha256: sha256Hex(readFileSync(fromRoot('schemas', 'requirements.json'))), requiredChecks: await requiredCheckIds() };
+  steps.push(verifyJudgments(results, installedSuite()));
   steps.push(verifyRequiredChecks(manifest, results, catalogue));
   return done();
 }

@@ -142,7 +142,8 @@ test('reports that disagree, and a required check without a verdict, are caught 
 
   const skipped = copy();
   rewrite(skipped, (r) => {
-    const checks = r.checks.map((c) => (c.id === 'auth.tokens-are-jwts' ? { ...c, verdict: 'SKIP' as const, reason: 'no jwksUrl' } : c));
+    // Its record rewritten to match (a SKIP forged alone is caught by the judgments: test/cli/rejudge.test.ts).
+    const checks = r.checks.map((c) => (c.id === 'auth.tokens-are-jwts' ? { ...c, verdict: 'SKIP' as const, reason: 'no jwksUrl', record: { claims: [], skipped: { reason: 'no jwksUrl' } } } : c));
     return { ...r, checks, counts: countVerdicts(checks) };
   }, true);
   assert.match((await verifyBundle(skipped, { nonce: NONCE })).problem?.detail ?? '', /required check auth\.tokens-are-jwts was skipped/);

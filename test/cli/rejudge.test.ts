@@ -12,7 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { RunResults } from '../../src/results/model.ts';
 import { countVerdicts, runVerdict, verdictInputOf } from '../../src/results/verdict.ts';
-import { sha256Hex } from '../../src/certify/manifest.ts';
+import { MANIFEST_FILE, serializeManifest, sha256Hex, type Manifest } from '../../src/certify/manifest.ts';
+import { verifyBundle } from '../../app/verify/verify-bundle.ts';
 import { writeReport } from '../../reports/write.ts';
 import { rehashArtifacts } from '../../app/certify/write-bundle.ts';
 import { runPtas } from '../support/cli.ts';
@@ -94,6 +95,20 @@ test('a bundle whose stored verdict an older policy gave: exactly that check fli
   assert.match(text, new RegExp(`WARN → FAIL\\s+${CHECK.replace(/\./g, '\\.')} \\[target\\]`));
   assert.match(text, /after: {2}FAIL: .*; on spec .*5 rule 1: "Every REST operation/);
   assert.match(text, /certifiable yes → yes/);
+});
+
+test('ptas verify: a verdict changed after the run, every report, count and hash rewritten to agree, is caught by what the check recorded', async () => {
+  const forged = copyOf('forged');
+  rewritten(forged, (r) => ({ ...r, checks: r.checks.map((c) => (c.id === CHECK ? { ...c, verdict: 'PASS', reason: undefined, basis: undefined } : c)) }));
+  // The manifest made to record the forged verdict and counts too: only the judgment of the record is left to tell.
+  const results = JSON.parse(readFileSync(path.join(forged, 'results.json'), 'utf8')) as RunResults;
+  const manifest = JSON.parse(readFileSync(path.join(forged, MANIFEST_FILE), 'utf8')) as Manifest;
+  writeFileSync(path.join(forged, MANIFEST_FILE), serializeManifest({ ...manifest, run: { ...manifest.run, verdict: results.verdict, counts: results.counts } }));
+  const report = await verifyBundle(forged);
+  assert.equal(report.problem?.name, 'judgments', JSON.stringify(report.steps));
+  assert.equal(report.problem?.detail, `results.json: check ${CHECK} (target target) says PASS, but what it recorded judges to FAIL: its verdict was changed after the run`);
+  const honest = await verifyBundle(run);
+  assert.match(honest.steps.find((s) => s.name === 'judgments')!.detail, /^\d+ verdicts are what their checks' records judge to/);
 });
 
 test('a results.json alone is judged again, and --out writes a report, not a bundle', async () => {
