@@ -137,7 +137,11 @@ export type RuleObservation =
   | (RuleAnswer & { rule: 'status'; expected: number[]; on?: string; observed?: Observation })
   | (RuleAnswer & { rule: 'refused'; operation: SpecOperation; alsoAllowed?: number[]; input?: 'invented'; on?: string; effect?: Effect })
   | (RuleAnswer & { rule: 'unauthorized'; operation?: SpecOperation; effect?: Effect })
-  | (RuleAnswer & { rule: 'server-error'; operation?: SpecOperation; effect: Effect; input?: 'invented' });
+  | (RuleAnswer & { rule: 'server-error'; operation?: SpecOperation; effect: Effect; input?: 'invented' })
+  /** The Content-Type the answer declared (null: none). */
+  | (RuleAnswer & { rule: 'json-content-type'; contentType: string | null; on?: string; observed?: Observation })
+  /** The body (redacted) judged against the schema of what the spec documents; jsonError when it was no JSON. */
+  | (RuleAnswer & { rule: 'schema'; schema: string; json?: unknown; jsonError?: string; on?: string; observed?: Observation });
 
 /** A rule the check applied, as its record keeps it; `ended`: its judgment ended the check when it was observed. */
 export interface RecordedRule {

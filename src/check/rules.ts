@@ -1,6 +1,7 @@
 // The rules a check applies to one answer through its context — the status it
 // expects, a refusal, a request without a valid bearer, a server error where a
-// refusal was due — as pure judgments of what was observed. The check's record
+// refusal was due, a JSON Content-Type, the schema of what the spec documents
+// — as pure judgments of what was observed. The check's record
 // keeps the observation (the rule and its inputs: the answer's status, the
 // operation, what the request did), not the claims the rule made of it, so a
 // later suite judges the same answer by its own rules (src/check/record.ts).
@@ -9,6 +10,8 @@
 import { OPERATION_NAMES, SECTION_7_CODES, SECTION_7_SENTENCE, documentedRefusals, type SpecOperation } from '../spec/status-codes.ts';
 import type { BasisRef, Observation, RecordedClaim, RuleObservation } from './model.ts';
 import { effectUnknown, judgeServerError, type Effect } from './server-error.ts';
+import { isJsonMediaType } from '../http/media-type.ts';
+import { describeSchemaErrors, validateAgainst } from '../schemas/registry.ts';
 
 export type { RuleObservation } from './model.ts';
 
@@ -149,5 +152,28 @@ export function judgeRule(o: RuleObservation): RuleJudgment {
       return j;
     case 'server-error':
       return serverError(j, o);
+    case 'json-content-type':
+      if (isJsonMediaType(o.contentType ?? undefined)) return j;
+      return j.fail(`${o.what}: Content-Type is ${o.contentType ?? 'missing'}, expected application/json`, { expected: 'application/json', actual: o.contentType, exchange: o.exchange }, o.on, o.observed);
+    case 'schema':
+      return schema(j, o);
   }
+}
+
+/**
+ * The body against the schema of what the spec documents: a value that
+ * contradicts its type or format, or a documented field left out
+ * (src/schemas/registry.ts: the spec's tables list the fields; those it
+ * makes conditional are not required), FAILs on the sentence `on` names; a
+ * documented field that is null where its type has no null is a WARN.
+ */
+function schema(j: Judgment, o: Extract<RuleObservation, { rule: 'schema' }>): RuleJudgment {
+  if (o.json === undefined) return j.fail(`${o.what}: body is not JSON (${o.jsonError ?? 'unparseable'})`, { exchange: o.exchange }, o.on, o.observed);
+  const errors = validateAgainst(o.schema, o.json);
+  if (!errors.length) return j;
+  const violations = errors.filter((e) => e.kind !== 'null');
+  if (violations.length) {
+    return j.fail(`${o.what}: body does not match ${o.schema}: ${describeSchemaErrors(violations)}`, { schema: o.schema, errors: violations.slice(0, 20), exchange: o.exchange }, o.on, o.observed);
+  }
+  return j.warn(`${o.what}: fields the spec documents are null, which their types do not allow: ${describeSchemaErrors(errors)}`, { schema: o.schema, errors: errors.slice(0, 20), exchange: o.exchange }, o.on, o.observed);
 }
