@@ -202,7 +202,7 @@ test('a new user: ptas serve, sign in, an implementation from the deployed-API p
     const steps = verified.stdout.split('\n').filter((line) => /^[✔✖] /.test(line));
     assert.deepEqual(
       steps.map((line) => line.slice(0, 2) + line.slice(2).split(/\s{2,}/)[0]),
-      ['✔ entries', '✔ manifest', '✔ files', '✔ signature', '✔ nonce', '✔ results.json', '✔ junit.xml', '✔ index.html', '✔ required checks'],
+      ['✔ entries', '✔ manifest', '✔ files', '✔ signature', '✔ nonce', '✔ results.json', '✔ junit.xml', '✔ index.html', '✔ judgments', '✔ required checks'],
       verified.stdout + verified.stderr,
     );
     assert.match(steps[5]!, new RegExp(`CONFORMANT, ${rows} checks`));

@@ -90,9 +90,11 @@ test('a viewer reads, a certifier also runs and shares, an admin also edits and 
 });
 
 test('an expired token opens nothing, on the API or at the console\'s login', async () => {
-  const token = lab.server.services.tokens.create('brief', { role: 'admin', expiresInMs: 50 });
+  // Long enough for the first request on a busy machine (50 ms was not, once, in CI), short enough to wait out.
+  const lifetimeMs = 1_500;
+  const token = lab.server.services.tokens.create('brief', { role: 'admin', expiresInMs: lifetimeMs });
   assert.equal((await caller(lab.url, token)('GET', '/api/implementations')).status, 200);
-  await new Promise((resolve) => setTimeout(resolve, 80));
+  await new Promise((resolve) => setTimeout(resolve, lifetimeMs + 50));
   const late = await caller(lab.url, token)('GET', '/api/implementations');
   assert.equal(late.status, 401);
   assert.match(late.json.message, /wrong, revoked or expired/);
