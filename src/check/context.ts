@@ -5,7 +5,11 @@
 // rules hold for every check without each check knowing them. A check ends
 // with fail(), failDeclared(), late() or notObserved(); it records warnings
 // and observations and carries on; it skips with the config key that would
-// enable it. Everything it says is redacted before it is kept.
+// enable it. Everything it says is redacted before it is kept. The rules it
+// applies to answers (expectStatus, expectRefused, expectUnauthorized,
+// serverError, expectJsonContentType, expectSchema) are judged by
+// src/check/rules.ts, and what it said and observed is its record (entries),
+// from which src/check/record.ts judges its verdict, live and offline alike.
 import type { RecordedExchange, ExchangeRecorder } from '../http/exchange.ts';
 import type { HttpResponse } from '../http/client.ts';
 import type { Redactor } from '../http/redact.ts';

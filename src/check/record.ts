@@ -1,7 +1,8 @@
 // Observe, then judge. What a check observed and said is kept as its record
 // (results.json, each check's `record`): its claims, each naming the sentence
 // it rests on by reference — a catalogue id, or a profile key with the value
-// the profile declared — never by the words; whether a precondition was
+// the profile declared — never by the words; the rules it applied to answers,
+// with what each read (src/check/rules.ts); whether a precondition was
 // missing; why it stopped early. Its verdict is the judgment of that record:
 // a pure function of the record, the check's metadata (severity and
 // requirements, from the catalogue) and the catalogue's sentences, which
@@ -34,12 +35,13 @@ function resolvedClaim(requirements: readonly string[], recorded: RecordedClaim)
 }
 
 /**
- * The record of what a check said: each claim's basis by its reference only
- * (the judgment looks the words up). A claim with words and no reference is
- * a bug in the suite: it could not be judged again.
+ * The record of what a load probe or a cross-cutting check said, from the
+ * claims it built: each claim's basis by its reference only (the judgment
+ * looks the words up). A claim with words and no reference is a bug in the
+ * suite: it could not be judged again. (A conformance check's context keeps
+ * its record as it goes: CheckContext.entries.)
  */
 export function recordOf(input: Omit<CheckRecord, 'claims'> & { claims: readonly Claim[] }): CheckRecord {
-  // (Load probes and cross-cutting checks build their claims themselves; a conformance check's context keeps its entries as it goes: CheckContext.entries.)
   const claims = input.claims.map(({ basis, ...claim }) => {
     if (basis && !claim.rests) throw new Error(`suite bug: the claim "${claim.message}" has a basis without its reference (rests)`);
     return claim;
