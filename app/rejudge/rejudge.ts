@@ -21,6 +21,7 @@ import { writeReport } from '../../reports/write.ts';
 import { writeBundle } from '../certify/write-bundle.ts';
 import { requiredCheckIds } from '../certify/required-checks.ts';
 import { verifyFiles } from '../verify/bundle-files.ts';
+import { judgeProbeRecord } from '../../load/stage/rate-judgment.ts';
 
 export class RejudgeRefused extends PtasError {
   readonly code = 'results-file';
@@ -68,6 +69,7 @@ export function installedSuite(): JudgingSuite {
     metaOf: (id) => metas.get(id),
     isCrossCutting: (id) => crossCutting.has(id),
     checks: () => [...metas.values()].map((m) => ({ ...m, since: checkSince(m.id)! })),
+    judge: judgeProbeRecord,
   };
 }
 

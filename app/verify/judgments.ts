@@ -1,10 +1,10 @@
 // `ptas verify`, the judgments: every verdict in results.json is what the
-// check's record judges to (src/check/record.ts). Under the suite version that
+// check's record judges to (src/check/record.ts, a load probe's analysis
+// included: load/stage/rate-judgment.ts). Under the suite version that
 // judged the run, a verdict that its record does not give was changed after
 // the run — even in an unsigned bundle whose reports and hashes were all
 // rewritten to agree with it. Under another version the judgments may
 // rightly differ: that is `ptas rejudge`'s question, not a discrepancy.
-import { judgeRecord } from '../../src/check/record.ts';
 import type { RunResults } from '../../src/results/model.ts';
 import type { JudgingSuite } from '../../src/results/rejudge.ts';
 import type { VerifyStep } from './steps.ts';
@@ -20,7 +20,7 @@ export function verifyJudgments(results: RunResults, suite: JudgingSuite): Verif
     // A check merged from attempts folds them (ptas verify checks that fold), and one recorded before records has none to judge.
     if (!meta || !check.record || check.attempts?.length) continue;
     const given = check.waived?.verdict ?? check.verdict;
-    const again = judgeRecord(meta, check.record).verdict;
+    const again = suite.judge(meta, check.record).verdict;
     if (again !== given) return { name, ok: false, detail: `results.json: check ${check.id} (target ${check.target}) says ${given}, but what it recorded judges to ${again}: its verdict was changed after the run` };
     judged++;
   }

@@ -12,7 +12,8 @@ import type { RateLimitAnalysis, RateLimitCriteria } from '../probes/rate-limit/
 import { runRateLimitProbe } from '../probes/rate-limit/run.ts';
 import type { PlanFor } from '../probes/rate-limit/pilot.ts';
 import type { Variables } from '../../src/template.ts';
-import { checkResult, stepTimeline, type ProbeOutcome } from './results.ts';
+import { checkResultOfRecord, probeRecord, stepTimeline } from './results.ts';
+import { judgeProbeRecord, rateLimitOutcome, staircaseMeasurements } from './rate-judgment.ts';
 import { errorSampleEvidence } from './error-evidence.ts';
 import type { SocketTarget } from '../../src/http/connection.ts';
 import type { RateProbeSettings } from './settings.ts';
@@ -60,12 +61,13 @@ export async function runRateProbe(input: RateProbeInput): Promise<RateProbeOutp
   const label = `ptas load: ${input.operation} 429`;
   const { events } = input;
   const say = (line: string) => events({ kind: 'log', line: `${label}: ${line}` });
+  const criteria = criteriaOf(settings, input.operation);
   const { run, analysis, backoffSec } = await runRateLimitProbe({
     baseUrl: input.baseUrl,
     scenario: { planFor: input.scenarioFor, declaredLatencyMs: input.declaredLatencyMs },
     variables: input.variables,
     ...(input.accessToken ? { accessToken: input.accessToken } : {}),
-    criteria: criteriaOf(settings, input.operation),
+    criteria,
     maxInFlight: settings.maxInFlight,
     timeoutMs: input.timeoutMs,
     tls: input.tls,
@@ -94,14 +96,9 @@ export async function runRateProbe(input: RateProbeInput): Promise<RateProbeOutp
     backoffSec,
     redact: (text) => input.redactor.redactString(text),
   });
-  const outcome: ProbeOutcome = {
-    verdict: analysis.verdict,
-    reason: analysis.reason,
-    declaredBy: analysis.declaredBy,
-    declaredValue: analysis.declaredValue,
-    on: analysis.on,
-    details: analysis.details,
-    findings: analysis.findings,
+  // The check's record keeps what the staircase measured and the criteria: its verdict is their analysis (load/stage/rate-judgment.ts).
+  const record = { ...probeRecord(input.meta, rateLimitOutcome(analysis), input.redactor), analysis: staircaseMeasurements(run, criteria) };
+  const kept = {
     // The probe's own exchanges, then one of each kind of error answer the staircase received (for errors.error-bodies-are-json).
     evidence: [...input.evidence(), ...errorSampleEvidence(run.errorSamples, input.operation, input)],
     timeline: stepTimeline(
@@ -110,7 +107,7 @@ export async function runRateProbe(input: RateProbeInput): Promise<RateProbeOutp
     ),
   };
   return {
-    check: checkResult(input.meta, outcome, performance.now() - started, input.redactor),
+    check: checkResultOfRecord(input.meta, record, kept, performance.now() - started, judgeProbeRecord),
     probe,
     run,
     analysis,

@@ -8,7 +8,8 @@
 // documents (a limit the probe went well above without finding it).
 import type { CheckMeta, CheckResult, TimelineEntry } from '../../src/check/model.ts';
 import type { Claim } from '../../src/check/outcome.ts';
-import { outcomeOfRecord, recordOf, type BasisRef } from '../../src/check/record.ts';
+import { judgeRecord, recordOf, type BasisRef, type CheckRecord } from '../../src/check/record.ts';
+import type { DecidedOutcome } from '../../src/check/outcome.ts';
 import type { RecordedExchange } from '../../src/http/exchange.ts';
 import type { Redactor } from '../../src/http/redact.ts';
 import type { RateStep } from '../../src/results/load-model.ts';
@@ -32,7 +33,7 @@ export interface ProbeOutcome {
 }
 
 /** The probe's outcome as claims for the one outcome function (src/check/outcome.ts). */
-function claimsOf(meta: CheckMeta, outcome: ProbeOutcome, findings: Claim[]): Claim[] {
+function claimsOf(meta: CheckMeta, outcome: Omit<ProbeOutcome, 'evidence' | 'timeline'>, findings: Claim[]): Claim[] {
   const reason = outcome.reason ?? outcome.verdict;
   switch (outcome.verdict) {
     case 'FAIL': {
@@ -52,31 +53,43 @@ function claimsOf(meta: CheckMeta, outcome: ProbeOutcome, findings: Claim[]): Cl
   }
 }
 
-export function checkResult(meta: CheckMeta, outcome: ProbeOutcome, durationMs: number, redactor: Redactor): CheckResult {
+/** A probe's outcome as its record: the claims of its findings and verdict, what it measured, its figures (src/check/record.ts). */
+export function probeRecord(meta: CheckMeta, outcome: Omit<ProbeOutcome, 'evidence' | 'timeline'>, redact: Pick<Redactor, 'redactString' | 'redactJson'>): CheckRecord {
   const findings: Claim[] = (outcome.findings ?? []).map((f) => ({ level: f.level, message: f.message, ...(f.details ? { details: f.details } : {}) }));
   // Everything the record keeps is redacted, as evidence is.
   const redacted = (claim: Claim): Claim => ({
     ...claim,
-    message: redactor.redactString(claim.message),
-    ...(claim.details ? { details: redactor.redactJson(claim.details) as Record<string, unknown> } : {}),
-    ...(claim.rests ? { rests: redactor.redactJson(claim.rests) as BasisRef } : {}),
+    message: redact.redactString(claim.message),
+    ...(claim.details ? { details: redact.redactJson(claim.details) as Record<string, unknown> } : {}),
+    ...(claim.rests ? { rests: redact.redactJson(claim.rests) as BasisRef } : {}),
   });
   const skipReason = outcome.configKey && outcome.reason ? `${outcome.reason} (set ${outcome.configKey} in the profile to run it)` : (outcome.reason ?? 'skipped');
   // A PASS or a WARN beside it says what the probe measured (its reason), as the check's reason does (src/check/record.ts).
   const measured = outcome.verdict === 'PASS' ? outcome.reason : undefined;
-  const record = recordOf({
+  return recordOf({
     claims: claimsOf(meta, outcome, findings).map(redacted),
     ...(outcome.verdict === 'SKIP' ? { skipped: { reason: skipReason } } : {}),
     ...(outcome.verdict === 'ERROR' ? { stoppedBy: outcome.reason ?? 'the probe could not run' } : {}),
-    ...(measured !== undefined ? { measured: redactor.redactString(measured) } : {}),
-    ...(outcome.details ? { details: redactor.redactJson(outcome.details) as Record<string, unknown> } : {}),
+    ...(measured !== undefined ? { measured: redact.redactString(measured) } : {}),
+    ...(outcome.details ? { details: redact.redactJson(outcome.details) as Record<string, unknown> } : {}),
   });
+}
+
+/** The check of a probe: its record, judged (by `judge`: a probe whose record keeps its analysis analyses it again), with its evidence and timeline. */
+export function checkResultOfRecord(meta: CheckMeta, record: CheckRecord, kept: Pick<ProbeOutcome, 'evidence' | 'timeline'>, durationMs: number, judge: (meta: CheckMeta, record: CheckRecord) => DecidedOutcome = judgeRecord): CheckResult {
   return {
     ...meta,
-    ...outcomeOfRecord(meta, record, { evidence: outcome.evidence ?? [], timeline: outcome.timeline ?? [] }),
+    ...judge(meta, record),
+    evidence: kept.evidence ?? [],
+    timeline: kept.timeline ?? [],
+    record,
     target: TARGET,
     durationMs: Math.round(durationMs),
   };
+}
+
+export function checkResult(meta: CheckMeta, outcome: ProbeOutcome, durationMs: number, redactor: Redactor): CheckResult {
+  return checkResultOfRecord(meta, probeRecord(meta, outcome, redactor), outcome, durationMs);
 }
 
 /** One timeline entry per staircase step, so the check reads like the run. */

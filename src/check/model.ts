@@ -165,6 +165,14 @@ export interface CheckRecord {
   details?: Record<string, unknown>;
   /** Profile values the judgment read beyond its claims, by key (a cross-cutting check's base URL and declared intermediary). */
   profileValues?: Record<string, unknown>;
+  /**
+   * A load probe's measurements and the criteria it was held to (a 429
+   * staircase: its steps, when its requests were sent and answered, whether
+   * the generator held the plan), which the load stage's judgment analyses
+   * again (load/stage/rate-judgment.ts); the claims above are then that
+   * analysis's, kept for a reader.
+   */
+  analysis?: { kind: 'rate-limit'; run: unknown; criteria: unknown };
 }
 
 /** What one check produced: attached by the check runtime, read by the reporter. */

@@ -5,8 +5,8 @@
 // the waivers judged again as of when the run judged them; the run's verdict
 // folded again. Nothing here sends a request or reads a clock, so the same
 // suite gives the same verdicts, and another suite shows what its rules change.
-import type { CheckMeta, CheckResult } from '../check/model.ts';
-import { judgeRecord } from '../check/record.ts';
+import type { CheckMeta, CheckRecord, CheckResult } from '../check/model.ts';
+import type { DecidedOutcome } from '../check/outcome.ts';
 import { compareVersions } from '../requirements.ts';
 import { crossCuttingResults, type CrossCutScope } from '../crosscut/index.ts';
 import { buildResults } from './build.ts';
@@ -21,6 +21,8 @@ export interface JudgingSuite {
   isCrossCutting(id: string): boolean;
   /** Every check of this suite, with the version that first ran it. */
   checks(): Array<CheckMeta & { since: string }>;
+  /** The judgment of a record: judgeRecord (src/check/record.ts), a load probe's analysis first where the record keeps one. */
+  judge(meta: CheckMeta, record: CheckRecord): DecidedOutcome;
 }
 
 /** Why a check of the stored run kept the verdict it had instead of being judged again. */
@@ -49,7 +51,7 @@ function judged(check: CheckResult, suite: JudgingSuite): CheckResult | NotJudge
   if (check.attempts?.length) return 'attempts';
   if (!check.record) return 'no-record';
   const { waived: _waived, reason: _reason, basis: _basis, details: _details, configKey: _configKey, ...kept } = check;
-  return { ...kept, ...meta, ...judgeRecord(meta, check.record) };
+  return { ...kept, ...meta, ...suite.judge(meta, check.record) };
 }
 
 /** The scope a cross-cutting check judged with, from the profile values its record kept. */

@@ -118,6 +118,7 @@ export const completeResults: DeepRequired<RunResults> = {
         measured: 'limit 200 req/s',
         details: { estimateRps: 200 },
         profileValues: { baseUrl: 'https://sandbox.example.com' },
+        analysis: { kind: 'rate-limit', run: { phases: [] }, criteria: { capRps: 800 } },
       },
       attempts: [
         {

@@ -1,0 +1,59 @@
+// load/stage/rate-judgment.ts: a 429 staircase's check is judged from what it
+// measured, not from the claims its record shows: the analysis is made again
+// from the staircase's steps and criteria, live and offline alike, and keeps
+// nothing of the run an analysis does not read.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { CheckRecord } from '../../src/check/model.ts';
+import { TOKEN_RATE_LIMIT } from '../../load/checks.ts';
+import { judgeProbeRecord, staircaseMeasurements } from '../../load/stage/rate-judgment.ts';
+import { emptyAnswers, RESULT_FORMAT, type NormalizedRun, type PhaseResult } from '../../load/result/normalized.ts';
+import type { Outcome } from '../../load/scenarios/metrics.ts';
+
+function phase(name: string, offeredRps: number, answers: Partial<Record<Outcome, number>>, role = 'climb'): PhaseResult {
+  const all = { ...emptyAnswers(), ...answers };
+  const sent = Object.values(all).reduce((a, b) => a + b, 0);
+  return { name, tags: { role }, offeredRps, startSec: 0, durationSec: 1, sent, dropped: 0, answers: all, statusCounts: {}, latency: {}, achievedRps: sent };
+}
+
+/** L = 200 with a burst of 50, then recovery: the staircase of analysis.test.ts's first case. */
+const staircase: NormalizedRun = {
+  format: RESULT_FORMAT,
+  version: 1,
+  engine: 'embedded',
+  scenario: 'token-rate-breakpoint',
+  startedAt: '2026-11-29T00:00:00.000Z',
+  durationMs: 4000,
+  phases: [phase('s1', 100, { '2xx': 100 }), phase('s2', 300, { '2xx': 250, '429': 50 }), phase('s3', 450, { '2xx': 200, '429': 250 }), phase('r', 160, { '2xx': 160 }, 'recovery')],
+  thresholds: [],
+  timeSeries: [{ tSec: 0, offered: 1, sent: 1, status2xx: 1, status429: 0, status5xx: 0, other: 0, p95Ms: 1 }],
+  headerSamples: [{ phase: 's2', status: 429, headers: { 'retry-after': '1' } }],
+  errorSamples: [],
+  generator: { saturated: false },
+};
+
+test('the measurements kept are what the analysis reads, nothing else of the run', () => {
+  const kept = staircaseMeasurements(staircase, { capRps: 800 });
+  const run = kept.run as NormalizedRun;
+  assert.deepEqual(run.phases, staircase.phases);
+  assert.deepEqual([run.timeSeries, run.headerSamples, run.errorSamples], [[], [], undefined], 'no time series, header value or exchange');
+});
+
+test('the verdict comes from the measurements: a record whose claims say FAIL is judged PASS when its staircase shows the limit', () => {
+  const record: CheckRecord = {
+    claims: [{ level: 'FAIL', message: 'a claim its measurements do not bear out', rests: { kind: 'sentence' } }],
+    analysis: staircaseMeasurements(staircase, { capRps: 800, expectedRps: 200 }),
+  };
+  const judged = judgeProbeRecord(TOKEN_RATE_LIMIT, record);
+  assert.equal(judged.verdict, 'PASS', judged.reason);
+  assert.match(judged.reason!, /estimated limit 200 req\/s/);
+});
+
+test('the same staircase held to another declared limit is judged by it: the criteria are part of what was recorded', () => {
+  // No 429 up to 400 req/s, where the profile documents 100: a profile-declared FAIL.
+  const blind: NormalizedRun = { ...staircase, phases: [phase('s1', 100, { '2xx': 100 }), phase('s2', 250, { '2xx': 250 }), phase('s3', 400, { '2xx': 400 })] };
+  const judged = judgeProbeRecord(TOKEN_RATE_LIMIT, { claims: [], analysis: staircaseMeasurements(blind, { capRps: 400, expectedRps: 100, expectedRpsKey: 'load.tokenRateLimit.expectedRps' }) });
+  assert.equal(judged.verdict, 'FAIL', judged.reason);
+  assert.equal(judged.basis?.kind, 'profile-declared');
+  assert.equal(judged.basis?.profileKey, 'load.tokenRateLimit.expectedRps');
+});
