@@ -21,7 +21,7 @@ import { writeReport } from '../../reports/write.ts';
 import { writeBundle } from '../certify/write-bundle.ts';
 import { requiredCheckIds } from '../certify/required-checks.ts';
 import { verifyFiles } from '../verify/bundle-files.ts';
-import { judgeProbeRecord } from '../../load/stage/rate-judgment.ts';
+import { judgeProbeRecord } from '../../load/stage/probe-judgment.ts';
 
 export class RejudgeRefused extends PtasError {
   readonly code = 'results-file';

@@ -1,6 +1,6 @@
 // `ptas verify`, the judgments: every verdict in results.json is what the
 // check's record judges to (src/check/record.ts, a load probe's analysis
-// included: load/stage/rate-judgment.ts). Under the suite version that
+// included: load/stage/probe-judgment.ts). Under the suite version that
 // judged the run, a verdict that its record does not give was changed after
 // the run — even in an unsigned bundle whose reports and hashes were all
 // rewritten to agree with it. Under another version the judgments may

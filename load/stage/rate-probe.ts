@@ -13,7 +13,7 @@ import { runRateLimitProbe } from '../probes/rate-limit/run.ts';
 import type { PlanFor } from '../probes/rate-limit/pilot.ts';
 import type { Variables } from '../../src/template.ts';
 import { checkResultOfRecord, probeRecord, stepTimeline } from './results.ts';
-import { judgeProbeRecord, rateLimitOutcome, staircaseMeasurements } from './rate-judgment.ts';
+import { judgeProbeRecord, rateLimitOutcome, staircaseMeasurements } from './probe-judgment.ts';
 import { errorSampleEvidence } from './error-evidence.ts';
 import type { SocketTarget } from '../../src/http/connection.ts';
 import type { RateProbeSettings } from './settings.ts';
@@ -96,7 +96,7 @@ export async function runRateProbe(input: RateProbeInput): Promise<RateProbeOutp
     backoffSec,
     redact: (text) => input.redactor.redactString(text),
   });
-  // The check's record keeps what the staircase measured and the criteria: its verdict is their analysis (load/stage/rate-judgment.ts).
+  // The check's record keeps what the staircase measured and the criteria: its verdict is their analysis (load/stage/probe-judgment.ts).
   const record = { ...probeRecord(input.meta, rateLimitOutcome(analysis), input.redactor), analysis: staircaseMeasurements(run, criteria) };
   const kept = {
     // The probe's own exchanges, then one of each kind of error answer the staircase received (for errors.error-bodies-are-json).

@@ -17,7 +17,8 @@ import { TOKEN_PATH, tokenRequest } from '../scenarios/operations.ts';
 import { bodySizeRecord } from './records.ts';
 import { oneOfEachErrorKind } from './error-evidence.ts';
 import { runRateProbe, sampleExchange, type RateProbeInput, type RateProbeOutput } from './rate-probe.ts';
-import { checkResult } from './results.ts';
+import { checkResult, checkResultOfRecord, probeRecord } from './results.ts';
+import { bodySizeOutcome, judgeProbeRecord, sizeMeasurements } from './probe-judgment.ts';
 import { rateProbeGate, rateProbeSettings } from './settings.ts';
 import type { RunEventSink } from '../../src/run-events/events.ts';
 
@@ -65,26 +66,14 @@ export async function tokenBodySizeCheck(ctx: StageContext): Promise<{ check: Ch
   );
   // And one of each kind of error answer the boundary does not show, for errors.error-bodies-are-json.
   const shown = [...boundary, ...oneOfEachErrorKind(run.exchanges, (e) => e.response, boundary)];
-  const findings = [...j.findings];
-  // The probe's own cost, not the implementation's behaviour: noted, never a warning against the implementation.
-  if (run.requests > run.requestBudget) findings.push({ level: 'INFO', message: `the probe needed ${run.requests} requests, over its budget of ${run.requestBudget}` });
-  if (run.rateLimitedRetries) findings.push({ level: 'INFO', message: `${run.rateLimitedRetries} probe(s) were answered 429, or a gateway's 502, 503 or 504, and repeated after Retry-After` });
-  const check = checkResult(
-    TOKEN_BODY_SIZE_LIMIT,
-    {
-      verdict: j.verdict,
-      reason: j.reason,
-      declaredBy: j.declaredBy,
-      declaredValue: j.declaredValue,
-      on: j.on,
-      details: j.details,
-      findings,
-      evidence: sizedEvidence(shown, ctx.redactor),
-      timeline: run.steps.map((s, i) => ({ atMs: i, event: `${s.framing} ${s.sizeBytes} bytes (${s.purpose})`, detail: `${s.status ?? s.outcome}${s.errorCode ? ` ${s.errorCode}` : ''} in ${s.durationMs} ms` })),
-    },
-    performance.now() - started,
-    ctx.redactor,
-  );
+  // The check's record keeps the sizes tried, the range and what the probe cost: its verdict is their judgement (load/stage/probe-judgment.ts).
+  const cost = { requests: run.requests, requestBudget: run.requestBudget, rateLimitedRetries: run.rateLimitedRetries };
+  const record = { ...probeRecord(TOKEN_BODY_SIZE_LIMIT, bodySizeOutcome(j, cost), ctx.redactor), analysis: sizeMeasurements(run.steps, run.context, cost) };
+  const kept = {
+    evidence: sizedEvidence(shown, ctx.redactor),
+    timeline: run.steps.map((s, i) => ({ atMs: i, event: `${s.framing} ${s.sizeBytes} bytes (${s.purpose})`, detail: `${s.status ?? s.outcome}${s.errorCode ? ` ${s.errorCode}` : ''} in ${s.durationMs} ms` })),
+  };
+  const check = checkResultOfRecord(TOKEN_BODY_SIZE_LIMIT, record, kept, performance.now() - started, judgeProbeRecord);
   const probe = bodySizeRecord({ checkId: TOKEN_BODY_SIZE_LIMIT.id, steps: run.steps, judgement: j, requests: run.requests, requestBudget: run.requestBudget, redact: (t) => ctx.redactor.redactString(t) });
   return { check, probe };
 }

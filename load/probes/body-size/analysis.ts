@@ -54,7 +54,8 @@ function describe(s: SizeProbeStep): string {
   return `${s.status}`;
 }
 
-type ProbeContext = { maxBytes: number; minBytes: number; expectedLimitBytes?: number };
+/** What the probe was held to: the sizes it could try, and the limit the profile documents. */
+export type ProbeContext = { maxBytes: number; minBytes: number; expectedLimitBytes?: number };
 type Bounds = { largestAcceptedBytes: number; smallestRejectedBytes: number };
 
 export function judgeBodySize(steps: SizeProbeStep[], context: ProbeContext): BodySizeJudgement {

@@ -8,7 +8,7 @@ import { type Variables } from '../../../src/template.ts';
 import { fillRequest, type FilledRequest } from '../../scenarios/request.ts';
 import type { RequestTemplate } from '../../scenarios/types.ts';
 import { advisedWaitSec } from '../rate-limit/headers.ts';
-import { judgeBodySize, type BodySizeJudgement } from './analysis.ts';
+import { judgeBodySize, type BodySizeJudgement, type ProbeContext } from './analysis.ts';
 import { sizeAnswer } from './answer.ts';
 import { TRANSIENT_STATUSES } from '../../../src/spec/answer-class.ts';
 import { sendSized, type SizedResponse } from './raw-request.ts';
@@ -39,6 +39,8 @@ export interface SizedExchange {
 
 export interface BodySizeProbeRun {
   judgement: BodySizeJudgement;
+  /** What the judgement held the steps to (the check's record keeps it: load/stage/probe-judgment.ts). */
+  context: ProbeContext;
   steps: SizeProbeStep[];
   exchanges: SizedExchange[];
   requests: number;
@@ -162,8 +164,10 @@ class BodySizeProber {
 
   result(): BodySizeProbeRun {
     const options = this.options;
+    const context: ProbeContext = { maxBytes: options.maxBytes, minBytes: this.minBytes, ...(options.expectedLimitBytes !== undefined ? { expectedLimitBytes: options.expectedLimitBytes } : {}) };
     return {
-      judgement: judgeBodySize(this.steps, { maxBytes: options.maxBytes, minBytes: this.minBytes, expectedLimitBytes: options.expectedLimitBytes }),
+      judgement: judgeBodySize(this.steps, context),
+      context,
       steps: this.steps,
       exchanges: this.exchanges,
       requests: this.requests,

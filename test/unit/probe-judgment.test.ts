@@ -1,12 +1,13 @@
-// load/stage/rate-judgment.ts: a 429 staircase's check is judged from what it
+// load/stage/probe-judgment.ts: a load probe's check is judged from what it
 // measured, not from the claims its record shows: the analysis is made again
-// from the staircase's steps and criteria, live and offline alike, and keeps
-// nothing of the run an analysis does not read.
+// from a staircase's steps and criteria, or the 413 probe's sizes and range,
+// live and offline alike, keeping nothing of the run an analysis does not read.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CheckRecord } from '../../src/check/model.ts';
-import { TOKEN_RATE_LIMIT } from '../../load/checks.ts';
-import { judgeProbeRecord, staircaseMeasurements } from '../../load/stage/rate-judgment.ts';
+import { TOKEN_BODY_SIZE_LIMIT, TOKEN_RATE_LIMIT } from '../../load/checks.ts';
+import type { SizeProbeStep } from '../../src/results/load-model.ts';
+import { judgeProbeRecord, sizeMeasurements, staircaseMeasurements } from '../../load/stage/probe-judgment.ts';
 import { emptyAnswers, RESULT_FORMAT, type NormalizedRun, type PhaseResult } from '../../load/result/normalized.ts';
 import type { Outcome } from '../../load/scenarios/metrics.ts';
 
@@ -34,7 +35,7 @@ const staircase: NormalizedRun = {
 
 test('the measurements kept are what the analysis reads, nothing else of the run', () => {
   const kept = staircaseMeasurements(staircase, { capRps: 800 });
-  const run = kept.run as NormalizedRun;
+  const run = (kept as { run: NormalizedRun }).run;
   assert.deepEqual(run.phases, staircase.phases);
   assert.deepEqual([run.timeSeries, run.headerSamples, run.errorSamples], [[], [], undefined], 'no time series, header value or exchange');
 });
@@ -56,4 +57,20 @@ test('the same staircase held to another declared limit is judged by it: the cri
   assert.equal(judged.verdict, 'FAIL', judged.reason);
   assert.equal(judged.basis?.kind, 'profile-declared');
   assert.equal(judged.basis?.profileKey, 'load.tokenRateLimit.expectedRps');
+});
+
+test('the 413 probe judged from the sizes it tried: its boundary, the limit the profile documents, and what it cost noted', () => {
+  const step = (sizeBytes: number, status: number, purpose: SizeProbeStep['purpose'] = 'bisection'): SizeProbeStep => ({ sizeBytes, framing: 'content-length', purpose, outcome: status === 413 ? '413' : 'accepted', status, durationMs: 3 });
+  const steps = [step(65_536, 413, 'upper bound'), step(16_384, 200), step(16_385, 413)];
+  const cost = { requests: 40, requestBudget: 30, rateLimitedRetries: 2 };
+  const judged = judgeProbeRecord(TOKEN_BODY_SIZE_LIMIT, { claims: [], analysis: sizeMeasurements(steps, { maxBytes: 65_536, minBytes: 1_024 }, cost) });
+  assert.equal(judged.verdict, 'PASS', judged.reason);
+  assert.match(judged.reason!, /16385/);
+  assert.deepEqual(judged.findings.filter((f) => f.level === 'INFO').map((f) => f.message), [
+    'the probe needed 40 requests, over its budget of 30',
+    "2 probe(s) were answered 429, or a gateway's 502, 503 or 504, and repeated after Retry-After",
+  ]);
+  // Held to a documented limit well below the boundary it found: the profile's declaration decides.
+  const declared = judgeProbeRecord(TOKEN_BODY_SIZE_LIMIT, { claims: [], analysis: sizeMeasurements(steps, { maxBytes: 65_536, minBytes: 1_024, expectedLimitBytes: 4_096 }, cost) });
+  assert.notEqual(declared.verdict, 'PASS', 'a boundary four times the documented limit');
 });
