@@ -15,7 +15,6 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ImplementationRecord } from '../../app/serve/contract.ts';
 import type { RejudgeOverview, StoredRunPreview } from '../../app/serve/rejudge-preview.ts';
 import { requiredCheckIds } from '../../app/certify/required-checks.ts';
 import { listAllChecks } from '../../app/run/list.ts';
@@ -23,17 +22,11 @@ import { certifiability } from '../../src/certify/certifiability.ts';
 import type { RunResults } from '../../src/results/model.ts';
 import { FLIP_REASON, FLIPPED, STEADY, storedRun, type StoredRunShape } from '../support/rejudge-runs.ts';
 import { caller, startTestServer, type TestServer } from './support.ts';
-import { seedStore } from './support/seeded-runs.ts';
+import { seededImplementation, seedStore } from './support/seeded-runs.ts';
 
 const ACME = 'Acme Payments';
 const SENTENCE = /^spec 4\.1 rule 2, 5 rule 2: "It is exchanged with client_id for a new access token, and each refresh token is single-use\."$/;
-const implementation = (id: string, name: string): ImplementationRecord => ({
-  id,
-  name,
-  profileText: '{"baseUrl": "https://sandbox.acme.example"}',
-  createdAt: '2027-01-01T00:00:00.000Z',
-  updatedAt: '2027-01-01T00:00:00.000Z',
-});
+const implementation = seededImplementation;
 
 let lab: TestServer;
 let data: string;

@@ -12,21 +12,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ImplementationRecord } from '../../app/serve/contract.ts';
 import type { UnstableCheck } from '../../src/results/instability.ts';
 import { UNSTABLE, UNSTABLE_REASON, unstableRun } from '../support/unstable-runs.ts';
 import { caller, startTestServer, type TestServer } from './support.ts';
-import { seedStore } from './support/seeded-runs.ts';
+import { seededImplementation, seedStore } from './support/seeded-runs.ts';
 
 const ACME = 'Acme Payments';
 const CLEAN = { faults: [], variants: [], conditions: [] };
-const implementation = (id: string, name: string): ImplementationRecord => ({
-  id,
-  name,
-  profileText: '{"baseUrl": "https://sandbox.acme.example"}',
-  createdAt: '2027-01-01T00:00:00.000Z',
-  updatedAt: '2027-01-01T00:00:00.000Z',
-});
+const implementation = seededImplementation;
 
 let lab: TestServer;
 let data: string;

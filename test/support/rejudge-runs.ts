@@ -8,11 +8,12 @@ import type { CheckResult } from '../../src/check/model.ts';
 import { buildResults } from '../../src/results/build.ts';
 import type { Certification } from '../../src/results/certification-model.ts';
 import type { RunResults } from '../../src/results/model.ts';
+import { STEADY, steadyCheck } from './unstable-runs.ts';
 
 /** The check whose stored verdict the runs vary (requirement TOKEN-REFRESH-SINGLE-USE, a MUST). */
 export const FLIPPED = 'auth.refresh-token-single-use';
 /** A check that passes in every run, stored and judged again alike. */
-export const STEADY = 'auth.refresh-renews-access-token';
+export { STEADY };
 export const FLIP_REASON = 'the used refresh token was accepted again: 200';
 /** The profile key a stored FAIL rested on before this suite rested it on the spec's sentence. */
 export const OLD_PROFILE_KEY = 'auth.refreshTokenReuse';
@@ -63,22 +64,6 @@ function flippedCheck(stored: Stored): CheckResult {
   };
 }
 
-function steadyCheck(): CheckResult {
-  return {
-    id: STEADY,
-    title: 'A refresh renews the access token',
-    area: 'auth',
-    requirements: ['TOKEN-REFRESH-RENEWS'],
-    severity: 'MUST',
-    verdict: 'PASS',
-    findings: [],
-    evidence: [],
-    timeline: [],
-    record: { claims: [] },
-    target: TARGET,
-    durationMs: 20,
-  };
-}
 
 /** A stored run's results: FLIPPED stored as the shape says, STEADY passing. */
 export function storedRun(shape: StoredRunShape): RunResults {
@@ -94,7 +79,7 @@ export function storedRun(shape: StoredRunShape): RunResults {
       durationMs: 60_000,
       insecureTls: false,
     },
-    checks: [flippedCheck(shape.flipped), steadyCheck()],
+    checks: [flippedCheck(shape.flipped), steadyCheck(TARGET)],
   });
   return shape.certification ? { ...results, certification: shape.certification } : results;
 }

@@ -31,3 +31,8 @@ export function seedStore(dataDir: string, implementations: readonly Implementat
     writeBundle({ dir, results, profile: { salt: 'x', hashedSecrets: [], content: { name: results.run.implementation } }, tlsCertificateSha256: null, requiredChecks: [] });
   }
 }
+
+/** An implementation record of a seeded store: its profile names a sandbox the tests never reach. */
+export function seededImplementation(id: string, name: string): ImplementationRecord {
+  return { id, name, profileText: '{"baseUrl": "https://sandbox.acme.example"}', createdAt: '2027-01-01T00:00:00.000Z', updatedAt: '2027-01-01T00:00:00.000Z' };
+}
