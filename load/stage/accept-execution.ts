@@ -17,36 +17,10 @@ import type { HttpClient } from '../../src/http/client.ts';
 import { callOperation } from '../../src/operations.ts';
 import { pollUntilTerminal } from '../../src/polling.ts';
 import type { Bearer } from '../../src/http/outgoing.ts';
+import { present, type Control } from './not-executed-judgment.ts';
 
 /** How long the control offer is polled when the profile declares no poll deadline. */
 const DEFAULT_CONTROL_DEADLINE_MS = 10_000;
-
-export interface ReadBack {
-  offerId: string;
-  createdStatus?: unknown;
-  status?: unknown;
-  tradeId?: unknown;
-  error?: string;
-}
-
-/** The control offer: created, accepted normally, polled to its terminal status. */
-export interface Control {
-  offerId?: string;
-  /** The status of the offer before anyone accepted it (the create answer's, else read back). */
-  createdStatus?: unknown;
-  /** The status of the bystander offer, never accepted, once the control was terminal. */
-  bystanderStatus?: unknown;
-  acceptStatus?: number;
-  /** The last status read, and whether it was terminal (or showed the trade id). */
-  status?: unknown;
-  tradeId?: unknown;
-  reached: boolean;
-  elapsedMs?: number;
-  /** Why the control could not show what an executed offer looks like. */
-  problem?: string;
-}
-
-export type ExecutionSign = { kind: 'trade-id' } | { kind: 'status'; status: string } | { kind: 'none'; reason: string };
 
 export interface ControlInput {
   http: HttpClient;
@@ -57,7 +31,6 @@ export interface ControlInput {
   userId: string;
 }
 
-const present = (v: unknown) => (typeof v === 'string' && v !== '') || typeof v === 'number';
 
 async function readStatus(input: ControlInput, offerId: string, label: string): Promise<{ status?: unknown; tradeId?: unknown; ok: boolean }> {
   const read = await callOperation(input.http, input.offerStatus, { offerId, userId: input.userId }, { bearer: input.bearer, label });
@@ -105,34 +78,4 @@ export async function acceptControlOffer(input: ControlInput): Promise<Control> 
   } catch (error) {
     return { reached: false, problem: `the control offer could not be followed: ${error instanceof Error ? error.message : String(error)}` };
   }
-}
-
-/** What shows an execution: the trade id, else the control's terminal status where it differs from an unaccepted offer's. */
-export function executionSign(control: Control, extractsTradeId: boolean): ExecutionSign {
-  // The control confirms the trade id shows execution; without a control the profile's declaration of it stands.
-  if (extractsTradeId && (!control.reached || present(control.tradeId))) return { kind: 'trade-id' };
-  if (!control.reached) return { kind: 'none', reason: control.problem ?? `the control offer did not reach a terminal status (last ${JSON.stringify(control.status)})` };
-  if (typeof control.status !== 'string') return { kind: 'none', reason: 'the control offer\'s status could not be read' };
-  if (control.status === control.createdStatus) {
-    return { kind: 'none', reason: `an accepted offer ends "${control.status}", the status an offer has before anyone accepts it` };
-  }
-  if (control.status === control.bystanderStatus) {
-    return { kind: 'none', reason: `an accepted offer ends "${control.status}", as does an offer nobody accepted (the bystander offer)` };
-  }
-  return { kind: 'status', status: control.status };
-}
-
-/** Did this read-back show an execution? undefined when it could not be read. */
-export function executed(read: ReadBack, sign: ExecutionSign): boolean | undefined {
-  if (read.error !== undefined) return undefined;
-  if (sign.kind === 'trade-id') return present(read.tradeId);
-  if (sign.kind === 'status') return read.status === sign.status;
-  return undefined;
-}
-
-/** How the sign reads in a reason. */
-export function describeSign(sign: ExecutionSign): string {
-  if (sign.kind === 'trade-id') return 'a trade id in the offer status (trading.offerStatus.extract.tradeId)';
-  if (sign.kind === 'status') return `status "${sign.status}", which the control offer reached when it was accepted`;
-  return sign.reason;
 }

@@ -20,8 +20,10 @@ import { acceptRateBreakpoint } from '../scenarios/breakpoints.ts';
 import { fromProfileOperation } from '../scenarios/operations.ts';
 import { standardRecipeValues } from '../scenarios/params.ts';
 import { runRateProbe, type RateProbeOutput } from './rate-probe.ts';
-import { checkResult, type ProbeOutcome } from './results.ts';
-import { acceptControlOffer, describeSign, executed, executionSign, type Control, type ExecutionSign, type ReadBack } from './accept-execution.ts';
+import { checkResult, checkResultOfRecord, probeRecord } from './results.ts';
+import { acceptControlOffer } from './accept-execution.ts';
+import { notExecutedOutcome, type Control, type NotExecutedMeasurements, type ReadBack } from './not-executed-judgment.ts';
+import { judgeProbeRecord } from './probe-judgment.ts';
 import { rateProbeGate, rateProbeSettings } from './settings.ts';
 import { probeTarget, type StageContext } from './token-probes.ts';
 
@@ -40,36 +42,6 @@ function readBackSettings(trading: TradingProfile): { offerStatus: OperationTemp
     return { reason: 'neither a trade id in the offer status nor a list of terminal statuses to tell an executed offer by', configKey: 'trading.offerStatus.extract.tradeId (or trading.terminalStatuses)' };
   }
   return { offerStatus: trading.offerStatus, extractsTradeId };
-}
-
-/** Spec 4.4 rule 3: an offer the platform processed is answered 200 or 202, so an accept answered 429 must not have executed it. */
-const EXECUTED_SENTENCE = 'SPEC-4-4-RULE-3';
-
-function notExecutedOutcome(captured: CapturedIteration[] | undefined, reads: ReadBack[], sign: ExecutionSign, evidence: RecordedExchange[]): ProbeOutcome {
-  if (!captured?.length) return { verdict: 'INCONCLUSIVE', reason: 'no accept was answered 429 during the staircase, so no refused offer could be read back' };
-  const shown = (r: ReadBack) => ({ offerId: r.offerId, status: r.status, tradeId: r.tradeId });
-  const unread = reads.filter((r) => r.error !== undefined);
-  if (unread.length === reads.length) return { verdict: 'ERROR', reason: `no refused offer could be read back: ${unread[0]?.error ?? 'no status'}`, evidence };
-  const statuses = [...new Set(reads.filter((r) => r.error === undefined).map((r) => JSON.stringify(r.status)))].join(', ');
-  if (sign.kind === 'none') {
-    return { verdict: 'REVIEW', reason: `offers whose accept was answered 429 read back with status ${statuses}, but execution cannot be told apart: ${sign.reason}`, details: { readBack: reads.map(shown) }, evidence };
-  }
-  const done = reads.filter((r) => executed(r, sign));
-  if (done.length) {
-    return {
-      verdict: 'FAIL',
-      on: EXECUTED_SENTENCE,
-      reason: `${done.length} of ${reads.length} offers whose accept was answered 429 were executed anyway: read back, they show ${describeSign(sign)}`,
-      details: { expected: `no execution: ${sign.kind === 'trade-id' ? 'no trade id' : `a status other than "${sign.status}"`}`, actual: done.map(shown) },
-      evidence,
-    };
-  }
-  return {
-    verdict: 'PASS',
-    reason: `${reads.length - unread.length} offers refused with 429 read back unexecuted (status ${statuses}; executed would show ${describeSign(sign)})`,
-    findings: unread.length ? [{ level: 'INFO', message: `${unread.length} refused offers could not be read back` }] : [],
-    evidence,
-  };
 }
 
 /** The staircase's access token, and its user: one of its own (trading.createUser), else trading.userId. */
@@ -164,9 +136,12 @@ export async function acceptChecks(ctx: StageContext, setUpDone: (tokenLifetimeM
     const reason = `no accept was measured: the set-up created no offer to accept${answers} (trading.createOffer, an operation the spec does not show)`;
     return { checks: [ACCEPT_RATE_LIMIT, RATE_LIMITED_ACCEPT_NOT_EXECUTED].map((meta) => checkResult(meta, { verdict: 'ERROR', reason }, output.check.durationMs, ctx.redactor)) };
   }
-  const notExecuted =
-    'reason' in readBack
-      ? checkResult(RATE_LIMITED_ACCEPT_NOT_EXECUTED, { verdict: 'SKIP', reason: readBack.reason, configKey: readBack.configKey }, 0, ctx.redactor)
-      : checkResult(RATE_LIMITED_ACCEPT_NOT_EXECUTED, notExecutedOutcome(captured, reads, executionSign(control!, readBack.extractsTradeId), readEvidence), output.check.durationMs, ctx.redactor);
-  return { checks: [output.check, notExecuted], output };
+  if ('reason' in readBack) {
+    return { checks: [output.check, checkResult(RATE_LIMITED_ACCEPT_NOT_EXECUTED, { verdict: 'SKIP', reason: readBack.reason, configKey: readBack.configKey }, 0, ctx.redactor)], output };
+  }
+  // The record keeps what was read back and the control: its verdict is their judgment (not-executed-judgment.ts), made again by `ptas rejudge`.
+  const measured = ctx.redactor.redactJson({ kind: 'accept-not-executed', captured: captured?.length ?? 0, reads, control: control!, extractsTradeId: readBack.extractsTradeId }) as NotExecutedMeasurements;
+  const record = { ...probeRecord(RATE_LIMITED_ACCEPT_NOT_EXECUTED, notExecutedOutcome(measured), ctx.redactor), analysis: measured };
+  const judged = checkResultOfRecord(RATE_LIMITED_ACCEPT_NOT_EXECUTED, record, { evidence: readEvidence }, output.check.durationMs, judgeProbeRecord);
+  return { checks: [output.check, judged], output };
 }

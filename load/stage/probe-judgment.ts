@@ -3,7 +3,9 @@
 // sent and answered, whether the generator held the plan) and the criteria it
 // was held to; the 413 probe's, the sizes it tried with their answers, the
 // range it could try, the limit the profile documents and what the probe
-// cost. Its verdict is their analysis (load/probes/rate-limit/analysis.ts,
+// cost; the read-back of rate-limited accepts, the offers read back and the
+// control offer (not-executed-judgment.ts); the 429 headers check, the first
+// 429 of each staircase and the limit it measured (retry-advice-judgment.ts). Its verdict is their analysis (load/probes/rate-limit/analysis.ts,
 // load/probes/body-size/analysis.ts) made into claims and judged by the one
 // judgment of src/check/record.ts. The live stage and `ptas rejudge` call the
 // same judgeProbeRecord: a later suite's analysis (how the limit is estimated,
@@ -19,6 +21,8 @@ import type { SizeProbeStep } from '../../src/results/load-model.ts';
 import type { RateLimitAnalysis, RateLimitCriteria } from '../probes/rate-limit/model.ts';
 import type { NormalizedRun } from '../result/normalized.ts';
 import { probeRecord, type ProbeOutcome } from './results.ts';
+import { notExecutedOutcome, type NotExecutedMeasurements } from './not-executed-judgment.ts';
+import { retryAdviceOutcome, type RetryAdviceMeasurements } from './retry-advice-judgment.ts';
 
 /** What the analysis reads of a staircase, and the criteria: nothing else of the run (no exchange, no header value, no offer id). */
 export function staircaseMeasurements(run: NormalizedRun, criteria: RateLimitCriteria): NonNullable<CheckRecord['analysis']> {
@@ -59,12 +63,20 @@ const asIs = { redactString: (text: string) => text, redactJson: (value: unknown
 
 /** The outcome the analysis of the recorded measurements gives. */
 function analysedOutcome(analysis: NonNullable<CheckRecord['analysis']>): Omit<ProbeOutcome, 'evidence' | 'timeline'> {
-  if (analysis.kind === 'rate-limit') {
-    const { run, criteria } = analysis as { run: NormalizedRun; criteria: RateLimitCriteria };
-    return rateLimitOutcome(analyzeRateLimit(run, criteria));
+  switch (analysis.kind) {
+    case 'rate-limit': {
+      const { run, criteria } = analysis as { run: NormalizedRun; criteria: RateLimitCriteria };
+      return rateLimitOutcome(analyzeRateLimit(run, criteria));
+    }
+    case 'body-size': {
+      const { steps, context, cost } = analysis as { steps: SizeProbeStep[]; context: ProbeContext; cost: SizeProbeCost };
+      return bodySizeOutcome(judgeBodySize(steps, context), cost);
+    }
+    case 'accept-not-executed':
+      return notExecutedOutcome(analysis as NotExecutedMeasurements);
+    case 'retry-advice':
+      return retryAdviceOutcome(analysis as RetryAdviceMeasurements);
   }
-  const { steps, context, cost } = analysis as { steps: SizeProbeStep[]; context: ProbeContext; cost: SizeProbeCost };
-  return bodySizeOutcome(judgeBodySize(steps, context), cost);
 }
 
 /** The judgment of a load probe's record: its analysis made again where the record keeps its measurements, else the record's claims. */

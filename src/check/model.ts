@@ -169,11 +169,16 @@ export interface CheckRecord {
    * A load probe's measurements and the criteria it was held to (a 429
    * staircase: its steps, when its requests were sent and answered, whether
    * the generator held the plan; the 413 probe: the sizes it tried with their
-   * answers, its range and what it cost), which the load stage's judgment analyses
+   * answers, its range and what it cost; the offers read back after a 429
+   * accept and the control offer; the first 429 of each staircase), which the load stage's judgment analyses
    * again (load/stage/probe-judgment.ts); the claims above are then that
    * analysis's, kept for a reader.
    */
-  analysis?: { kind: 'rate-limit'; run: unknown; criteria: unknown } | { kind: 'body-size'; steps: unknown; context: unknown; cost: unknown };
+  analysis?:
+    | { kind: 'rate-limit'; run: unknown; criteria: unknown }
+    | { kind: 'body-size'; steps: unknown; context: unknown; cost: unknown }
+    | { kind: 'accept-not-executed'; captured: number; reads: unknown; control: unknown; extractsTradeId: boolean }
+    | { kind: 'retry-advice'; probes: unknown };
 }
 
 /** What one check produced: attached by the check runtime, read by the reporter. */

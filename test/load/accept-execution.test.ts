@@ -1,10 +1,10 @@
-// How the load stage tells an executed offer (load/stage/accept-execution.ts):
+// How the load stage tells an executed offer (load/stage/not-executed-judgment.ts):
 // by the trade id the offer status shows, else by the status a control offer
 // reached when it was accepted — never by "some terminal status", and not at
 // all (REVIEW) when an accepted offer looks like one nobody accepted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { executed, executionSign, type Control } from '../../load/stage/accept-execution.ts';
+import { executed, executionSign, type Control } from '../../load/stage/not-executed-judgment.ts';
 
 const control = (over: Partial<Control>): Control => ({ reached: true, createdStatus: 'offered', bystanderStatus: 'superseded', status: 'accepted', ...over });
 

@@ -1,11 +1,15 @@
 // load/stage/probe-judgment.ts: a load probe's check is judged from what it
 // measured, not from the claims its record shows: the analysis is made again
 // from a staircase's steps and criteria, or the 413 probe's sizes and range,
-// live and offline alike, keeping nothing of the run an analysis does not read.
+// live and offline alike, keeping nothing of the run an analysis does not read;
+// the read-back of rate-limited accepts from the offers read back and the
+// control offer, and the 429 headers check from the headers it read.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CheckRecord } from '../../src/check/model.ts';
-import { TOKEN_BODY_SIZE_LIMIT, TOKEN_RATE_LIMIT } from '../../load/checks.ts';
+import { RATE_LIMIT_HEADERS, RATE_LIMITED_ACCEPT_NOT_EXECUTED, TOKEN_BODY_SIZE_LIMIT, TOKEN_RATE_LIMIT } from '../../load/checks.ts';
+import type { NotExecutedMeasurements } from '../../load/stage/not-executed-judgment.ts';
+import type { RetryAdviceMeasurements } from '../../load/stage/retry-advice-judgment.ts';
 import type { SizeProbeStep } from '../../src/results/load-model.ts';
 import { judgeProbeRecord, sizeMeasurements, staircaseMeasurements } from '../../load/stage/probe-judgment.ts';
 import { emptyAnswers, RESULT_FORMAT, type NormalizedRun, type PhaseResult } from '../../load/result/normalized.ts';
@@ -73,4 +77,47 @@ test('the 413 probe judged from the sizes it tried: its boundary, the limit the 
   // Held to a documented limit well below the boundary it found: the profile's declaration decides.
   const declared = judgeProbeRecord(TOKEN_BODY_SIZE_LIMIT, { claims: [], analysis: sizeMeasurements(steps, { maxBytes: 65_536, minBytes: 1_024, expectedLimitBytes: 4_096 }, cost) });
   assert.notEqual(declared.verdict, 'PASS', 'a boundary four times the documented limit');
+});
+
+test('a rate-limited accept judged from what was read back: the control offer decides what execution looks like', () => {
+  const measured = (over: Partial<NotExecutedMeasurements>): NotExecutedMeasurements => ({
+    kind: 'accept-not-executed',
+    captured: 2,
+    reads: [
+      { offerId: 'o-1', status: 'superseded' },
+      { offerId: 'o-2', status: 'accepted' },
+    ],
+    control: { reached: true, createdStatus: 'offered', bystanderStatus: 'superseded', status: 'accepted' },
+    extractsTradeId: false,
+    ...over,
+  });
+  // The claims say PASS; one refused offer reads back as the control did when accepted: executed.
+  const executed = judgeProbeRecord(RATE_LIMITED_ACCEPT_NOT_EXECUTED, { claims: [], measured: 'a claim the reads do not bear out', analysis: measured({}) });
+  assert.equal(executed.verdict, 'FAIL', executed.reason);
+  assert.equal(executed.basis?.clause, '4.4 rule 3', 'the sentence it rests on: an accept answered 429 was not processed');
+  assert.match(executed.reason!, /1 of 2 offers whose accept was answered 429 were executed anyway/);
+  // The same reads, where an accepted offer ends as an unaccepted one does: execution cannot be told, REVIEW.
+  const blind = judgeProbeRecord(RATE_LIMITED_ACCEPT_NOT_EXECUTED, { claims: [], analysis: measured({ control: { reached: true, createdStatus: 'offered', bystanderStatus: 'accepted', status: 'accepted' } }) });
+  assert.equal(blind.verdict, 'REVIEW', blind.reason);
+  // Nothing refused during the staircase: nothing to read back.
+  assert.equal(judgeProbeRecord(RATE_LIMITED_ACCEPT_NOT_EXECUTED, { claims: [], analysis: measured({ captured: 0, reads: [] }) }).verdict, 'REVIEW');
+});
+
+test('the 429 headers check judged from the headers it read and the limit each staircase measured', () => {
+  const measured = (advertised: string): RetryAdviceMeasurements => ({
+    kind: 'retry-advice',
+    probes: [
+      { operation: 'token', ran: true, sample: { status: 429, headers: { 'retry-after': '1', 'ratelimit-policy': `"default";q=${advertised};w=1`, ratelimit: '"default";r=0;t=1' } }, estimatedLimitRps: 200 },
+      { operation: 'accept', ran: false, skipped: 'accept: not configured' },
+    ],
+  });
+  const agrees = judgeProbeRecord(RATE_LIMIT_HEADERS, { claims: [], analysis: measured('200') });
+  assert.equal(agrees.verdict, 'REVIEW');
+  assert.match(agrees.reason!, /^429 answers carry token: Retry-After 1 s/);
+  const levels = (j: typeof agrees) => j.findings.filter((f) => /advertised quota/.test(f.message)).map((f) => f.level);
+  assert.deepEqual(levels(agrees), ['INFO']);
+  assert.deepEqual(levels(judgeProbeRecord(RATE_LIMIT_HEADERS, { claims: [], analysis: measured('50') })), ['WARN'], 'a quota a quarter of the measured limit');
+  const none = judgeProbeRecord(RATE_LIMIT_HEADERS, { claims: [], analysis: { kind: 'retry-advice', probes: [{ operation: 'token', ran: true }] } });
+  assert.equal(none.verdict, 'SKIP');
+  assert.equal(none.reason, 'no 429 to read: token: no 429 was answered');
 });
