@@ -87,7 +87,7 @@ export async function runLoadStage(options: LoadStageOptions): Promise<LoadStage
       redactor,
     );
     const finishedAt = Date.now();
-    return {
+    const result: Required<LoadStageResult> = {
       checks: [token.size.check, token.rate.check, ...accept.checks, headers],
       load: {
         engine: 'embedded',
@@ -97,6 +97,9 @@ export async function runLoadStage(options: LoadStageOptions): Promise<LoadStage
         profiles: [],
       },
     };
+    for (const check of result.checks) events({ kind: 'check', check });
+    events({ kind: 'load-stage', load: result.load });
+    return result;
   } finally {
     await transport.dispatcher.close();
   }

@@ -1,8 +1,10 @@
 // Runs the conformance checks: one Playwright Test process over every
-// target, started with the run's settings (runner/settings.ts), returning
-// what the collector gathered. What the process prints (the collector's line
-// per check) becomes the run's log events, and the checks on its event
-// channel the run's check events (src/run-events/events.ts).
+// target, started with the run's settings (runner/settings.ts). What the
+// process prints (the collector's line per check) becomes the run's log
+// events, and the checks and problems on its event channel the run's check
+// and problem events (src/run-events/events.ts); what it returns is what
+// those events told (src/run-events/heard-results.ts), with how the
+// Playwright run ended.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,10 +13,11 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { fromRoot } from '../src/paths.ts';
-import { ignoreEvents, type RunEventSink } from '../src/run-events/events.ts';
+import { fanOut, ignoreEvents, type RunEventSink } from '../src/run-events/events.ts';
+import { heardResults } from '../src/run-events/heard-results.ts';
 import { CHECK_EVENTS_FD, checkEventReader } from './check-events.ts';
 import { lineReader } from './lines.ts';
-import type { CheckRunOutput } from './collector.ts';
+import type { CheckRunEnd, CheckRunOutput } from './collector.ts';
 import { handOffIn, writeRunSettings, type RunSettings } from './settings.ts';
 import { writeSpecFiles } from './spec-files.ts';
 import { workerStartGateEnv } from './worker-start.ts';
@@ -22,7 +25,7 @@ import { workerStartGateEnv } from './worker-start.ts';
 export type { CheckRunOutput } from './collector.ts';
 
 export interface CheckRunProcess {
-  /** Hears the run's log lines and, when the settings ask for them (checkEvents), each check as it finishes; without it the checks run silently. */
+  /** Hears the run's log lines, each check as it finishes and each problem outside any check; without it the checks run silently. */
   events?: RunEventSink;
   signal?: AbortSignal;
   /** Run Playwright and its workers at this nice value (0-19): lower priority than a measurement running beside them. */
@@ -47,14 +50,21 @@ export async function runChecks(settings: RunSettings, process_: CheckRunProcess
     const env = { ...writeRunSettings(handOff, path.join(scratch, 'settings.json')), ...workerStartGateEnv(scratch) };
     // Stopped before Playwright started: nothing ran, and that is an interrupted run, not a broken one.
     if (process_.signal?.aborted) return interruptedBeforeStart();
-    const exitCode = await runPlaywright(playwrightArgs(settings), env, Boolean(settings.checkEvents), process_);
+    const heard = heardResults();
+    const events = fanOut(process_.events ?? ignoreEvents, heard.events);
+    const exitCode = await runPlaywright(playwrightArgs(settings), env, { ...process_, events });
+    let end: CheckRunEnd;
     try {
-      return JSON.parse(readFileSync(handOff.paths.results, 'utf8')) as CheckRunOutput;
+      end = JSON.parse(readFileSync(handOff.paths.results, 'utf8')) as CheckRunEnd;
     } catch {
       // Interrupted while Playwright was still starting, before its collector could write anything.
       if (process_.signal?.aborted) return interruptedBeforeStart();
       throw new Error(`the check runner exited with code ${exitCode} without writing results`);
     }
+    // What the channel could not carry comes with the end, told as it would have been.
+    for (const event of end.unsent) events(event);
+    const { unsent: _unsent, ...ended } = end;
+    return { ...ended, checks: heard.checks(), errors: heard.problems() };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -90,21 +100,21 @@ export function relayLog(child: Pick<ChildProcess, 'stdout' | 'stderr'>, events:
   ).then(() => undefined);
 }
 
-function runPlaywright(args: string[], settingsEnv: Record<string, string>, checkEvents: boolean, { events = ignoreEvents, signal, niceness }: CheckRunProcess): Promise<number | null> {
+function runPlaywright(args: string[], settingsEnv: Record<string, string>, { events = ignoreEvents, signal, niceness }: CheckRunProcess): Promise<number | null> {
   return new Promise<number | null>((resolve, reject) => {
     // It and its workers end when this process is gone (runner/exit-with-parent.mjs); its workers start a core's worth at a time (runner/worker-start-gate.mjs).
     const preloads = ['exit-with-parent.mjs', 'worker-start-gate.mjs'].flatMap((file) => ['--import', pathToFileURL(fromRoot('runner', file)).href]);
     const child = spawn(process.execPath, [...preloads, ...args], {
       cwd: fromRoot(),
       env: { ...process.env, ...settingsEnv, FORCE_COLOR: '0' },
-      // With the checks' events asked for, a pipe at the collector's descriptor (runner/check-events.ts).
-      stdio: checkEvents ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
+      // A pipe at the collector's descriptor: the event channel the checks come back on (runner/check-events.ts).
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     });
     // The collector's end of the pipe writes; this one reads.
-    const channel = checkEvents ? (child.stdio[CHECK_EVENTS_FD] as Readable) : null;
-    channel?.on('data', checkEventReader(events));
+    const channel = child.stdio[CHECK_EVENTS_FD] as Readable;
+    channel.on('data', checkEventReader(events));
     // The pipes end when every process holding them has let go: Playwright, and the workers it started.
-    const drained = Promise.all([relayLog(child, events), channel ? ended(channel) : undefined]);
+    const drained = Promise.all([relayLog(child, events), ended(channel)]);
     if (niceness) os.setPriority(child.pid!, niceness);
     // Interrupt, don't kill: on SIGINT Playwright stops the checks in flight
     // and its collector still writes what finished, for a partial report.
@@ -116,7 +126,7 @@ function runPlaywright(args: string[], settingsEnv: Record<string, string>, chec
     child.once('exit', (code) => {
       // The last lines can still be in the pipe when the process is gone; a worker left behind must not hold the run.
       const timer = setTimeout(() => {
-        channel?.destroy();
+        channel.destroy();
         resolve(code);
       }, EVENTS_DRAIN_MS);
       void drained.then(() => {

@@ -27,8 +27,6 @@ export interface RunSettings {
   grep?: string;
   /** Only this part of the checks (Playwright's --shard: deterministic for one suite version and target list). */
   shard?: ShardPart;
-  /** Each finished check also as one JSON line on the child's file descriptor 3 (runner/check-events.ts), for the run's check events. */
-  checkEvents?: boolean;
 }
 
 /** What the Playwright process reads: the settings, and where the run's hand-off files live (all inside its scratch directory). */
@@ -54,7 +52,7 @@ export interface RunPaths {
  * only place that does). `tests`: how many tests the run will declare, when
  * the caller has counted them (the default number of workers depends on it).
  */
-export type RunSettingsInput = Pick<RunSettings, 'targets'> & Partial<Pick<RunSettings, 'workers' | 'checkTimeoutMs' | 'progress' | 'grep' | 'shard' | 'checkEvents'>> & { tests?: number };
+export type RunSettingsInput = Pick<RunSettings, 'targets'> & Partial<Pick<RunSettings, 'workers' | 'checkTimeoutMs' | 'progress' | 'grep' | 'shard'>> & { tests?: number };
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
 
@@ -125,7 +123,6 @@ export function resolveRunSettings(input: RunSettingsInput): RunSettings {
     progress: input.progress ?? true,
     ...(input.grep ? { grep: input.grep } : {}),
     ...(input.shard ? { shard: input.shard } : {}),
-    ...(input.checkEvents ? { checkEvents: true } : {}),
   };
 }
 
@@ -178,7 +175,6 @@ const SCHEMA: JSONSchemaType<RunHandOff> = {
       additionalProperties: false,
       properties: { index: { type: 'integer', minimum: 1 }, total: { type: 'integer', minimum: 1 } },
     },
-    checkEvents: { type: 'boolean', nullable: true },
     markerKey: { type: 'string', minLength: 1 },
     paths: {
       type: 'object',

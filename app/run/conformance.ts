@@ -2,7 +2,7 @@
 // cross-cutting checks of each target folded in over the exchanges all of
 // them recorded (src/crosscut/).
 import { scopeOfProfile, withCrossCuttingResults } from '../../src/crosscut/index.ts';
-import { finishedCheck, ignoreEvents, logText } from '../../src/run-events/events.ts';
+import { ignoreEvents, logText } from '../../src/run-events/events.ts';
 import { checkTags, testTitle } from '../../runner/define.ts';
 import { progressLine } from '../../runner/progress.ts';
 import { runChecks, type CheckRunOutput, type CheckRunProcess } from '../../runner/run-checks.ts';
@@ -12,14 +12,8 @@ import { listConformanceChecks } from './list.ts';
 
 export type { CheckRunOutput } from '../../runner/run-checks.ts';
 
-/**
- * The run's settings as the caller chooses them (the rest default:
- * runner/settings.ts), and how its process runs. The checks' events are asked
- * of the runner when someone hears the run (`events`).
- */
-export type ConformanceOptions = Omit<RunSettingsInput, 'checkEvents'> &
-  CheckRunProcess & {
-  };
+/** The run's settings as the caller chooses them (the rest default: runner/settings.ts), and how its process runs. */
+export type ConformanceOptions = RunSettingsInput & CheckRunProcess;
 
 /**
  * How many tests Playwright will run: each check against each target that
@@ -42,19 +36,20 @@ export async function runConformance(options: ConformanceOptions): Promise<Check
   // Without a chosen number of workers, the default depends on how many tests the run has (runner/settings.ts).
   const tests = options.workers === undefined ? await plannedTests(options) : undefined;
   const events = options.events ?? ignoreEvents;
-  // A run someone hears tells the checks as they finish, through the runner's event channel (runner/check-events.ts).
-  const settings = resolveRunSettings({ ...options, tests, checkEvents: events !== ignoreEvents });
+  const settings = resolveRunSettings({ ...options, tests });
   const ran = await runChecks(settings, { ...options, events });
   const scopes = new Map(settings.targets.map((t) => [t.name, scopeOfProfile(t.profile)]));
   try {
     const checks = withCrossCuttingResults(ran.checks, (target) => scopes.get(target) ?? {});
     for (const check of checks.slice(ran.checks.length)) {
       if (settings.progress) logText(events, progressLine(check, '[over all]'));
-      events({ kind: 'check', check: finishedCheck(check) });
+      events({ kind: 'check', check });
     }
     return { ...ran, checks };
   } catch (error) {
     // A bug in a cross-cutting check must not lose the results of every other check.
-    return { ...ran, errors: [...ran.errors, `the cross-cutting checks could not run: ${error instanceof Error ? error.message : String(error)}`] };
+    const problem = `the cross-cutting checks could not run: ${error instanceof Error ? error.message : String(error)}`;
+    events({ kind: 'problem', message: problem });
+    return { ...ran, errors: [...ran.errors, problem] };
   }
 }

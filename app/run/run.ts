@@ -1,8 +1,10 @@
 // `ptas run`: resolve the target (the embedded reference when no base URL is
 // given), check it is reachable, run the conformance checks, then the load
 // stage, write the report, and last the manifest that makes the folder a
-// certification bundle (app/certify/write-bundle.ts). The returned exit code
-// follows the verdict.
+// certification bundle (app/certify/write-bundle.ts). The results are built
+// from the run's events, the one stream its terminal and live view hear too
+// (src/run-events/heard-results.ts). The returned exit code follows the
+// verdict.
 import path from 'node:path';
 import type { Profile } from '../../src/config/profile.ts';
 import { buildResults } from '../../src/results/build.ts';
@@ -12,14 +14,15 @@ import { specVersion, suiteVersion } from '../../src/version.ts';
 import type { ReferenceOptions } from '../../reference/options.ts';
 import { writeReport, type WrittenReport } from '../../reports/write.ts';
 import { runConformance, type CheckRunOutput } from './conformance.ts';
-import { finishedCheck, type RunEventSink } from '../../src/run-events/events.ts';
+import { fanOut, type RunEventSink } from '../../src/run-events/events.ts';
+import { heardResults, type HeardResults } from '../../src/run-events/heard-results.ts';
 import { terminalSink } from '../../src/run-events/terminal.ts';
 import { assertRunChoices } from '../../runner/settings.ts';
 import { assertReachable } from './preflight.ts';
 import { profileHash } from './profile-hash.ts';
 import { resolveTarget, type Target } from './target.ts';
-import { runLoadStage, type LoadStageResult } from '../../load/stage.ts';
-import { rejudgedLines, withLoadEvidence } from '../../load/stage/crosscut.ts';
+import { runLoadStage } from '../../load/stage.ts';
+import { judgedAgain, rejudgedLines, withLoadEvidence } from '../../load/stage/crosscut.ts';
 import { scopeOfProfile } from '../../src/crosscut/index.ts';
 import { loadSigningKey } from '../../src/certify/signing.ts';
 import { requiredCheckIds } from '../certify/required-checks.ts';
@@ -85,7 +88,9 @@ export interface RunOutcome {
 }
 
 export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
-  const events = options.events ?? terminalSink(process.stdout);
+  // What the run tells as it goes is what it keeps: its results are what this sink heard.
+  const heard = heardResults();
+  const events = fanOut(options.events ?? terminalSink(process.stdout), heard.events);
   const log = (line: string) => events({ kind: 'log', line });
   const startedAt = new Date();
   // A key that cannot sign, a waiver file that cannot be used or a worker count of 0 is found before the run, not after it.
@@ -112,12 +117,12 @@ export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
       options.load === false || options.signal?.aborted || (options.shard && options.shard.index !== LOAD_SHARD)
         ? { checks: [] }
         : await runLoadStage({ profile, embeddedReference: Boolean(target.embedded), signal: options.signal, events });
-    for (const check of loadStage.checks) events({ kind: 'check', check: finishedCheck(check) });
     // The cross-cutting checks judged again over both stages' exchanges: the load stage's error answers too.
     const judged = withLoadEvidence(checks.checks, loadStage.checks, scopeOfProfile(profile));
+    for (const check of judgedAgain(checks.checks, judged)) events({ kind: 'check', check });
     for (const line of rejudgedLines(checks.checks, judged)) log(line);
     const interrupted = options.signal?.aborted || checks.status === 'interrupted' ? 'interrupted (SIGINT)' : undefined;
-    const built = runResults(options, target, { startedAt, embeddedReference: Boolean(target.embedded), interrupted, checks: { ...checks, checks: judged }, loadStage });
+    const built = runResults(options, target, { startedAt, embeddedReference: Boolean(target.embedded), interrupted, heard });
     // Expiry is judged at the run's end, so re-rendering the bundle later says the same.
     const waived = waivers ? applyWaivers(built, waivers, { strict: Boolean(options.strictWaivers), now: new Date(built.run.finishedAt) }) : built;
     const requiredChecks = await requiredCheckIds();
@@ -152,11 +157,11 @@ interface StageOutcomes {
   startedAt: Date;
   embeddedReference: boolean;
   interrupted: string | undefined;
-  checks: Awaited<ReturnType<typeof runConformance>>;
-  loadStage: LoadStageResult;
+  /** What the run's events told: its checks, the load stage's section, the problems outside any check. */
+  heard: HeardResults;
 }
 
-function runResults(options: RunOptions, { profile, connection }: Pick<Target, 'profile' | 'connection'>, { startedAt, embeddedReference, interrupted, checks, loadStage }: StageOutcomes): RunResults {
+function runResults(options: RunOptions, { profile, connection }: Pick<Target, 'profile' | 'connection'>, { startedAt, embeddedReference, interrupted, heard }: StageOutcomes): RunResults {
   const finishedAt = new Date();
   return buildResults({
     run: {
@@ -173,8 +178,8 @@ function runResults(options: RunOptions, { profile, connection }: Pick<Target, '
       interrupted,
       shard: options.shard,
     },
-    checks: [...checks.checks, ...loadStage.checks],
-    load: loadStage.load,
-    errors: checks.errors,
+    checks: heard.checks(),
+    load: heard.load(),
+    errors: heard.problems(),
   });
 }

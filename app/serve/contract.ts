@@ -94,6 +94,12 @@ export type RunEvent =
       positionOnly?: true;
     }
   | {
+      /**
+       * A check finished. A second event for the same check id and target is
+       * its final judgment and replaces the first (a run with a load stage
+       * judges the cross-cutting checks again over the load stage's answers);
+       * the counts already count it once.
+       */
       type: 'check';
       check: { id: string; title: string; target: string; verdict: Verdict; reason?: string; durationMs: number };
       counts: Partial<Record<Verdict, number>>;

@@ -7,7 +7,8 @@
 // secrets never reach an event.
 import type { Verdict } from '../../src/check/model.ts';
 import type { Redactor } from '../../src/http/redact.ts';
-import { progressAsLog, type FinishedCheck, type RunEventSink } from '../../src/run-events/events.ts';
+import type { CheckResult } from '../../src/check/model.ts';
+import { progressAsLog, type RunEventSink } from '../../src/run-events/events.ts';
 import { CROSSCUT_CHECKS } from '../../src/crosscut/index.ts';
 import { LOAD_CHECKS } from '../../load/checks.ts';
 import type { RunEvent } from './contract.ts';
@@ -37,9 +38,19 @@ export function liveView({ redactor, emit, startedAt, load }: LiveViewInput): Li
     const line = redactor.redactString(text);
     emit({ type: 'log', line: line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}…` : line });
   };
-  const check = (finished: FinishedCheck) => {
+  // A check told again (its final judgment) replaces its first verdict in the counts, as the console replaces its row.
+  const verdicts = new Map<string, Verdict>();
+  const check = (finished: CheckResult, planned?: number) => {
+    const key = `${finished.target}\u0000${finished.id}`;
+    const earlier = verdicts.get(key);
+    if (earlier) {
+      const left = (counts[earlier] ?? 1) - 1;
+      if (left) counts[earlier] = left;
+      else delete counts[earlier];
+    }
+    verdicts.set(key, finished.verdict);
     counts[finished.verdict] = (counts[finished.verdict] ?? 0) + 1;
-    const { id, title, target, verdict, reason, durationMs, planned } = finished;
+    const { id, title, target, verdict, reason, durationMs } = finished;
     emit({
       type: 'check',
       check: { id, title, target, verdict, ...(reason ? { reason: redactor.redactString(reason) } : {}), durationMs },
@@ -53,7 +64,7 @@ export function liveView({ redactor, emit, startedAt, load }: LiveViewInput): Li
       case 'log':
         return log(event.line);
       case 'check':
-        return check(event.check);
+        return check(event.check, event.planned);
       case 'load-step':
         return emit({ type: 'load-step', ...event.step });
     }

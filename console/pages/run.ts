@@ -174,7 +174,11 @@ function subscribe(run: RunRecord, implementation: ImplementationRecord | undefi
       clock.set(e.run);
     },
     check: (e) => {
-      view.checks.append(checkRow(e));
+      // A check told again (the cross-cutting ones, judged over the load stage's answers too) takes its row's place.
+      const row = checkRow(e);
+      const earlier = [...view.checks.querySelectorAll<HTMLTableRowElement>('tr.check-row')].find((r) => r.dataset.checkId === e.check.id && r.dataset.target === e.check.target);
+      if (earlier) earlier.replaceWith(row);
+      else view.checks.append(row);
       showCounts(view, e.counts, e.expected);
       clock.set({ ...run, status: 'running' }, e.elapsedMs);
     },

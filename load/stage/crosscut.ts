@@ -28,3 +28,9 @@ export function rejudgedLines(before: readonly CheckResult[], after: readonly Ch
     .filter((c) => CROSSCUT_IDS.has(c.id) && earlier.get(`${c.target} ${c.id}`) !== c.verdict)
     .map((c) => `ptas: ${c.id} judged again with the load stage's error answers: ${c.verdict}${c.reason ? ` ${c.reason}` : ''}`);
 }
+
+/** The cross-cutting results withLoadEvidence made anew: each is its check's final judgment, told as a check event that replaces the first. */
+export function judgedAgain(before: readonly CheckResult[], after: readonly CheckResult[]): CheckResult[] {
+  const earlier = new Set(before);
+  return after.filter((c) => CROSSCUT_IDS.has(c.id) && !earlier.has(c));
+}

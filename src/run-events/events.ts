@@ -1,19 +1,17 @@
 // What a run says as it goes, as one stream of events: the checks as they
-// finish, the load stage's staircase steps, its live progress, and the lines
-// of the run's log. Whoever runs checks or probes (runner/run-checks.ts,
+// finish (each whole: verdict, findings, evidence, record), the load stage's
+// staircase steps, its live progress and its section of the results, problems
+// outside any check, and the lines of the run's log. Whoever runs checks or
+// probes (runner/collector.ts through runner/check-events.ts,
 // app/run/conformance.ts, load/stage.ts and its probes, app/run/run.ts)
-// emits into one sink; whoever shows the run consumes it: the terminal
-// (src/run-events/terminal.ts) and `ptas serve`'s live view
-// (app/serve/live-view.ts). A new kind of event is one more member of
+// emits into one sink; whoever shows or keeps the run consumes it: the
+// terminal (src/run-events/terminal.ts), `ptas serve`'s live view
+// (app/serve/live-view.ts), and the results a run writes
+// (src/run-events/heard-results.ts), from which results.json is built. A new kind of event is one more member of
 // RunEvent, emitted where it happens; a consumer handles the kinds it shows
 // and passes over the rest, so no consumer changes for a kind it ignores.
 import type { CheckResult } from '../check/model.ts';
-
-/** One finished check, as a live view shows it (results.json has the rest: evidence, findings, the record). */
-export interface FinishedCheck extends Pick<CheckResult, 'id' | 'title' | 'area' | 'severity' | 'requirements' | 'target' | 'verdict' | 'reason' | 'durationMs'> {
-  /** The checks the run planned (Playwright's tests; the cross-cutting and load checks come on top), when known. */
-  planned?: number;
-}
+import type { LoadSection } from '../results/load-model.ts';
 
 /** One step of a 429 staircase, as it ends. */
 export interface LoadStep {
@@ -27,8 +25,17 @@ export interface LoadStep {
 export type RunEvent =
   /** One line of the run's log, without its newline: what the terminal prints. */
   | { kind: 'log'; line: string }
-  /** A check finished: the runner's, then the cross-cutting ones, then the load stage's. */
-  | { kind: 'check'; check: FinishedCheck }
+  /**
+   * A check finished, whole: the runner's, then the cross-cutting ones, then
+   * the load stage's. A later event for the same check and target is its
+   * final judgment and replaces the earlier one (the cross-cutting checks
+   * judged again over the load stage's exchanges).
+   */
+  | { kind: 'check'; check: CheckResult; planned?: number }
+  /** A problem outside any check (a suite file that failed to load, a worker crash, a cross-cutting check that could not run). */
+  | { kind: 'problem'; message: string }
+  /** The load stage's section of the results (its probes' measurements), once, at its end. */
+  | { kind: 'load-stage'; load: LoadSection }
   /** A step of a 429 staircase of the load stage ended. */
   | { kind: 'load-step'; step: LoadStep }
   /**
@@ -76,9 +83,4 @@ export function progressAsLog(sink: RunEventSink, everySec = LOG_PROGRESS_EVERY_
     lastLogged.set(event.source, event.elapsedSec);
     sink({ kind: 'log', line: event.line });
   };
-}
-
-export function finishedCheck(check: CheckResult, planned?: number): FinishedCheck {
-  const { id, title, area, severity, requirements, target, verdict, reason, durationMs } = check;
-  return { id, title, area, severity, requirements, target, verdict, ...(reason ? { reason } : {}), durationMs, ...(planned ? { planned } : {}) };
 }

@@ -87,7 +87,7 @@ test('in a file or a pipe the terminal prints each log line, and each activity\'
   terminal({ kind: 'log', line: 'ptas: load stage against http://127.0.0.1:8080' });
   for (const second of [0, 1, 5]) terminal(progress('ptas load: token 429', second));
   terminal({ kind: 'progress-end', source: 'ptas load: token 429' });
-  terminal({ kind: 'check', check: { id: 'load.token-rate-limit', title: 't', area: 'load', severity: 'MUST', requirements: [], target: 'target', verdict: 'PASS', durationMs: 1 } });
+  terminal({ kind: 'check', check: { id: 'load.token-rate-limit', title: 't', area: 'load', severity: 'MUST', requirements: [], target: 'target', verdict: 'PASS', durationMs: 1, findings: [], evidence: [], timeline: [] } });
   terminal({ kind: 'log', line: 'ptas load: token 429: PASS limit 20 req/s' });
   assert.equal(out.text(), 'ptas: load stage against http://127.0.0.1:8080\nptas load: token 429 0s\nptas load: token 429 5s\nptas load: token 429: PASS limit 20 req/s\n');
 });
@@ -107,4 +107,17 @@ test('on a terminal the activities in progress share one live line, which a log 
   terminal(progress('token', 3));
   terminalSink(out)({ kind: 'log', line: 'elsewhere' });
   assert.ok(out.text().endsWith(`${clear}token 3s${clear}elsewhere\n`));
+});
+
+test("the live view counts a check told again once: its final judgment replaces its first verdict in the counts", () => {
+  const published: ServedEvent[] = [];
+  const live = liveView({ redactor: new Redactor(), emit: (e) => published.push(e), startedAt: 0, load: true });
+  const told = (id: string, verdict: 'PASS' | 'WARN') => live.events({ kind: 'check', check: { id, title: id, area: 'errors', severity: 'SHOULD', requirements: [], target: 'target', verdict, durationMs: 1, findings: [], evidence: [], timeline: [] } });
+  told('users.details-schema', 'PASS');
+  told('errors.error-bodies-are-json', 'PASS');
+  told('errors.error-bodies-are-json', 'WARN');
+  assert.deepEqual(live.counts, { PASS: 1, WARN: 1 });
+  const last = published.at(-1);
+  assert.ok(last?.type === 'check');
+  assert.deepEqual(last.counts, { PASS: 1, WARN: 1 });
 });

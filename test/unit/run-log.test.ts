@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { relayLog } from '../../runner/run-checks.ts';
-import { checkEventReader } from '../../runner/check-events.ts';
+import { checkEventReader, writeChannelEvent } from '../../runner/check-events.ts';
 import { liveView } from '../../app/serve/live-view.ts';
 import type { RunEvent as ServedEvent } from '../../app/serve/contract.ts';
 import type { RunEvent } from '../../src/run-events/events.ts';
@@ -39,9 +39,14 @@ test("the child's lines reach the console whole: a line cut between chunks, insi
 test('a check on the runner\'s event channel cut inside a character keeps its title', () => {
   const heard: RunEvent[] = [];
   const read = checkEventReader((e) => heard.push(e));
-  const bytes = Buffer.from(`${JSON.stringify({ id: 'users.x', title: 'Détails — 5 ± 1 s', target: 't', verdict: 'PASS', durationMs: 3 })}\n`);
+  const bytes = Buffer.from(`${JSON.stringify({ kind: 'check', check: { id: 'users.x', title: 'Détails — 5 ± 1 s', target: 't', verdict: 'PASS', durationMs: 3 } })}\n`);
   const inside = bytes.indexOf(Buffer.from('—')) + 1;
   read(bytes.subarray(0, inside));
   read(bytes.subarray(inside));
   assert.deepEqual(heard.map((e) => e.kind === 'check' && e.check.title), ['Détails — 5 ± 1 s']);
+});
+
+test('a channel that is not open says so, so the collector hands the event over at the end instead of losing it', () => {
+  // A descriptor nobody opened: Playwright started by other means than runner/run-checks.ts.
+  assert.equal(writeChannelEvent({ kind: 'problem', message: 'a worker crashed' }, 987), false);
 });
