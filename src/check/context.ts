@@ -19,7 +19,8 @@ import type { SpecOperation } from '../spec/status-codes.ts';
 import type { Profile } from '../config/profile.ts';
 import { isUnset, profileValue, type ProfileKey, type ProfileValue } from '../config/key-path.ts';
 import { resolveBasis, type BasisRef, type RecordEntry } from './record.ts';
-import { judgeRule, type RuleObservation } from './rules.ts';
+import { judgeRule, type RuleJudgment, type RuleObservation } from './rules.ts';
+import type { NamedJudgment } from './judgments.ts';
 import type { Claim, Observation } from './outcome.ts';
 import type { Effect } from './server-error.ts';
 
@@ -140,6 +141,24 @@ export class CheckContext implements ExchangeRecorder {
     const rule = this.clean(observation);
     const judged = judgeRule(rule);
     this.entries.push({ rule, ...(judged.ends ? { ended: true as const } : {}) });
+    this.claimsOf(judged);
+  }
+
+  /**
+   * Applies a named judgment of the suite to what the check observed
+   * (src/check/judgments.ts): records its name and the input, redacted (the
+   * judgment is made of the redacted input, as offline), makes its claims,
+   * and ends the check when they do.
+   */
+  judge<I>(judgment: NamedJudgment<I>, input: I): void {
+    const kept = this.clean(input);
+    const judged = judgment.judge(kept);
+    this.entries.push({ judgment: judgment.name, input: kept, ...(judged.ends ? { ended: true as const } : {}) });
+    this.claimsOf(judged);
+  }
+
+  /** A rule's or a judgment's claims as the check's, not recorded (the rule or judgment is); the check ends where they end it. */
+  private claimsOf(judged: RuleJudgment): void {
     for (const c of judged.claims) this.claim(c.level, c.message, c.details, { rests: c.rests, observed: c.observed }, true);
     if (judged.ends) throw new CheckFailure(judged.claims.at(-1)!.message);
   }
@@ -176,8 +195,13 @@ export class CheckContext implements ExchangeRecorder {
 
   /** A profile declaration as a basis reference: the key, and the value the profile gives it (kept in the record: the judgment reads no profile). */
   private declared(profileKey: string): BasisRef {
-    const value = this.scope.profile ? profileValue(this.scope.profile, profileKey as ProfileKey) : undefined;
+    const value = this.declaredValue(profileKey);
     return { kind: 'declared', profileKey, ...(value === undefined ? {} : { declaredValue: value }) };
+  }
+
+  /** The value the profile declares at `profileKey`, as a claim's basis records it: for a named judgment's input (a judgment reads no profile). */
+  declaredValue(profileKey: string): unknown {
+    return this.scope.profile ? profileValue(this.scope.profile, profileKey as ProfileKey) : undefined;
   }
 
   /**

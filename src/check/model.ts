@@ -149,8 +149,19 @@ export interface RecordedRule {
   ended?: true;
 }
 
-/** One entry of a check's record: a claim it made, or a rule it applied to an answer. */
-export type RecordEntry = RecordedClaim | RecordedRule;
+/**
+ * A named judgment of the check's suite applied to what the check observed
+ * (src/check/judgments.ts), as its record keeps it: the name and the input,
+ * redacted; `ended`: its judgment ended the check when it was observed.
+ */
+export interface RecordedJudgment {
+  judgment: string;
+  input: unknown;
+  ended?: true;
+}
+
+/** One entry of a check's record: a claim it made, a rule it applied to an answer, or a named judgment it applied to what it observed. */
+export type RecordEntry = RecordedClaim | RecordedRule | RecordedJudgment;
 
 /** What a check observed and said: everything its judgment reads. */
 export interface CheckRecord {

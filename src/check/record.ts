@@ -2,7 +2,9 @@
 // (results.json, each check's `record`): its claims, each naming the sentence
 // it rests on by reference — a catalogue id, or a profile key with the value
 // the profile declared — never by the words; the rules it applied to answers,
-// with what each read (src/check/rules.ts); whether a precondition was
+// with what each read (src/check/rules.ts); the named judgments of its suite
+// it applied to what it observed, with their input (src/check/judgments.ts);
+// whether a precondition was
 // missing; why it stopped early. Its verdict is the judgment of that record:
 // a pure function of the record, the check's metadata (severity and
 // requirements, from the catalogue) and the catalogue's sentences, which
@@ -11,11 +13,12 @@
 // again by the same suite gives the same verdicts, and by another suite the
 // verdicts that suite's rules give.
 import { declaredBasis, specBasis } from './basis.ts';
-import type { BasisRef, CheckMeta, CheckOutcome, CheckRecord, RecordEntry, RecordedClaim, VerdictBasis } from './model.ts';
-import { judgeRule } from './rules.ts';
+import type { BasisRef, CheckMeta, CheckOutcome, CheckRecord, RecordEntry, RecordedClaim, RecordedJudgment, RecordedRule, VerdictBasis } from './model.ts';
+import { judgeRule, type RuleJudgment } from './rules.ts';
+import { judgmentNamed } from './judgments.ts';
 import { decideOutcome, type Claim, type DecidedOutcome } from './outcome.ts';
 
-export type { BasisRef, CheckRecord, RecordEntry, RecordedClaim, RecordedRule } from './model.ts';
+export type { BasisRef, CheckRecord, RecordEntry, RecordedClaim, RecordedJudgment, RecordedRule } from './model.ts';
 
 /** The basis a reference names, in the words of the installed catalogue. */
 export function resolveBasis(requirements: readonly string[], ref: BasisRef): VerdictBasis | undefined {
@@ -61,19 +64,28 @@ export function recordOf(input: Omit<CheckRecord, 'claims'> & { claims: readonly
 function claimsOf(requirements: readonly string[], entries: readonly RecordEntry[]): Claim[] {
   const claims: Claim[] = [];
   for (const [i, entry] of entries.entries()) {
-    if (!('rule' in entry)) {
+    if (!('rule' in entry) && !('judgment' in entry)) {
       claims.push(resolvedClaim(requirements, entry));
       continue;
     }
-    const judged = judgeRule(entry.rule);
+    const judged = judgeEntry(entry);
     claims.push(...judged.claims.map((claim) => resolvedClaim(requirements, claim)));
     if (judged.ends && i < entries.length - 1) break;
     if (!judged.ends && entry.ended) {
-      claims.push({ level: 'ERROR', message: `not judged to the end: this check was ended at "${entry.rule.what}" (answered ${entry.rule.status}) by the rules of the suite that observed it, and this suite's would go on to what was never observed: run the check again` });
+      const where = 'rule' in entry ? `at "${entry.rule.what}" (answered ${entry.rule.status})` : `by the judgment ${entry.judgment}`;
+      claims.push({ level: 'ERROR', message: `not judged to the end: this check was ended ${where} by the rules of the suite that observed it, and this suite's would go on to what was never observed: run the check again` });
       break;
     }
   }
   return claims;
+}
+
+/** A rule or a named judgment applied again by this suite; a judgment this suite no longer has cannot judge (ERROR, the suite's doing). */
+function judgeEntry(entry: RecordedRule | RecordedJudgment): RuleJudgment {
+  if ('rule' in entry) return judgeRule(entry.rule);
+  const named = judgmentNamed(entry.judgment);
+  if (named) return named.judge(entry.input);
+  return { claims: [{ level: 'ERROR', message: `not judged: this suite has no judgment ${entry.judgment}, which the check applied when it was observed` }], ends: true };
 }
 
 /** The verdict of a check from its record: the one judgment, live and offline. */

@@ -8,7 +8,8 @@
 // (reports/history.ts) find them here, from a light summary of each run
 // (observedRun), so neither keeps whole results beside the ones it has.
 import { describeBasis } from '../check/basis.ts';
-import type { CheckResult, Finding, RuleObservation } from '../check/model.ts';
+import type { CheckResult, Finding, RecordedJudgment, RuleObservation } from '../check/model.ts';
+import { judgmentNamed } from '../check/judgments.ts';
 import type { RunMetadata, RunResults } from './model.ts';
 
 /** What one run said about one check: enough to set two runs side by side. */
@@ -82,6 +83,12 @@ function ruleLine(rule: RuleObservation): { level: Finding['level']; message: st
   return { level: 'INFO', message: `${rule.what} was answered ${rule.status}${rule.bodyHint} (the ${rule.rule} rule)` };
 }
 
+/** A named judgment shown by what it says of its input (src/check/judgments.ts), or by its name where this suite no longer has it. */
+function judgmentLines(entry: RecordedJudgment): Array<{ level: Finding['level']; message: string }> {
+  const said = judgmentNamed(entry.judgment)?.judge(entry.input).claims;
+  return said?.length ? said.map(({ level, message }) => ({ level, message })) : [{ level: 'INFO', message: `judged by ${entry.judgment}` }];
+}
+
 function observedCheck(check: CheckResult): ObservedCheck {
   // A night written before checks kept their record has its findings, the claims as decided; older still, neither.
   const claims = check.record?.claims ?? check.findings ?? [];
@@ -92,7 +99,7 @@ function observedCheck(check: CheckResult): ObservedCheck {
     verdict: check.waived?.verdict ?? check.verdict,
     ...(check.reason !== undefined ? { reason: check.reason } : {}),
     ...(check.basis ? { basis: describeBasis(check.basis) } : {}),
-    claims: claims.map((entry) => ('rule' in entry ? ruleLine(entry.rule) : { level: entry.level, message: entry.message })),
+    claims: claims.flatMap((entry) => ('rule' in entry ? [ruleLine(entry.rule)] : 'judgment' in entry ? judgmentLines(entry) : [{ level: entry.level, message: entry.message }])),
     evidence: (check.evidence ?? []).slice(0, EVIDENCE_LINES).map(exchangeLine),
   };
 }
