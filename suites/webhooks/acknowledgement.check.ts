@@ -15,10 +15,12 @@
 // before the sender hung up is a confirmation. If the sender hung up first
 // (its timeout was shorter than the receiver's answer took), nothing was
 // confirmed and a redelivery is what 6.2 leaves open ("Retry and redelivery
-// behaviour: not shown"), not a contradiction.
+// behaviour: not shown"), not a contradiction. What the check observed is
+// judged by redelivery-judgments.ts.
 import { defineCheck, type CheckContext } from '../../runner/index.ts';
 import { idempotencyKey, type DeliveryAnswer, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
 import { redeliveryByKey, sameContentOtherKey, secondWindowMs, secondWindowWaitMs } from './redelivery.ts';
+import { acknowledgementEndsDelivery } from './redelivery-judgments.ts';
 import { answeredAtMs, offset, VERIFICATION_SUCCEEDED, webhookWaitsMs, withWebhookSession, type WebhookSession } from './support.ts';
 
 const ACKNOWLEDGEMENT_CODES = [200, 201, 202, 204] as const;
@@ -58,37 +60,31 @@ for (const code of ACKNOWLEDGEMENT_CODES) {
           return check.notObserved(`delivery #${first.seq} carries no X-BTS-Idempotency-Key, and only the key tells a redelivery of the event from another event: see ${KEY_CHECK}`);
         }
         const answer = await fateOf(session, check, first, code);
-        if (!answer.written) {
-          check.review(`the sender hung up ${answer.hungUpAfterMs ?? '?'} ms after delivery #${first.seq} arrived, before the receiver's ${code} was written: nothing was confirmed, so whether the event comes again is retry behaviour, which 6.2 does not show`);
-          return;
-        }
+        const observed = {
+          code,
+          key,
+          first: { seq: first.seq, written: answer.written, ...(answer.hungUpAfterMs !== undefined ? { hungUpAfterMs: answer.hungUpAfterMs } : {}), ...(answer.answeredAfterMs !== undefined ? { answeredAfterMs: answer.answeredAfterMs } : {}) },
+          windowMs: session.settings.observationWindowMs,
+          secondWindowMs: secondWindowMs(profile.webhooks ?? {}),
+          sameContentOtherKey: [] as number[],
+          attempts: [attempt(first, first)],
+        };
+        // Nothing confirmed: the check watches no further (judged: redelivery-judgments.ts).
+        if (!answer.written) return check.judge(acknowledgementEndsDelivery, observed);
         const again = await redeliveryByKey(session, check, first, first, answeredAtMs(first), session.settings.observationWindowMs);
         if (!again) {
-          const others = sameContentOtherKey(session, first);
-          if (others.length) check.note(`deliver${others.length === 1 ? 'y' : 'ies'} #${others.map((d) => d.seq).join(', #')} carried the content of #${first.seq} under another key: another event, not a redelivery`);
-          return check.note(`no delivery with key ${key} within ${session.settings.observationWindowMs} ms after the ${code} was written (${Math.round(answeredAtMs(first) - first.receivedAtMs)} ms after delivery #${first.seq} arrived)`);
+          const others = sameContentOtherKey(session, first).map((d) => d.seq);
+          return check.judge(acknowledgementEndsDelivery, { ...observed, sameContentOtherKey: others, answeredAfterArrivalMs: Math.round(answeredAtMs(first) - first.receivedAtMs) });
         }
         // The receiver answers the redelivery with the same code (a script's last step repeats).
         const againAnswer = await fateOf(session, check, again, code);
-        const windowMs = secondWindowMs(profile.webhooks ?? {});
-        const third = againAnswer.written ? await redeliveryByKey(session, check, first, again, answeredAtMs(again), windowMs) : undefined;
-        const attempts = [first, again, ...(third ? [third] : [])].map((d) => attempt(d, first));
-        const details = { acknowledgement: code, key, attempts };
-        if (third) {
-          return check.fail(
-            `the event (key ${key}) was delivered again after each of two ${code} answers written in full: #${first.seq} answered ${code}, redelivered as #${again.seq} (${offset(again, first)}), answered ${code}, redelivered as #${third.seq} (${offset(third, first)}): the ${code} is not taken as confirming receipt`,
-            details,
-            { on: 'SPEC-6-1-ACK' },
-          );
-        }
-        const ended = againAnswer.written
-          ? `the ${code} to that redelivery ended it (no delivery with the key within ${windowMs} ms)`
-          : `the sender hung up on that redelivery before the ${code} was written, so whether a confirmed redelivery ends the event was not seen`;
-        check.warn(
-          `the event (key ${key}) was delivered once more (#${again.seq}, ${offset(again, first)}) after the receiver's ${code} to delivery #${first.seq} was written in full (${answer.answeredAfterMs ?? 0} ms after it arrived); ${ended}. Once is what an at-least-once sender may do, and X-BTS-Idempotency-Key lets the receiver de-duplicate it (5 rule 5); the event again after a second confirmation would contradict 6.1`,
-          details,
-          { on: 'SPEC-6-1-ACK' },
-        );
+        const third = againAnswer.written ? await redeliveryByKey(session, check, first, again, answeredAtMs(again), observed.secondWindowMs) : undefined;
+        check.judge(acknowledgementEndsDelivery, {
+          ...observed,
+          again: { seq: again.seq, at: offset(again, first), written: againAnswer.written },
+          ...(third ? { third: { seq: third.seq, at: offset(third, first) } } : {}),
+          attempts: [first, again, ...(third ? [third] : [])].map((d) => attempt(d, first)),
+        });
       });
     },
   );

@@ -5,23 +5,11 @@
 // with the wrong success, or a risk status outside processing, finished and
 // cancelled (3.2), is a warning; an event that does not arrive is lateness
 // (a profile-declared FAIL under a declared webhooks.deliveryTimeoutMs, else
-// not observed).
+// not observed). What arrived is judged by event-judgments.ts.
 import { defineCheck } from '../../runner/index.ts';
 import { eventLayers } from '../../src/webhooks/delivery.ts';
-import { describeEvent, eventsToCause, RISK_STATUSES, webhookWaitsMs, withWebhookSession, ACKNOWLEDGE, type CausedEvent, type UserUpdateEvent } from './support.ts';
-
-/** What one caused event's delivery shows against what was asked: each mismatch with the sentence it departs from. */
-function mismatches(event: UserUpdateEvent, members: Record<string, unknown>): Array<{ message: string; on?: string }> {
-  const what = describeEvent(event);
-  const found: Array<{ message: string; on?: string }> = [];
-  if (members.action !== event.action) found.push({ message: `${what} arrived with action ${JSON.stringify(members.action)}` });
-  if (event.success !== undefined && members.success !== event.success) found.push({ message: `${what} arrived with success ${JSON.stringify(members.success)}` });
-  if (event.status !== undefined && members.status !== event.status) {
-    const known = RISK_STATUSES.includes(members.status as string);
-    found.push({ message: `${what} arrived with status ${JSON.stringify(members.status)}${known ? '' : ' (not one of processing, finished, cancelled)'}`, ...(known ? {} : { on: 'SPEC-3-2-STATUS' }) });
-  }
-  return found;
-}
+import { describeEvent, eventsToCause, webhookWaitsMs, withWebhookSession, ACKNOWLEDGE, type CausedEvent } from './support.ts';
+import { eventActions, type EventDelivered } from './event-judgments.ts';
 
 defineCheck(
   {
@@ -44,26 +32,18 @@ defineCheck(
       }
       // The delivery that carries each action for the user: other notifications and retries of earlier events do not count.
       const deliveries = await Promise.all(causes.map((caused) => session.findDeliveryOf(caused)));
-      const delivered: string[] = [];
-      let problems = 0;
+      const delivered: EventDelivered[] = [];
       for (const [i, caused] of causes.entries()) {
         const delivery = deliveries[i];
         if (!delivery) continue;
         // params, or the top level of a body that breaks the shape (the body-schema check judges the shape).
         const members = eventLayers(delivery)[0] ?? {};
-        delivered.push(String(members.action));
+        delivered.push({ event: caused.event, seq: delivery.seq, members });
         observed.push(`${describeEvent(caused.event)}: delivery #${delivery.seq} ${JSON.stringify(members)}`);
-        for (const mismatch of mismatches(caused.event, members)) {
-          problems++;
-          check.warn(mismatch.message, { delivery: delivery.seq, members }, mismatch.on ? { on: mismatch.on } : {});
-        }
       }
       const missing = causes.filter((_, i) => !deliveries[i]);
+      check.judge(eventActions, { delivered, allArrived: !missing.length, riskEvaluationCaused: Boolean(riskEvaluationAction), observed });
       if (missing.length) return session.late(missing);
-      if (problems) return;
-      const gap = riskEvaluationAction ? '' : '; risk evaluation was not caused: set webhooks.riskEvaluationAction to the action string the implementation uses';
-      const actions = [...new Set(delivered)].join(', ') || 'none';
-      check.review(`${delivered.length} events delivered with actions ${actions}; the risk-evaluation action string and the params of actions other than verification are not shown by the spec${gap}`, { observed });
     });
   },
 );

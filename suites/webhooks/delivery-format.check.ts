@@ -5,12 +5,15 @@
 // Each check causes one verification event, acknowledges it with 204, and
 // judges the delivery that carries that event (support.ts), not whatever
 // arrives first. How the digest and signature are computed and the skew are
-// not shown: judgements.ts applies the profile's declarations.
+// not shown: judgements.ts applies the profile's declarations, through the
+// named judgments of delivery-judgments.ts (the record keeps the delivery's
+// observation, judged again offline).
 import { defineCheck } from '../../runner/index.ts';
 import type { CheckFixtures } from '../../runner/index.ts';
 import { fieldValue } from '../../src/webhooks/delivery.ts';
 import type { ReceivedDelivery } from '../../src/webhooks/delivery.ts';
-import { apply, judgeContentDigest, judgeDate, judgeHeadersPresent, judgeSignature } from './judgements.ts';
+import { observeDelivery } from './judgements.ts';
+import { contentDigestMatches, dateWithinSkew, headerDeclarations, headersPresent, postJson, signatureVerifies } from './delivery-judgments.ts';
 import { ACKNOWLEDGE, loadSignatureStrategy, VERIFICATION_SUCCEEDED, webhookWaitsMs, withWebhookSession, type WebhookSession } from './support.ts';
 
 /** The start most format checks share: cause one verification event, acknowledge it, take its delivery. */
@@ -34,14 +37,8 @@ defineCheck(
   async (fixtures) => {
     const { check } = fixtures;
     await withAcknowledgedVerification(fixtures, async (delivery) => {
-      check.assert(delivery.method === 'POST', `delivery #${delivery.seq} used ${delivery.method}, not POST`, { expected: 'POST', actual: delivery.method });
-      const type = fieldValue(delivery, 'content-type');
-      // Parameters such as charset do not change the media type (RFC 9110 8.3.1).
-      const media = type?.split(';')[0]?.trim().toLowerCase();
-      check.assert(media === 'application/json', `delivery #${delivery.seq} has Content-Type ${type ?? '(none)'}, expected application/json`, {
-        expected: 'application/json',
-        actual: type ?? null,
-      });
+      const contentType = fieldValue(delivery, 'content-type');
+      check.judge(postJson, { seq: delivery.seq, method: delivery.method, ...(contentType !== undefined ? { contentType } : {}) });
     });
   },
 );
@@ -54,7 +51,7 @@ defineCheck(
     waitsMs: webhookWaitsMs({ deliveries: 1 }),
   },
   async (fixtures) => {
-    await withAcknowledgedVerification(fixtures, async (delivery) => apply(fixtures.check, judgeHeadersPresent(delivery)));
+    await withAcknowledgedVerification(fixtures, async (delivery) => fixtures.check.judge(headersPresent, { delivery: await observeDelivery(delivery) }));
   },
 );
 
@@ -66,7 +63,9 @@ defineCheck(
     waitsMs: webhookWaitsMs({ deliveries: 1 }),
   },
   async (fixtures) => {
-    await withAcknowledgedVerification(fixtures, async (delivery, session) => apply(fixtures.check, judgeContentDigest(delivery, session.settings)));
+    await withAcknowledgedVerification(fixtures, async (delivery, session) =>
+      fixtures.check.judge(contentDigestMatches, { delivery: await observeDelivery(delivery), declared: headerDeclarations(session.settings) }),
+    );
   },
 );
 
@@ -78,7 +77,9 @@ defineCheck(
     waitsMs: webhookWaitsMs({ deliveries: 1 }),
   },
   async (fixtures) => {
-    await withAcknowledgedVerification(fixtures, async (delivery, session) => apply(fixtures.check, judgeDate(delivery, session.settings)));
+    await withAcknowledgedVerification(fixtures, async (delivery, session) =>
+      fixtures.check.judge(dateWithinSkew, { delivery: await observeDelivery(delivery), declared: headerDeclarations(session.settings) }),
+    );
   },
 );
 
@@ -93,7 +94,7 @@ defineCheck(
     await withWebhookSession(fixtures, ACKNOWLEDGE, async (session) => {
       const strategy = await loadSignatureStrategy(fixtures, session.settings);
       const { delivery } = await session.causeAndReceive(VERIFICATION_SUCCEEDED);
-      apply(fixtures.check, await judgeSignature(delivery, strategy, session.settings));
+      fixtures.check.judge(signatureVerifies, { delivery: await observeDelivery(delivery, strategy), declared: headerDeclarations(session.settings) });
     });
   },
 );

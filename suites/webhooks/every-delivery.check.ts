@@ -6,10 +6,11 @@
 // each with 500 so that a redelivery comes, and judges EVERY delivery the
 // receiver got in the meantime — redeliveries and notifications of other kinds (6.2) included —
 // for the four headers, the digest, the Date and the signature, by the same
-// judgements as the single-delivery checks.
+// judgements as the single-delivery checks (delivery-judgments.ts).
 import { defineCheck } from '../../runner/index.ts';
 import { isAttemptOf, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
-import { applyWorst, judgeContentDigest, judgeDate, judgeHeadersPresent, judgeSignature, type Judgement } from './judgements.ts';
+import { observeDelivery } from './judgements.ts';
+import { everyDeliveryVerifiable, headerDeclarations, type DeliveryInRole } from './delivery-judgments.ts';
 import { describeEvent, eventsToCause, loadSignatureStrategy, REFUSE_FIRST_ATTEMPT, webhookWaitsMs, withWebhookSession, type CausedEvent, type WebhookSession } from './support.ts';
 
 /** What a delivery is to this check, for the report: an event it caused, a redelivery, or something else. */
@@ -51,19 +52,12 @@ defineCheck(
       // Redeliveries of the refused first attempts come during the window after each; one each is all this check judges.
       await Promise.all([...events.keys()].map((first) => session.redeliveryOf(first)));
 
-      const judgements: Judgement[] = [];
+      const judged: DeliveryInRole[] = [];
       const roles: Record<string, string> = {};
       for (const delivery of [...session.deliveries]) {
         const role = roleOf(delivery, session, events);
         roles[`#${delivery.seq}`] = role;
-        const headers = judgeHeadersPresent(delivery);
-        const judged = [headers, judgeContentDigest(delivery, session.settings), judgeDate(delivery, session.settings)];
-        // A missing Signature is judged with the headers already; without a scheme there is nothing to verify.
-        if (strategy && headers.kind === 'pass') judged.push(await judgeSignature(delivery, strategy, session.settings));
-        judgements.push(...judged.map((j) => (j.kind === 'pass' ? j : { ...j, message: `${j.message} (${role})` })));
-      }
-      if (!strategy) {
-        judgements.push({ kind: 'review', message: `no signature scheme is configured (webhooks.signature): the Signature of the ${session.deliveries.length} deliveries was checked for presence, not verified` });
+        judged.push({ delivery: await observeDelivery(delivery, strategy), role });
       }
       const counts = Object.values(roles).reduce<Record<string, number>>((acc, role) => {
         const kind = role.startsWith('first') ? 'first attempts' : role.startsWith('redelivery') ? 'redeliveries' : 'other notifications';
@@ -75,7 +69,7 @@ defineCheck(
       if (!counts.redeliveries) {
         check.note(`no redelivery arrived within ${session.settings.observationWindowMs} ms of the last event, so no redelivery was judged (the retry checks report on retries)`);
       }
-      applyWorst(check, judgements, `all ${session.deliveries.length} deliveries carry the four headers, a matching Content-Digest and a usable Date${strategy ? ', and a signature that verifies' : ''}`);
+      check.judge(everyDeliveryVerifiable, { deliveries: judged, declared: headerDeclarations(session.settings) });
     });
   },
 );

@@ -8,11 +8,12 @@
 // comes only then is late on a loaded machine as likely as on the sender's
 // side, so it is recorded for review, never a FAIL. One redelivery shows the
 // schedule: the receiver acknowledges it, so the event stops coming and the
-// check ends there.
+// check ends there. What was observed is judged by redelivery-judgments.ts.
 import { defineCheck } from '../../runner/index.ts';
 import type { CheckContext } from '../../runner/index.ts';
 import { idempotencyKey, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
 import { answeredAtMs, offset, VERIFICATION_SUCCEEDED, webhookSettings, webhookWaitsMs, withWebhookSession, type WebhookSession } from './support.ts';
+import { redeliveryRecorded } from './redelivery-judgments.ts';
 
 /** The redelivery of `first` after `afterMs`: within the window, or, when a schedule is declared, within a second one (then marked late). */
 async function awaitRedelivery(session: WebhookSession, first: ReceivedDelivery, afterMs: number): Promise<{ again?: ReceivedDelivery; late: boolean }> {
@@ -24,26 +25,15 @@ async function awaitRedelivery(session: WebhookSession, first: ReceivedDelivery,
 function reportRedelivery(check: CheckContext, session: WebhookSession, first: ReceivedDelivery, found: { again?: ReceivedDelivery; late: boolean }, provocation: string): void {
   const { again } = found;
   const declared = session.settings.retryDelaysMs;
-  const windowMs = session.settings.observationWindowMs * (found.late ? 2 : 1);
   const attempt = (d: ReceivedDelivery) => ({ delivery: d.seq, at: offset(d, first), key: idempotencyKey(d) ?? null, answered: d.answer?.status ?? null });
-  const timeline = [first, ...(again ? [again] : [])].map(attempt);
-  if (!again) {
-    if (declared) {
-      return check.failDeclared('webhooks.retryDelaysMs', `no redelivery within ${windowMs} ms after ${provocation}, though the profile declares retries after ${declared.join(', ')} ms`, {
-        timeline,
-        retryDelaysMs: declared,
-      });
-    }
-    check.warn(
-      `no redelivery within ${windowMs} ms after ${provocation}: the event may be lost (retry behaviour is not shown by the spec; declare webhooks.retryDelaysMs, or widen webhooks.observationWindowMs if the first retry comes later)`,
-      { timeline },
-    );
-    return;
-  }
-  const key = idempotencyKey(again) === idempotencyKey(first) ? 'same key' : 'another key';
-  const lateness = found.late ? `, later than the ${session.settings.observationWindowMs} ms the declared first retry allows with its margin` : '';
-  const schedule = declared ? `; the profile declares retries after ${declared.join(', ')} ms${lateness}` : '';
-  check.review(`after ${provocation} the event was delivered again at ${offset(again, first)} (#${again.seq}, ${key})${schedule}`, { timeline, retryDelaysMs: declared ?? null });
+  check.judge(redeliveryRecorded, {
+    provocation,
+    observationWindowMs: session.settings.observationWindowMs,
+    late: found.late,
+    ...(declared ? { retryDelaysMs: declared } : {}),
+    timeline: [first, ...(again ? [again] : [])].map(attempt),
+    ...(again ? { again: { seq: again.seq, at: offset(again, first), sameKey: idempotencyKey(again) === idempotencyKey(first) } } : {}),
+  });
 }
 
 /** How long past the hold the answer's fate may take to reach the check (the hub's stream). */

@@ -11,9 +11,8 @@
 // the retry checks report on retries.
 import { defineCheck } from '../../runner/index.ts';
 import { isAttemptOf, isRepeatOf, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
-import { applyWorst } from './judgements.ts';
 import { describeEvent, REFUSE_FIRST_ATTEMPT, VERIFICATION_FAILED, VERIFICATION_SUCCEEDED, webhookWaitsMs, withWebhookSession, type CausedEvent, type WebhookSession } from './support.ts';
-import { judgeVerificationBody, type VerificationDelivery } from './verification-params.ts';
+import { observeVerification, verificationBodies, type VerificationDelivery } from './verification-params.ts';
 
 /**
  * The session's deliveries of the caused events, in order of arrival: each
@@ -60,8 +59,8 @@ defineCheck(
         const one = notRedelivered.length === 1;
         check.note(`no redelivery of ${which} came within ${session.settings.observationWindowMs} ms after ${one ? 'it was' : 'each was'} answered, so ${one ? 'that event was' : 'those events were'} judged on the first delivery alone (the retry checks report on retries)`);
       }
-      const judgements = judged.flatMap((verification) => judgeVerificationBody(verification, session));
-      applyWorst(check, judgements, `all ${judged.length} verification deliveries (success true and false; ${redeliveries} of them redeliveries) carry params with action, success, user_pid and a Unix-time timestamp`);
+      const { dateSkewSeconds, dateSkewDeclared } = session.settings;
+      check.judge(verificationBodies, { deliveries: judged.map(observeVerification), redeliveries, eventUserIds: [...session.eventUserIds], settings: { dateSkewSeconds, dateSkewDeclared } });
     }, { judgesBodyShape: true });
   },
 );

@@ -11,16 +11,23 @@ import { CheckContext, CheckFailure } from '../../src/check/context.ts';
 import { decideOutcome } from '../../src/check/outcome.ts';
 import { Redactor } from '../../src/http/redact.ts';
 import type { ReceivedDelivery } from '../../src/webhooks/delivery.ts';
-import { apply, judgeContentDigest, judgeDate, type Judgement } from '../../suites/webhooks/judgements.ts';
+import { defineJudgment } from '../../src/check/judgments.ts';
+import { judgeContentDigest, judgeDate, observeUnsigned, say, type Judgement } from '../../suites/webhooks/judgements.ts';
 import { syntheticDelivery } from '../support/deliveries.ts';
 
 const BODY = { params: { action: 'verification', success: true, user_pid: 'u', timestamp: 1 } };
 
-function withHeaders(lines: Array<[string, string]>): ReceivedDelivery {
+function receivedWith(lines: Array<[string, string]>, receivedAt?: Date): ReceivedDelivery {
   const delivery = syntheticDelivery(1, BODY, 'k');
   delivery.fieldLines.push(...lines);
-  return delivery;
+  return receivedAt ? { ...delivery, receivedAt } : delivery;
 }
+
+/** A delivery with these header lines, as the judgements read it (judgements.ts observeUnsigned). */
+const withHeaders = (lines: Array<[string, string]>, receivedAt?: Date) => observeUnsigned(receivedWith(lines, receivedAt));
+
+/** A judgement said through a check's context, as the named judgments say theirs. */
+const said = defineJudgment<Judgement>('test.webhooks-judgement', (judgement, says) => say(says, judgement));
 
 const digestOf = (algorithm: 'sha256' | 'sha512' | 'md5', text: string) => createHash(algorithm).update(text).digest('base64');
 const compact = JSON.stringify(BODY);
@@ -30,7 +37,7 @@ const pretty = JSON.stringify(BODY, null, 2);
 function outcomeOf(judgement: Judgement, requirements = ['WEBHOOK-CONTENT-DIGEST']) {
   const check = new CheckContext(new Redactor(), { requirements, profile: { baseUrl: 'http://x', credentials: { clientId: 'c', clientSecret: 's' }, webhooks: { digestAlgorithms: ['sha-256'] } } });
   try {
-    apply(check, judgement);
+    check.judge(said, judgement);
   } catch (error) {
     assert.ok(error instanceof CheckFailure, String(error));
   }
@@ -97,8 +104,8 @@ test('an obsolete HTTP-date form FAILs on RFC 9110 5.6.7 as a malformed one does
   const [, day, month, year, time] = now.toUTCString().split(' ');
   const weekday = now.toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' });
   for (const obsolete of [`${weekday}, ${day}-${month}-${year!.slice(2)} ${time} GMT`, `${weekday.slice(0, 3)} ${month} ${String(Number(day)).padStart(2, ' ')} ${time} ${year}`]) {
-    const judged = judgeDate({ ...withHeaders([['date', obsolete]]), receivedAt: now }, { dateSkewSeconds: 60, dateSkewDeclared: true });
+    const judged = judgeDate(withHeaders([['date', obsolete]], now), { dateSkewSeconds: 60, dateSkewDeclared: true });
     assert.deepEqual([judged.kind, judged.kind === 'fail' && judged.on], ['fail', 'RFC9110-5.6.7'], obsolete);
   }
-  assert.equal(judgeDate({ ...withHeaders([['date', now.toUTCString()]]), receivedAt: now }, { dateSkewSeconds: 60, dateSkewDeclared: true }).kind, 'pass');
+  assert.equal(judgeDate(withHeaders([['date', now.toUTCString()]], now), { dateSkewSeconds: 60, dateSkewDeclared: true }).kind, 'pass');
 });

@@ -10,9 +10,8 @@ import assert from 'node:assert/strict';
 import { CheckContext, CheckFailure } from '../../src/check/context.ts';
 import { decideOutcome } from '../../src/check/outcome.ts';
 import { Redactor } from '../../src/http/redact.ts';
-import { applyWorst } from '../../suites/webhooks/judgements.ts';
 import { VERIFICATION_FAILED, VERIFICATION_SUCCEEDED, type UserUpdateEvent } from '../../suites/webhooks/events.ts';
-import { judgeVerificationBody } from '../../suites/webhooks/verification-params.ts';
+import { judgeVerificationBody, observeVerification, verificationBodies } from '../../suites/webhooks/verification-params.ts';
 import { syntheticDelivery } from '../support/deliveries.ts';
 
 const USER = 'user-1';
@@ -22,7 +21,7 @@ const CONTEXT = { eventUserIds: [USER], settings: { dateSkewSeconds: 300, dateSk
 
 function verification(params: Record<string, unknown>, event: UserUpdateEvent = VERIFICATION_FAILED) {
   const delivery = syntheticDelivery(3, { params });
-  return { delivery, at: 'delivery #3, redelivery 1 of the event', caused: { event, atMs: 0, atEpochMs: NOW_MS - 1_000 } };
+  return observeVerification({ delivery, at: 'delivery #3, redelivery 1 of the event', caused: { event, atMs: 0, atEpochMs: NOW_MS - 1_000 } });
 }
 
 const params = (changes: Record<string, unknown> = {}) => ({ action: 'verification', success: false, user_pid: USER, timestamp: NOW, ...changes });
@@ -31,7 +30,7 @@ const params = (changes: Record<string, unknown> = {}) => ({ action: 'verificati
 function outcomeOf(judged: ReturnType<typeof verification>) {
   const check = new CheckContext(new Redactor(), { requirements: ['WEBHOOK-BODY-SCHEMA'] });
   try {
-    applyWorst(check, judgeVerificationBody(judged, CONTEXT), 'passed');
+    check.judge(verificationBodies, { deliveries: [judged], redeliveries: 1, ...CONTEXT });
   } catch (error) {
     assert.ok(error instanceof CheckFailure, String(error));
   }
@@ -77,12 +76,13 @@ test('milliseconds FAIL on the timestamp row; a timestamp far from the event onl
 });
 
 test('a body without params, or not JSON, FAILs on "Body shape: an object with params."', () => {
-  const flat = { delivery: syntheticDelivery(4, params()), at: 'delivery #4', caused: verification(params()).caused };
+  const caused = { event: VERIFICATION_FAILED, atMs: 0, atEpochMs: NOW_MS - 1_000 };
+  const flat = observeVerification({ delivery: syntheticDelivery(4, params()), at: 'delivery #4', caused });
   const outcome = outcomeOf(flat);
   assert.equal(outcome.verdict, 'FAIL');
   assert.equal(outcome.basis?.quote, 'Body shape: an object with params.');
   assert.match(outcome.reason!, /the event fields sit at the top level/);
-  const text = { delivery: syntheticDelivery(5, 'not json'), at: 'delivery #5', caused: flat.caused };
+  const text = observeVerification({ delivery: syntheticDelivery(5, 'not json'), at: 'delivery #5', caused });
   assert.equal(outcomeOf(text).verdict, 'FAIL');
 });
 
