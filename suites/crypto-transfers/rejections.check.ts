@@ -22,7 +22,8 @@ import type { HttpResponse } from '../../runner/index.ts';
 import type { WithdrawalAddressRequest } from '../../src/config/sections/crypto-transfers.ts';
 import { variesPerRequest } from '../../src/placeholders.ts';
 import { tamperPayload } from '../../src/auth/jwt.ts';
-import { PARAMETER_ERROR_CODES, REQUEST_FIELDS, addressEffect, contradictionOf2_3, freshBody, postWithdrawalAddress, withdrawalFixture, type Contradiction, type PostOptions } from './support.ts';
+import { REQUEST_FIELDS, addressEffect, freshBody, postWithdrawalAddress, withdrawalFixture, type PostOptions } from './support.ts';
+import { invalidBodiesNotTaken, parameterErrorCodes, requiredFields, type InvalidBodyAnswer, type LeftOutAnswer } from './refusal-judgments.ts';
 
 defineCheck(
   {
@@ -129,30 +130,18 @@ defineCheck(
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);
     const bearer = tokens;
-    const contradictions: Array<Contradiction & { exchange: number }> = [];
-    const lenient: string[] = [];
+    const answers: InvalidBodyAnswer[] = [];
     for (const [what, build] of [...UNREADABLE_BODIES, ...PARAMETER_ERROR_BODIES]) {
       const res = await postWithdrawalAddress(http, { bearer, userId: fixture.userId, ...build(freshBody(fixture)), label: `create with ${what}` });
+      // A 2xx answer's body is held to 2.3 (invalidBodiesNotTaken); the rest need only their status.
+      const body = isSuccess(res.status) ? (res.json !== undefined ? { json: res.json } : res.jsonError !== undefined ? { jsonError: res.jsonError } : {}) : {};
+      answers.push({ what, status: res.status, ...(res.exchangeId !== undefined ? { exchange: res.exchangeId } : {}), ...body });
       // Which 4xx is the concern of crypto-transfers.parameter-error-code.
-      if (res.status >= 400 && res.status < 500) continue;
       if (isServerError(res.status)) {
         check.serverError(res, { operation: 'withdrawalAddress', what: `creating a withdrawal address with ${what}`, effect: addressEffect(res, 'WDA-INVALID-BODY-REJECTED') });
-        continue;
       }
-      const contradiction = contradictionOf2_3(res);
-      if (contradiction) contradictions.push({ ...contradiction, why: `${what} was answered ${res.status}, and ${contradiction.why}`, exchange: res.exchangeId });
-      else lenient.push(`${what}: ${res.status}`);
     }
-    if (lenient.length) {
-      check.warn(
-        `requests the operation does not take were not refused: ${lenient.join('; ')}. The spec gives each field's type (4.3) without a rule that a wrong one is refused, so this is leniency, not a contradiction; the answers carry 2.3's types`,
-        { notRefused: lenient },
-      );
-    }
-    const also = contradictions.map((c) => c.why);
-    // A 2xx that contradicts 2.3 (or 1, when its body is not JSON): the first such answer names its sentence, the rest are listed.
-    const [first] = contradictions;
-    if (first) check.fail(`bodies the operation does not take: ${also.join('; ')}`, { contradictions: also, exchange: first.exchange }, { on: first.on });
+    check.judge(invalidBodiesNotTaken, { answers });
   },
 );
 
@@ -165,16 +154,12 @@ defineCheck(
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);
     const bearer = tokens;
-    const off: string[] = [];
-    const notRefused: string[] = [];
+    const answers: Array<{ what: string; status: number }> = [];
     for (const [what, build] of PARAMETER_ERROR_BODIES) {
       const res: HttpResponse = await postWithdrawalAddress(http, { bearer, userId: fixture.userId, ...build(freshBody(fixture)), label: `create with ${what}` });
-      // A 2xx or 5xx is crypto-transfers.invalid-bodies-rejected's to judge; this check weighs the refusal code.
-      if (res.status < 400 || res.status >= 500) notRefused.push(`${what}: ${res.status}`);
-      else if (!(PARAMETER_ERROR_CODES as readonly number[]).includes(res.status)) off.push(`${what}: ${res.status}`);
+      answers.push({ what, status: res.status });
     }
-    if (notRefused.length) check.note(`not refused, so no code to weigh (see crypto-transfers.invalid-bodies-rejected): ${notRefused.join('; ')}`);
-    if (off.length) check.fail(`body parameter errors were not answered 422 (parameter error) or 400: ${off.join('; ')}`, { expected: PARAMETER_ERROR_CODES, actual: off });
+    check.judge(parameterErrorCodes, { answers });
   },
 );
 
@@ -187,20 +172,12 @@ defineCheck(
   async ({ check, http, profile, tokens }) => {
     const fixture = withdrawalFixture(profile, check);
     const bearer = tokens;
-    const required: string[] = [];
-    const optional: string[] = [];
-    const crashed: string[] = [];
+    const answers: LeftOutAnswer[] = [];
     for (const field of REQUEST_FIELDS.filter((f) => fixture.template[f] !== undefined)) {
       const { [field]: _left, ...rest } = freshBody(fixture);
       const res = await postWithdrawalAddress(http, { bearer, userId: fixture.userId, json: rest, label: `create without ${field}` });
-      if (isServerError(res.status)) crashed.push(`${field} (${res.status})`);
-      else if (isSuccess(res.status)) optional.push(field);
-      else required.push(`${field} (${res.status}${repeatsWithout(fixture.template, field) ? '; without it the body names no generated placeholder, so a refusal may be of a duplicate from an earlier run' : ''})`);
+      answers.push({ field, status: res.status, ...(repeatsWithout(fixture.template, field) ? { repeats: true } : {}) });
     }
-    if (crashed.length) check.fail(`leaving out a body field caused a server error: ${crashed.join(', ')}`, { crashed });
-    check.review(`for this body, required (refused when left out): ${required.join(', ') || 'none'}; optional (200 without it): ${optional.join(', ') || 'none'}`, {
-      required,
-      optional,
-    });
+    check.judge(requiredFields, { answers });
   },
 );

@@ -39,7 +39,7 @@ export interface WithdrawalFixture {
   fresh: boolean;
 }
 
-const REPEATS_NOTE =
+export const REPEATS_NOTE =
   `${PROFILE_BODY_KEY} names no generated placeholder, so every withdrawal-address check sends the same address: an implementation that refuses a duplicate address (the spec does not forbid it) will refuse the repeats. ` +
   'Put {uniqueDigits} in destination_tag, or {unique} in address, so every request registers a new one.';
 
@@ -81,46 +81,6 @@ export function addressOf(res: HttpResponse): Record<string, unknown> {
   return data && typeof data === 'object' ? (data as Record<string, unknown>) : {};
 }
 
-export interface Created {
-  res: HttpResponse;
-  /** The body as it went on the wire. */
-  sent: WithdrawalAddressRequest;
-}
-
-/**
- * Creates an address with a fresh fill of the profile's body and expects 200
- * (4.3 "Response 200"). Which bodies are valid is not shown: the profile
- * declares this one is, so a 4xx refusal is a profile-declared FAIL — unless
- * the body never varies, when the refusal may be a duplicate of another
- * check's address, which the spec allows: ERROR (INCOMPLETE), with the fix.
- */
-export async function createAddress(
-  check: CheckContext,
-  http: HttpClient,
-  bearer: Bearer,
-  fixture: WithdrawalFixture,
-  options: { label?: string; whatItHolds?: string } = {},
-): Promise<Created> {
-  const label = options.label ?? 'create a withdrawal address';
-  const sent = freshBody(fixture);
-  const res = await postWithdrawalAddress(http, { bearer, userId: fixture.userId, json: sent, label });
-  if (res.status >= 400 && res.status < 500) {
-    const refused = `the profile's body (${PROFILE_BODY_KEY}) was refused for user ${fixture.userId} with ${res.status}`;
-    if (!fixture.fresh) {
-      throw new Error(`${refused}; it names no generated placeholder, so this may be the implementation refusing a duplicate of an address another check created. ${REPEATS_NOTE}`);
-    }
-    const holds = options.whatItHolds ? ` (${options.whatItHolds})` : '';
-    check.failDeclared(PROFILE_BODY_KEY, `${refused}, though the profile declares it a body the implementation accepts${holds}`, {
-      expected: 200,
-      actual: res.status,
-      exchange: res.exchangeId,
-    });
-  }
-  // A 5xx to the body the profile declares accepted: no address was registered (a transient 503 is ERROR, src/check/outcome.ts).
-  check.expectStatus(res, 200, `creating a withdrawal address for user ${fixture.userId}`, { on: RESPONSE_200 });
-  return { res, sent };
-}
-
 /**
  * What a create that must be refused did, as far as its answer shows it
  * (weighed only when that answer is a server error): an address in it was
@@ -146,7 +106,7 @@ export interface Contradiction {
  * undefined when it does not. A field left out is no contradiction here:
  * create-address-schema weighs it.
  */
-export function contradictionOf2_3(res: HttpResponse): Contradiction | undefined {
+export function contradictionOf2_3(res: { status: number; json?: unknown; jsonError?: string }): Contradiction | undefined {
   if (!isSuccess(res.status)) return undefined;
   if (res.json === undefined) return { why: `its body is not JSON (1: "All request and response bodies are JSON"): ${res.jsonError ?? 'empty'}`, on: 'SPEC-1-JSON' };
   const violations = validateAgainst(RESPONSE_SCHEMA, res.json).filter((e) => e.kind === 'violation');

@@ -5,6 +5,7 @@
 // spec shows no response header for the language.
 import { defineCheck } from '../../runner/index.ts';
 import { existingUserId, getUser } from './support.ts';
+import { languageServed } from './access-judgments.ts';
 
 /** Single tags, then one RFC 9110 weighted list built from the configured languages. */
 function headerValues(languages: string[]): string[] {
@@ -24,13 +25,7 @@ defineCheck(
     const languages = check.need(profile, 'users.languages', 'no supported Accept-Language values to send');
     for (const value of headerValues(languages)) {
       const res = await getUser({ http, tokens, userId, headers: { 'accept-language': value }, label: `Accept-Language: ${value}` });
-      if (res.status !== 200) {
-        check.failDeclared('users.languages', `user details with Accept-Language: ${value}, a language the profile declares supported, answered ${res.status}`, {
-          expected: 200,
-          actual: res.status,
-          exchange: res.exchangeId,
-        });
-      }
+      check.judge(languageServed, { value, status: res.status, ...(res.exchangeId !== undefined ? { exchange: res.exchangeId } : {}), languages: check.declaredValue('users.languages') });
       const contentLanguage = res.headers['content-language'];
       check.note(`Accept-Language: ${value} → 200${contentLanguage ? `, Content-Language: ${contentLanguage}` : ', no Content-Language'}`);
     }

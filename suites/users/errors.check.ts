@@ -6,6 +6,7 @@ import type { JourneyQuery } from '../../src/config/sections/users.ts';
 import { GET_EXECUTES_NOTHING } from '../../src/check/server-error.ts';
 import { RESPONSE_200, USER_DETAILS_SCHEMA, existingUserId, userPath } from './support.ts';
 import type { Bearer } from '../../src/http/outgoing.ts';
+import { hostileInputAccepted, type Leniency } from './journey-judgments.ts';
 
 defineCheck(
   {
@@ -78,17 +79,6 @@ defineCheck(
   },
 );
 
-/**
- * How a 200 to the input is read:
- * - 'ignorable': input the spec says nothing about, which a service may ignore (INFO);
- * - 'one-of-repeated': a single-string parameter given twice; web frameworks take
- *   one of the values, each of which is valid, so a 200 shows nothing contrary to
- *   4.2 (REVIEW: 4.2 types the parameter as one string);
- * - 'unknown-flow': a user_flow outside the eight of rule 2, which a 200 then
- *   answers as if it were one (WARN: it is users.unknown-flow-rejected's rule).
- */
-type Leniency = 'ignorable' | 'one-of-repeated' | 'unknown-flow';
-
 interface HostileRequest {
   what: string;
   query?: JourneyQuery;
@@ -122,16 +112,6 @@ function inventedProbes(): HostileRequest[] {
   ];
 }
 
-/** What a 200 to the request says about leniency; the body itself is held to 2.2 before this. */
-function judgeAccepted(check: CheckContext, request: HostileRequest, res: HttpResponse): void {
-  const { what, leniency } = request;
-  if (leniency === 'one-of-repeated') {
-    check.review(`user details with ${what} was answered ${res.status}: 4.2 types the parameter as one string; frameworks commonly take one of the values`, { actual: res.status });
-  } else if (leniency === 'unknown-flow') {
-    check.warn(`user details with ${what} was answered ${res.status}, though the value is none of the eight user_flow values of rule 2`, { actual: res.status, exchange: res.exchangeId }, { on: 'SPEC-4-2-RULE-2' });
-  } else check.note(`${what} → ${res.status}`);
-}
-
 /** The answer, or undefined when none came (recorded: a dropped connection is a WARN, a still-transient answer not observed). */
 async function send(check: CheckContext, http: HttpClient, bearer: Bearer, path: string, request: HostileRequest): Promise<HttpResponse | undefined> {
   const { what, query, headers, input } = request;
@@ -157,7 +137,7 @@ defineCheck(
     // One rule for input leniency: a 5xx FAILs on 7's row for the operation
     // (src/check/server-error.ts; at most WARN for an invented probe, which an
     // intermediary may have answered: src/check/outcome.ts, rule 4); a 200 is
-    // held to 2.2 and then weighed by judgeAccepted.
+    // held to 2.2 and then weighed by hostileInputAccepted.
     const path = userPath(existingUserId(profile, check));
     for (const request of [...misuse(), ...inventedProbes()]) {
       const res = await send(check, http, tokens, path, request);
@@ -166,7 +146,7 @@ defineCheck(
         check.serverError(res, { operation: 'userDetails', what: `user details with ${request.what}`, effect: GET_EXECUTES_NOTHING, ...(request.input ? { input: request.input } : {}) });
       } else if (isSuccess(res.status)) {
         check.expectSchema(res, USER_DETAILS_SCHEMA, `the answer to user details with ${request.what}`, { on: RESPONSE_200 });
-        judgeAccepted(check, request, res);
+        check.judge(hostileInputAccepted, { what: request.what, leniency: request.leniency, status: res.status, ...(res.exchangeId !== undefined ? { exchange: res.exchangeId } : {}) });
       } else check.note(`${request.what} → ${res.status}`);
     }
   },

@@ -4,28 +4,19 @@
 // not shown: the expected terms are the profile's declaration, so a
 // mismatch is a profile-declared FAIL naming the key.
 import { defineCheck } from '../../runner/index.ts';
-import type { CheckContext, HttpResponse } from '../../runner/index.ts';
-import { describeData, describeQuery, existingUserId, formatTerms, getUser, requireJourneys, sameTerms, termsOf, userOf } from './support.ts';
+import type { HttpResponse } from '../../runner/index.ts';
+import { describeData, describeQuery, existingUserId, formatTerms, getUser, requireJourneys, userOf } from './support.ts';
+import { caseTermsReadable, defaultJourneyTerms, termsFollowCases, type TermsAnswer, type TermsCasesInput } from './terms-judgments.ts';
 
-/**
- * data.terms_not_accepted of a 200, or undefined when there is none to
- * compare: no user object or no field is a WARN here (users.details-schema
- * FAILs the body for it), another type a FAIL on 2.2 ("array of integer").
- */
-function termsArray(check: CheckContext, res: HttpResponse, what: string): unknown[] | undefined {
-  const terms = termsOf(res);
-  if (terms) return terms;
+/** What a 200 answer held where terms_not_accepted goes, for the terms judgments. */
+function termsAnswer(res: HttpResponse): TermsAnswer {
   const user = userOf(res);
-  if (!user) {
-    check.warn(`${what}: data is ${describeData(res)}, not a user object, so the terms of the journey context cannot be compared (users.details-schema judges the body)`);
-    return undefined;
-  }
-  const value = user.terms_not_accepted;
-  if (value === undefined || value === null) {
-    check.warn(`${what} has no terms_not_accepted, so the terms of the journey context cannot be compared (users.details-schema judges the body)`);
-    return undefined;
-  }
-  return check.fail(`${what}: terms_not_accepted is ${typeof value}, 2.2 types it as an array of integer`, { actual: value, exchange: res.exchangeId }, { on: 'SPEC-2-2-TERMS' });
+  return {
+    data: describeData(res),
+    ...(user && user.terms_not_accepted !== undefined ? { terms: user.terms_not_accepted } : {}),
+    status: res.status,
+    ...(res.exchangeId !== undefined ? { exchange: res.exchangeId } : {}),
+  };
 }
 
 defineCheck(
@@ -38,19 +29,8 @@ defineCheck(
     const userId = existingUserId(profile, check);
     const res = await getUser({ http, tokens, userId, label: 'user details without journey parameters' });
     check.expectStatus(res, 200, 'GET user details without user_journey[] or user_flow');
-    const terms = termsArray(check, res, 'the answer without journey parameters');
-    if (!terms) return;
-    const expected = profile.users?.defaultTerms;
-    if (!expected) {
-      check.note(`users.defaultTerms is not set: only the 200 was checked; terms_not_accepted was ${formatTerms(terms)}`);
-      return;
-    }
-    if (!sameTerms(terms, expected)) {
-      check.failDeclared('users.defaultTerms', `without journey parameters terms_not_accepted is ${formatTerms(terms)}; the profile's default journeys give ${formatTerms(expected)}`, {
-        expected,
-        actual: terms,
-      });
-    }
+    const defaultTerms = check.declaredValue('users.defaultTerms') as number[] | undefined;
+    check.judge(defaultJourneyTerms, { ...termsAnswer(res), ...(defaultTerms !== undefined ? { defaultTerms } : {}) });
   },
 );
 
@@ -81,21 +61,14 @@ defineCheck(
     if (!cases?.length) return check.skip('no journey contexts with their expected terms', 'users.termsCases');
     const distinct = new Set(cases.map((c) => formatTerms(c.expectedTerms)));
     if (distinct.size < 2) check.note('every case expects the same terms, so these cases cannot show that the journey context filters anything');
-    const mismatches: string[] = [];
-    for (const { name, query, expectedTerms } of cases) {
+    const answers: TermsCasesInput['answers'] = [];
+    for (const { name, query } of cases) {
       const what = name ?? describeQuery(query);
       const res = await getUser({ http, tokens, userId, query, label: `terms for ${what}` });
-      if (res.status !== 200) {
-        mismatches.push(`${what}: status ${res.status}, expected 200`);
-        continue;
-      }
-      const terms = termsArray(check, res, `the answer for ${what}`);
-      if (terms && !sameTerms(terms, expectedTerms)) mismatches.push(`${what}: got ${formatTerms(terms)}, expected ${formatTerms(expectedTerms)}`);
+      const answer = termsAnswer(res);
+      check.judge(caseTermsReadable, { what, ...answer });
+      answers.push({ what, status: res.status, ...(Array.isArray(answer.terms) ? { terms: answer.terms } : {}) });
     }
-    if (mismatches.length) {
-      check.failDeclared('users.termsCases', `terms_not_accepted does not follow the journey context in ${mismatches.length} of ${cases.length} cases: ${mismatches.join('; ')}`, {
-        mismatches,
-      });
-    }
+    check.judge(termsFollowCases, { answers, cases: check.declaredValue('users.termsCases') as TermsCasesInput['cases'] });
   },
 );

@@ -3,10 +3,10 @@
 // not shown: without a declaration a 2xx is a finding for review (WARN) and
 // the refusal code is recorded; with users.ownLicence.restrictedStatus the
 // profile declares the answer, and any other is a profile-declared FAIL.
-import { defineCheck, isServerError, isSuccess } from '../../runner/index.ts';
+import { defineCheck } from '../../runner/index.ts';
 import { issuePair } from '../../src/auth/tokens.ts';
-import { documentedRefusals } from '../../src/spec/status-codes.ts';
 import { existingUserId, userPath } from './support.ts';
+import { ownLicenceRestricted } from './access-judgments.ts';
 import { sendWithIssuedToken } from '../auth/issued-token.ts';
 
 defineCheck(
@@ -25,27 +25,7 @@ defineCheck(
     const send = (accessToken: string) => http.get(userPath(userId), { bearer: accessToken, label: 'user details as the own-licence partner' });
     // A 401 its token's lifetime explains is retried: it says nothing of the restriction.
     const res = await sendWithIssuedToken(check, profile, obtain, send, 'user details as the own-licence partner');
-    const expected = ownLicence.restrictedStatus;
-    if (expected !== undefined) {
-      if (res.status !== expected) {
-        check.failDeclared('users.ownLicence.restrictedStatus', `the own-licence partner got ${res.status}; the profile documents ${expected} for the restriction`, {
-          expected,
-          actual: res.status,
-        });
-      }
-      return;
-    }
-    // On this REVIEW check fail() is a WARN: rule 7 says "restricted", not how.
-    if (isSuccess(res.status)) {
-      return check.fail(`the own-licence partner ${ownLicence.clientId} was served user details (${res.status}); rule 7 restricts the operation for it`, {
-        actual: res.status,
-      });
-    }
-    if (isServerError(res.status)) return check.fail(`the own-licence partner's request caused a server error: ${res.status}`, { actual: res.status });
-    const listed = documentedRefusals('userDetails').includes(res.status);
-    check.review(
-      `the own-licence partner was refused with ${res.status}${listed ? '' : ' (not among the codes 7 lists for user details)'}; set users.ownLicence.restrictedStatus to the documented code to check it`,
-      { actual: res.status },
-    );
+    const restrictedStatus = check.declaredValue('users.ownLicence.restrictedStatus') as number | undefined;
+    check.judge(ownLicenceRestricted, { status: res.status, clientId: ownLicence.clientId, ...(restrictedStatus !== undefined ? { restrictedStatus } : {}) });
   },
 );

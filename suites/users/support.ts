@@ -2,8 +2,6 @@
 // path, the journey-context rules as the spec states them, and the profile
 // values a request needs (a missing one ends the check with SKIP naming it).
 import type { CheckContext } from '../../src/check/context.ts';
-import { isServerError, isSuccess } from '../../src/check/context.ts';
-import { GET_EXECUTES_NOTHING } from '../../src/check/server-error.ts';
 import type { HttpClient, HttpResponse } from '../../src/http/client.ts';
 import type { AccessTokenCache } from '../../src/auth/tokens.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
@@ -119,28 +117,6 @@ export interface UserRequest {
 
 export async function getUser({ http, tokens, userId, query, headers, label, input }: UserRequest): Promise<HttpResponse> {
   return http.get(userPath(userId), { bearer: tokens, query, headers, label, ...(input ? { input } : {}) });
-}
-
-/**
- * A journey-rule violation must be refused: a 2xx FAILs on the rule, a 5xx
- * is judged by src/check/server-error.ts (7's row for the operation lists no
- * 500: a FAIL on the row). Which 4xx is the business of
- * users.parameter-errors-documented-code alone. A 401 or 403 means the
- * request never reached the rule, so the check cannot judge it.
- */
-export function expectJourneyRejected(check: CheckContext, res: HttpResponse, what: string): void {
-  if (isSuccess(res.status)) check.fail(`${what} was accepted: ${res.status}`, { expected: '4xx (400/422)', actual: res.status, exchange: res.exchangeId });
-  if (isServerError(res.status)) return check.serverError(res, { operation: 'userDetails', what, effect: GET_EXECUTES_NOTHING });
-  if (res.status === 401 || res.status === 403) {
-    throw new Error(`${what} was refused with ${res.status} before the journey rule applied: the worker's access token is not accepted for this user`);
-  }
-  if (res.status < 400) check.fail(`${what}: expected a 4xx rejection, got ${res.status}`, { expected: '4xx (400/422)', actual: res.status });
-}
-
-/** data.terms_not_accepted of a 200 body, or undefined when it is not an array. */
-export function termsOf(res: HttpResponse): unknown[] | undefined {
-  const terms = userOf(res)?.terms_not_accepted;
-  return Array.isArray(terms) ? terms : undefined;
 }
 
 /** Compares term ids as sets: order is not specified. Integers only, as 2.2 types them. */
