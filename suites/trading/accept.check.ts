@@ -6,8 +6,17 @@
 // the older trading.fastProcessingMs / slowProcessingMs): a 200/202 against
 // the declaration is a profile-declared FAIL. No request body is shown: every
 // accept goes without one, and one check records what a {} body gets.
-import { defineCheck, isServerError, isSuccess } from '../../runner/index.ts';
-import { ACCEPTED, accept, checkUser, clockOf, createOffer, describeRecipe, freshOffer, isAccepted, readStatusOnce, RECIPE_KEYS, shortId, tradingSection } from './support.ts';
+import { defineCheck } from '../../runner/index.ts';
+import { ACCEPTED, accept, checkUser, clockOf, createOffer, describeRecipe, freshOffer, readStatusOnce, RECIPE_KEYS, shortId, tradingSection } from './support.ts';
+import type { ResolvedRecipe } from '../../src/config/sections/offer-recipes.ts';
+import { fastOfferAnswered200, slowOfferAnswered202, type RecipeSeen } from './recipe-answers.ts';
+import { acceptAnswerIsJson, acceptedAnswerCarriesTrade, acceptWithBody, acceptWithExternalTransactionId, dataKindOf, externalTransactionIdReported } from './accept-answers.ts';
+
+/** The recipe as a judgment's input names it. */
+const recipeSeen = (recipe: ResolvedRecipe): RecipeSeen => ({ name: recipe.name, declaredBy: recipe.declaredBy, label: describeRecipe(recipe) });
+
+/** The profile's value at key, as a judgment's input carries it: absent when the profile gives none. */
+const declared = (value: unknown): { declaredValue?: unknown } => (value === undefined ? {} : { declaredValue: value });
 
 defineCheck(
   {
@@ -20,12 +29,7 @@ defineCheck(
     const res = await accept(http, offer.offerId, { bearer, userId, label: 'accept the newest offer (no request body)' });
     check.expectStatus(res, ACCEPTED, `accept without a request body of the newest offer ${shortId(offer.offerId)} of user ${shortId(userId)}`);
     check.note(`the accept carried no request body (4.4: "No request body is shown") and answered ${res.status}`);
-    if (res.status === 200) {
-      const data = (res.json as { data?: unknown } | undefined)?.data;
-      if (!data || typeof data !== 'object') {
-        check.fail(`accept of offer ${shortId(offer.offerId)} answered 200 without the accepted trade in data`, { exchange: res.exchangeId }, { on: 'SPEC-3-1-ACCEPTED-ROW' });
-      }
-    }
+    check.judge(acceptedAnswerCarriesTrade, { offerId: offer.offerId, status: res.status, dataKind: dataKindOf(res.json), exchange: res.exchangeId });
   },
 );
 
@@ -45,14 +49,15 @@ defineCheck(
     for (const recipe of recipes) {
       const offer = await createOffer(http, recipe, bearer, userId);
       const res = await accept(http, offer.offerId, { bearer, userId, label: `accept an offer (${describeRecipe(recipe)})` });
-      if (res.status === 202) {
-        // The spec does not show the predefined time: which offers finish within it is the profile's statement.
-        check.failDeclared(
-          recipe.declaredBy,
-          `accept of offer ${shortId(offer.offerId)} (${describeRecipe(recipe)}), which the profile declares to finish processing within the predefined time${predefined}, answered 202 instead of 200 with the trade`,
-          { expected: 200, actual: 202, recipe: recipe.name, exchange: res.exchangeId },
-        );
-      }
+      // The spec does not show the predefined time: which offers finish within it is the profile's statement.
+      check.judge(fastOfferAnswered200, {
+        offerId: offer.offerId,
+        recipe: recipeSeen(recipe),
+        status: res.status,
+        processingTimeMs: section.processingTimeMs ?? null,
+        ...declared(check.declaredValue(recipe.declaredBy)),
+        exchange: res.exchangeId,
+      });
       check.expectStatus(res, 200, `accept of the newest offer ${shortId(offer.offerId)} (${describeRecipe(recipe)}${predefined})`, { on: 'SPEC-3-1-ACCEPTED-ROW' });
     }
   },
@@ -73,13 +78,14 @@ defineCheck(
     for (const recipe of recipes) {
       const offer = await createOffer(http, recipe, bearer, userId);
       const res = await accept(http, offer.offerId, { bearer, userId, label: `accept an offer (${describeRecipe(recipe)})` });
-      if (res.status === 200) {
-        check.failDeclared(
-          recipe.declaredBy,
-          `accept of offer ${shortId(offer.offerId)} (${describeRecipe(recipe)}), which the profile declares to outlast the predefined time, answered 200 after ${Math.round(res.durationMs)} ms: it waited for processing instead of answering 202`,
-          { expected: 202, actual: 200, durationMs: Math.round(res.durationMs), recipe: recipe.name, exchange: res.exchangeId },
-        );
-      }
+      check.judge(slowOfferAnswered202, {
+        offerId: offer.offerId,
+        recipe: recipeSeen(recipe),
+        status: res.status,
+        durationMs: Math.round(res.durationMs),
+        ...declared(check.declaredValue(recipe.declaredBy)),
+        exchange: res.exchangeId,
+      });
       check.expectStatus(res, 202, `accept of the newest offer ${shortId(offer.offerId)} (${describeRecipe(recipe)})`, { on: 'SPEC-4-4-RULE-3' });
       check.event('202 received', `after ${Math.round(res.durationMs)} ms`);
     }
@@ -126,9 +132,7 @@ defineCheck(
       // 4.4 does not show the 202 body; if there is one, it is JSON like every body of the API (1).
       if (res.status === 202 && res.body.length === 0) continue;
       check.expectJsonContentType(res, `the ${res.status} answer to accept of offer ${shortId(offer.offerId)}`, { on: 'SPEC-1-JSON' });
-      if (res.json === undefined) {
-        check.fail(`the ${res.status} answer to accept of offer ${shortId(offer.offerId)} is not JSON: ${res.jsonError}`, { exchange: res.exchangeId }, { on: 'SPEC-1-JSON' });
-      }
+      check.judge(acceptAnswerIsJson, { offerId: offer.offerId, status: res.status, jsonError: res.json === undefined ? String(res.jsonError) : null, exchange: res.exchangeId });
     }
   },
 );
@@ -144,18 +148,12 @@ defineCheck(
     // A plain UUID: the parameter's format is not shown, and a UUID is what a partner's transaction id most often is.
     const externalTransactionId = crypto.randomUUID();
     const res = await accept(http, offer.offerId, { bearer, userId, externalTransactionId, label: 'accept with external_transaction_id' });
-    if (!isAccepted(res.status)) {
-      check.fail(`accept of offer ${shortId(offer.offerId)} with external_transaction_id=${externalTransactionId} at ${clockOf(res)} was refused: ${res.status}`, {
-        expected: ACCEPTED,
-        actual: res.status,
-        exchange: res.exchangeId,
-      });
-    }
+    check.judge(acceptWithExternalTransactionId, { offerId: offer.offerId, externalTransactionId, clock: clockOf(res), status: res.status, exchange: res.exchangeId });
     // Its meaning is not shown (4.4); when the status operation exposes it, whether it was kept is worth a look.
     if (!section.offerStatus?.extract?.externalTransactionId) return;
     const observed = await readStatusOnce(http, section.offerStatus, bearer, offer, 'offer status after accept with external_transaction_id');
-    if (observed.externalTransactionId === externalTransactionId) check.note('the offer status reports the external_transaction_id sent with the accept');
-    else check.review(`the offer status reports external_transaction_id ${JSON.stringify(observed.externalTransactionId)}, not the ${externalTransactionId} sent with the accept`);
+    const reported = observed.externalTransactionId;
+    check.judge(externalTransactionIdReported, { sent: externalTransactionId, ...(reported === undefined ? {} : { reported }) });
   },
 );
 
@@ -168,10 +166,7 @@ defineCheck(
   async ({ check, http, profile, tokens }) => {
     const { bearer, userId, offer } = await freshOffer({ check, http, profile, tokens });
     const res = await accept(http, offer.offerId, { bearer, userId, json: {}, label: 'accept with the body {}' });
-    const what = `accept at ${clockOf(res)} of the newest offer ${shortId(offer.offerId)} with the body {}`;
     // 4.4 shows no body: ignoring one and refusing one are both the implementation's choice; breaking on one is not.
-    if (isServerError(res.status)) check.fail(`${what} caused a server error: ${res.status}`, { expected: 'an answer of 4.4 (200/202, or a 4xx refusal)', actual: res.status, exchange: res.exchangeId });
-    if (isSuccess(res.status)) check.review(`${what} answered ${res.status}: the body was ignored (4.4 shows none)`, { status: res.status });
-    else check.review(`${what} was answered ${res.status}: the implementation refuses a body 4.4 does not show (accepts without one work: trading.accept-newest-offer)`, { status: res.status });
+    check.judge(acceptWithBody, { offerId: offer.offerId, clock: clockOf(res), status: res.status, exchange: res.exchangeId });
   },
 );

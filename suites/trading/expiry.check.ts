@@ -8,11 +8,11 @@
 // expired offer still accepted contradicts the profile's declaration: a
 // profile-declared FAIL naming the recipe. A 202 is neither a refusal nor
 // yet an acceptance (4.4: received, still processing): the offer is followed
-// to where it ends, which decides (expired-202.ts).
-import { defineCheck, isSuccess } from '../../runner/index.ts';
+// to where it ends, which decides. Both judgments: expired-202.ts.
+import { defineCheck } from '../../runner/index.ts';
 import { followToEnd, settleWaitMs, tradingSection } from './support.ts';
-import { expiryWaitsMs, judgeEachExpiredOffer, validityKey } from './expiry.ts';
-import { judgeExpired202 } from './expired-202.ts';
+import { expiryWaitsMs, judgeEachExpiredOffer } from './expiry.ts';
+import { declaredValidity, expiredOfferNotAccepted, judgeExpired202 } from './expired-202.ts';
 
 defineCheck(
   {
@@ -26,17 +26,10 @@ defineCheck(
     const { check, http, tokens } = fixtures;
     const section = tradingSection(fixtures.profile, check);
     await judgeEachExpiredOffer(fixtures, section, async (accepted) => {
-      const { recipe, offer, res, what } = accepted;
+      const { offer, res, what } = accepted;
       if (res.status === 202) return judgeExpired202(check, accepted, await followToEnd(check, http, section, tokens, offer));
-      if (isSuccess(res.status)) {
-        // The period is the profile's statement (8: "not shown"); rule 2 says what it means.
-        check.failDeclared(validityKey(recipe), `${what} was accepted (${res.status}), although the profile declares such offers expire after ${recipe.expiresAfterSeconds} s`, {
-          expected: 'a 4xx refusal',
-          actual: res.status,
-          recipe: recipe.name,
-          exchange: res.exchangeId,
-        });
-      }
+      // Accepted outright: the declared validity is contradicted (expired-202.ts).
+      check.judge(expiredOfferNotAccepted, { ...declaredValidity(check, accepted), status: res.status, exchange: res.exchangeId });
       // Which 4xx is the concern of trading.expired-offer-410 (a SHOULD); here only that it is refused.
       check.expectRefused(res, { operation: 'acceptOffer', what });
     });

@@ -31,6 +31,7 @@ import {
 } from './support.ts';
 import { describeClock, laterStepInMs } from './clock.ts';
 import { acceptEffect } from './refusal-effect.ts';
+import { secondAcceptExecutesNothing } from './second-accept.ts';
 import { effectUnknown, nothingExecuted } from '../../src/check/server-error.ts';
 import type { Bearer } from '../../src/http/outgoing.ts';
 
@@ -129,25 +130,20 @@ defineCheck(
     // Answered (or broken), not refused: safe as long as nothing executed again.
     if (second.status === 202 && showsTradeId(section)) await settleIfPossible(check, http, section, tokens, offer);
     const secondTrade = await tradeOf(http, section, tokens, offer, second, 'second');
-    if (firstTrade && secondTrade && firstTrade !== secondTrade) {
-      check.fail(`${what} answered ${second.status} and executed the offer again: trade ${shortId(secondTrade)}, after trade ${shortId(firstTrade)} of the first accept`, {
-        expected: `a refusal, or the same trade ${firstTrade} again`,
-        actual: { status: second.status, tradeId: secondTrade },
-        firstTradeId: firstTrade,
-      });
-    }
+    // A second trade id FAILs (second-accept.ts); the same one is an idempotent replay; without both, a REVIEW.
+    check.judge(secondAcceptExecutesNothing, {
+      offerId: offer.offerId,
+      clock: clockOf(second),
+      firstStatus: first.status,
+      secondStatus: second.status,
+      firstTradeId: firstTrade ?? null,
+      secondTradeId: secondTrade ?? null,
+    });
     if (broke) {
       const effect = firstTrade && secondTrade
         ? nothingExecuted(`the offer status still shows trade ${shortId(firstTrade)}, so nothing executed again`)
         : effectUnknown(`no trade ids to compare (set ${TRADE_ID_KEY})`);
-      return check.serverError(second, { operation: 'acceptOffer', what, effect });
+      check.serverError(second, { operation: 'acceptOffer', what, effect });
     }
-    if (firstTrade && secondTrade) {
-      return check.note(`idempotent replay: ${what} answered ${second.status} with the same trade ${shortId(firstTrade)}; nothing executed again`);
-    }
-    check.review(
-      `${what} answered ${second.status} (first accept ${first.status}); whether it executed the offer again cannot be observed without a trade id to compare (set ${TRADE_ID_KEY})`,
-      { first: first.status, second: second.status, firstTradeId: firstTrade ?? null, secondTradeId: secondTrade ?? null },
-    );
   },
 );

@@ -10,10 +10,8 @@
 // (429, 503) are asked again and decide nothing; a status that cannot be read
 // at the deadline is a set-up ERROR.
 import { defineCheck } from '../../runner/index.ts';
-import type { CheckContext } from '../../runner/index.ts';
-import { accept, checkUser, createOffer, describeRecipe, pollOffer, RECIPE_KEYS, shortId, statusSettings, tradingSection, type CreatedOffer, type OfferPolling } from './support.ts';
-
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+import { accept, checkUser, createOffer, describeRecipe, pollOffer, RECIPE_KEYS, shortId, statusSettings, tradingSection, type OfferPolling } from './support.ts';
+import { offerReachesTerminalStatus, type LastPoll } from './polling-judgment.ts';
 
 defineCheck(
   {
@@ -24,7 +22,7 @@ defineCheck(
   },
   async ({ check, http, profile, tokens }) => {
     const section = tradingSection(profile, check);
-    const { offerStatus } = statusSettings(section, check);
+    const { terminalStatuses } = statusSettings(section, check);
     if (!section.pollDeadlineMs) return check.skip('no deadline for polling the offer status after a 202', 'trading.pollDeadlineMs');
     const recipe = section.recipes.answering202[0];
     if (!recipe) return check.skip('no offer recipe declared to outlast the predefined time, so no 202 to follow up', RECIPE_KEYS.answering202);
@@ -39,29 +37,31 @@ defineCheck(
 
     // A poll of minutes asks for a token each time, so the one the check started with cannot run out mid-wait.
     const outcome = await pollOffer(check, http, section, tokens, offer);
-    if (outcome.stopped) failUndeclaredAnswer(check, offerStatus.expectStatus ?? [], offer, outcome);
-    if (!outcome.reached) {
-      const last = outcome.last?.summary ?? 'no status read';
-      // Only an answer at or after the deadline shows the offer not terminal then (src/polling.ts).
-      if (!outcome.answeredAtDeadline) {
-        check.notObserved(`no poll of offer ${shortId(offer.offerId)} was answered at or after the declared ${seconds(outcome.deadlineMs)} deadline (trading.pollDeadlineMs), so whether it had reached a terminal status by then is unknown: ${outcome.polls} polls, last answered ${last}`);
-      }
-      check.late(
-        `offer ${shortId(offer.offerId)} did not reach a terminal status (trading.terminalStatuses: ${section.terminalStatuses!.join(', ')}) within the declared ${seconds(outcome.deadlineMs)} of its 202: ${outcome.polls} polls, last ${last}`,
-        { waitedMs: Math.round(outcome.elapsedMs), declaredBy: 'trading.pollDeadlineMs' },
-        { polls: outcome.polls, deadlineMs: outcome.deadlineMs, lastStatus: outcome.last?.status ?? null },
-      );
-    }
-    check.note(`offer ${shortId(offer.offerId)} reached ${outcome.last!.status} after ${outcome.polls} polls in ${seconds(outcome.elapsedMs)}`);
+    // An undeclared answer, a late offer, a deadline no poll was answered at, or the terminal status reached (polling-judgment.ts).
+    const declaredDeadline = check.declaredValue('trading.pollDeadlineMs');
+    const declaredExpectStatus = check.declaredValue('trading.offerStatus.expectStatus');
+    check.judge(offerReachesTerminalStatus, {
+      offerId: offer.offerId,
+      terminalStatuses,
+      deadlineMs: outcome.deadlineMs,
+      ...(declaredDeadline === undefined ? {} : { declaredDeadline }),
+      ...(declaredExpectStatus === undefined ? {} : { declaredExpectStatus }),
+      reached: outcome.reached,
+      stopped: Boolean(outcome.stopped),
+      answeredAtDeadline: Boolean(outcome.answeredAtDeadline),
+      polls: outcome.polls,
+      elapsedMs: outcome.elapsedMs,
+      ...(outcome.last ? { last: lastPoll(outcome.last) } : {}),
+    });
   },
 );
 
-/** The status operation answered a code its declaration rules out while the offer was processing: the profile's own statement is contradicted. */
-function failUndeclaredAnswer(check: CheckContext, declared: readonly number[], offer: CreatedOffer, outcome: OfferPolling): never {
-  const last = outcome.last!;
-  return check.failDeclared(
-    'trading.offerStatus.expectStatus',
-    `the offer-status operation answered ${last.httpStatus} for offer ${shortId(offer.offerId)} ${seconds(outcome.elapsedMs)} after its 202 (poll ${outcome.polls}), before any terminal status; the profile declares it answers ${declared.join('/')}`,
-    { expected: declared, actual: last.httpStatus, exchange: last.exchangeId, polls: outcome.polls },
-  );
+/** The last poll as the judgment reads it: keys present only where observed, so the input judges the same after a JSON round trip. */
+function lastPoll(last: NonNullable<OfferPolling['last']>): LastPoll {
+  return {
+    summary: last.summary,
+    ...(last.status !== undefined ? { status: last.status } : {}),
+    ...(last.httpStatus !== undefined ? { httpStatus: last.httpStatus } : {}),
+    ...(last.exchangeId !== undefined ? { exchange: last.exchangeId } : {}),
+  };
 }
