@@ -75,8 +75,8 @@ export const successorFirstUse = defineJudgment<SuccessorFirstUse>('auth.success
 });
 
 export interface ReuseAnswer {
-  /** Which token was used again: the one exchanged once, or the one the refresh issued (after its own first use). */
-  token: 'used-once' | 'issued-by-refresh';
+  /** Which token was used again: the one exchanged once, or the one the refresh issued (after its own first use). Not named `token`: the redactor hides every value of a key so named. */
+  which: 'used-once' | 'issued-by-refresh';
   status: number;
   exchange: number;
   /** When the reuse was sent (HH:MM:SS, UTC). */
@@ -84,8 +84,8 @@ export interface ReuseAnswer {
 }
 
 /** A refresh token used a second time and accepted: single use (5 rule 2) is broken. Its refusal is the refusal rule's to judge. */
-export const reuseAccepted = defineJudgment<ReuseAnswer>('auth.reuse-accepted', ({ token, status, exchange, at }, says) => {
+export const reuseAccepted = defineJudgment<ReuseAnswer>('auth.reuse-accepted', ({ which, status, exchange, at }, says) => {
   if (!isSuccess(status)) return;
-  const message = token === 'used-once' ? `refresh token reused at ${at} was accepted: ${status}` : `the refresh token issued by the refresh was accepted twice: ${status}`;
+  const message = which === 'used-once' ? `refresh token reused at ${at} was accepted: ${status}` : `the refresh token issued by the refresh was accepted twice: ${status}`;
   says.fail(message, { expected: 'a 4xx refusal', actual: status, exchange }, { observed: { kind: 'answer', status } });
 });

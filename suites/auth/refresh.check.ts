@@ -123,12 +123,12 @@ defineCheck(
     // The successor's first use comes before any reuse: detecting a reuse may legitimately revoke it too.
     const successor = await useSuccessorOnce(check, http, profile, pair.refreshToken, renewed);
     const reuse = await postToken(http, refreshBody(profile, pair.refreshToken), 'second use of the same refresh token');
-    check.judge(reuseAccepted, { token: 'used-once', status: reuse.status, exchange: reuse.exchangeId, at: clockOf(reuse) });
+    check.judge(reuseAccepted, { which: 'used-once', status: reuse.status, exchange: reuse.exchangeId, at: clockOf(reuse) });
     expectReuseRefused(check, reuse, 'the refresh token used once');
     if (successor === undefined) return;
     // Refused either way: used once already, or revoked with its family after the reuse above.
     const secondUse = await postToken(http, refreshBody(profile, successor), 'second use of the refresh token the refresh issued');
-    check.judge(reuseAccepted, { token: 'issued-by-refresh', status: secondUse.status, exchange: secondUse.exchangeId, at: clockOf(secondUse) });
+    check.judge(reuseAccepted, { which: 'issued-by-refresh', status: secondUse.status, exchange: secondUse.exchangeId, at: clockOf(secondUse) });
     expectReuseRefused(check, secondUse, 'the refresh token issued by the refresh');
   },
 );
