@@ -8,28 +8,14 @@
 // names may be one it may not call); a 503 is transient (the client asks
 // again; still 503 is ERROR "not observed"); any other answer says nothing
 // of the credential either.
-import { defineCheck, isSuccess, type CheckContext, type HttpClient, type HttpResponse } from '../../runner/index.ts';
+import { defineCheck, type CheckContext, type HttpClient } from '../../runner/index.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import { issuePair, renewTokens } from '../../src/auth/tokens.ts';
 import { stripSignature, tamperPayload } from '../../src/auth/jwt.ts';
-import { documentedRefusals } from '../../src/spec/status-codes.ts';
 import { GET_EXECUTES_NOTHING } from '../../src/check/server-error.ts';
 import { protectedOperation, protectedPath } from './support.ts';
 import { sendWithIssuedToken } from './issued-token.ts';
-
-/**
- * A 403 to a valid access token: recognised, but forbidden to this client.
- * No contradiction of 5 rule 1; the profile's protected operation is one the
- * client may not call. REVIEW when auth.protectedPath names it; on the
- * default (user details) a WARN as well, since 7 does not list 403 there.
- */
-function forbiddenToThisClient(check: CheckContext, profile: ResolvedProfile, path: string, how: string, res: HttpResponse): void {
-  const details = { actual: res.status, exchange: res.exchangeId };
-  const declared = profile.auth?.protectedPath !== undefined;
-  const message = `${how} was answered 403 (forbidden) on GET ${path}: the credential was recognised, but this client may not call the operation, which contradicts no rule of 5; set auth.protectedPath to a GET operation this client may call`;
-  if (declared) return check.review(`${message} (auth.protectedPath is ${path})`, details);
-  check.warn(`${message}; 403 is not among the codes 7 lists for user details (${documentedRefusals('userDetails').join('/')})`, details, { on: 'SPEC-7-USER-DETAILS-CODES' });
-}
+import { accessTokenLetIn, refreshTokenRefusalCode } from './bearer-judgments.ts';
 
 /**
  * A GET of the protected operation with an access token the token endpoint
@@ -40,11 +26,8 @@ async function expectAccessTokenAccepted(check: CheckContext, http: HttpClient, 
   const path = protectedPath(profile, check);
   const send = (accessToken: string) => http.get(path, { bearer: accessToken, label: `protected operation with ${how}` });
   const res = await sendWithIssuedToken(check, profile, obtain, send, `GET ${path} with ${how}`);
-  if (isSuccess(res.status)) return;
-  const details = { actual: res.status, exchange: res.exchangeId };
-  if (res.status === 401) check.fail(`${how} was refused as a credential: 401 (unauthorized) on GET ${path}`, details);
-  if (res.status === 403) return forbiddenToThisClient(check, profile, path, how, res);
-  check.notObserved(`GET ${path} with ${how} was answered ${res.status}, which says nothing of whether the credential was let in; set auth.protectedPath to a GET operation this client may call`, details);
+  const declaredProtectedPath = (check.declaredValue('auth.protectedPath') as string | undefined) ?? null;
+  check.judge(accessTokenLetIn, { how, path, status: res.status, exchange: res.exchangeId, declaredProtectedPath });
 }
 
 defineCheck(
@@ -118,6 +101,6 @@ defineCheck(
     const res = await http.get(path, { bearer: pair.refreshToken, label: 'protected operation with the refresh token as bearer' });
     check.expectRefused(res, { operation: 'userDetails', what: 'a refresh token as bearer credential', effect: GET_EXECUTES_NOTHING });
     // A refresh token is not the bearer credential 5 rule 1 names: 401 (unauthorized) is implied, not tied.
-    if (res.status !== 401 && documentedRefusals('userDetails').includes(res.status)) check.warn(`a refresh token as bearer credential was refused with ${res.status}; 401 (unauthorized) is the code for a credential that is not an access token`, { expected: 401, actual: res.status, exchange: res.exchangeId });
+    check.judge(refreshTokenRefusalCode, { status: res.status, exchange: res.exchangeId });
   },
 );

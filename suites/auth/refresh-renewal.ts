@@ -32,6 +32,11 @@ export function tokenClock(token: string): TokenClock {
   const payload = typeof decoded === 'string' ? {} : decoded.payload;
   const iat = typeof payload.iat === 'number' ? payload.iat : undefined;
   const exp = typeof payload.exp === 'number' ? payload.exp : undefined;
+  return clockOfTimes(iat, exp);
+}
+
+/** The issuer's clock as a token's iat and exp show it (undefined: the token has none). */
+export function clockOfTimes(iat: number | undefined, exp: number | undefined): TokenClock {
   const times = [iat, exp].filter((t): t is number => t !== undefined);
   const granularity = !times.length ? 'units the token does not show (no iat or exp)' : times.every(Number.isInteger) ? 'whole seconds' : 'fractions of a second';
   return { ...(iat === undefined ? {} : { iat }), ...(exp === undefined ? {} : { exp }), granularity };
