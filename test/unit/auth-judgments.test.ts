@@ -10,9 +10,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { base64url } from 'jose';
 import { judgeRecord } from '../../src/check/record.ts';
-import { CheckContext, CheckFailure } from '../../src/check/context.ts';
+import { CheckFailure, type CheckContext } from '../../src/check/context.ts';
+import { contextWith, toItsEnd } from '../support/check-context.ts';
 import type { NamedJudgment } from '../../src/check/judgments.ts';
-import type { RecordedExchange } from '../../src/http/exchange.ts';
 import { isSuccess } from '../../src/check/context.ts';
 import { decideOutcome } from '../../src/check/outcome.ts';
 import { Redactor } from '../../src/http/redact.ts';
@@ -28,20 +28,7 @@ type Meta = { severity: 'MUST' | 'SHOULD' | 'REVIEW'; requirements: string[] };
 const meta = (severity: Meta['severity'], requirement: string): Meta => ({ severity, requirements: [requirement] });
 
 /** A context whose evidence holds an answer of each status given (by exchange id), as the client records them. */
-function contextWith(m: Meta, answers: Record<number, number> = {}, redactor = new Redactor([])): CheckContext {
-  const context = new CheckContext(redactor, { requirements: m.requirements });
-  for (const [id, status] of Object.entries(answers)) context.record({ id: Number(id), response: { status } } as unknown as RecordedExchange);
-  return context;
-}
-
-/** Runs a check body's step as a check does: a claim that ends the check ends it (CheckFailure), nothing else is caught. */
-function run(step: () => void): void {
-  try {
-    step();
-  } catch (error) {
-    if (!(error instanceof CheckFailure)) throw error;
-  }
-}
+const contextFor = (m: Meta, answers: Record<number, number> = {}, redactor = new Redactor([])): CheckContext => contextWith({ requirements: m.requirements, answers, redactor });
 
 /**
  * The judgment applied through a context and the inline calls it replaced,
@@ -51,10 +38,10 @@ function run(step: () => void): void {
  * inline record and of the live claims.
  */
 function sameAsInline<I>(m: Meta, answers: Record<number, number>, judgment: NamedJudgment<I>, input: I, inline: (check: CheckContext) => void, redactor = () => new Redactor([])) {
-  const named = contextWith(m, answers, redactor());
-  run(() => named.judge(judgment, input));
-  const old = contextWith(m, answers, redactor());
-  run(() => inline(old));
+  const named = contextFor(m, answers, redactor());
+  toItsEnd(() => named.judge(judgment, input));
+  const old = contextFor(m, answers, redactor());
+  toItsEnd(() => inline(old));
   assert.deepEqual(named.claims, old.claims, 'the claims the inline calls made');
   const judged = judgeRecord(m, { claims: named.entries });
   const inlineJudged = judgeRecord(m, { claims: old.entries });
@@ -187,9 +174,9 @@ test('auth.refresh-race: as the inline calls, for races won once, several times,
 test('auth.refresh-race: successors are counted from the record, redacted: equal tokens stay equal, distinct ones distinct', () => {
   const m = meta('MUST', 'TOKEN-REFRESH-SINGLE-USE-ATOMIC');
   const tokens = ['successor-one', 'successor-two'];
-  const context = contextWith(m, {}, new Redactor(tokens.map((t) => [t, 'refresh_token'])));
+  const context = contextFor(m, {}, new Redactor(tokens.map((t) => [t, 'refresh_token'])));
   const racers = racersOf([racer(200, tokens[0]), racer(200, tokens[1]), racer(200, tokens[1])]);
-  run(() => context.judge(refreshRace, { racers }));
+  toItsEnd(() => context.judge(refreshRace, { racers }));
   assert.doesNotMatch(JSON.stringify(context.entries), /successor-one|successor-two/, 'the tokens are kept redacted');
   assert.match(judgeRecord(m, { claims: context.entries }).reason!, /3 of 3 simultaneous refreshes with one refresh token succeeded, handing out 2 distinct successor/);
 });
@@ -240,11 +227,11 @@ test('auth.expires-in-agrees-with-exp: as the inline calls, declared or not; a d
   ];
   for (const [input, verdict] of cases) {
     // Live, the context reads the declared value from the profile; the judgment from its input.
-    const profile = { auth: input.declaredUnit ? { expiresInUnit: input.declaredUnit } : {} } as unknown as NonNullable<ConstructorParameters<typeof CheckContext>[1]>['profile'];
-    const named = new CheckContext(new Redactor([]), { requirements: m.requirements, profile });
-    run(() => named.judge(expiresInAgreesWithExp, input));
-    const old = new CheckContext(new Redactor([]), { requirements: m.requirements, profile });
-    run(() => inlineExpiresIn(old, input));
+    const profile = { auth: input.declaredUnit ? { expiresInUnit: input.declaredUnit } : {} };
+    const named = contextWith({ requirements: m.requirements, profile });
+    toItsEnd(() => named.judge(expiresInAgreesWithExp, input));
+    const old = contextWith({ requirements: m.requirements, profile });
+    toItsEnd(() => inlineExpiresIn(old, input));
     assert.deepEqual(named.claims, old.claims, `expires_in ${input.expiresIn} (${input.declaredUnit})`);
     const judged = judgeRecord(m, { claims: named.entries });
     assert.deepEqual(judged, judgeRecord(m, { claims: old.entries }));
@@ -369,7 +356,7 @@ test('the judgments that cannot FAIL say what they say: a refusal code other tha
 
 test('a judgment that ends the check is recorded as having ended it, and judged again to the same FAIL and reason', () => {
   const m = meta('MUST', 'TOKEN-REFRESH-SINGLE-USE');
-  const context = contextWith(m, { 6: 200 });
+  const context = contextFor(m, { 6: 200 });
   assert.throws(() => context.judge(reuseAccepted, reuse('used-once', 200)), CheckFailure);
   const [entry] = context.entries as Array<{ judgment: string; ended?: true }>;
   assert.equal(entry!.judgment, 'auth.reuse-accepted');

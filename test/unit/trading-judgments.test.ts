@@ -8,13 +8,12 @@
 // JSON.parse(JSON.stringify(input)).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CheckContext, CheckFailure } from '../../src/check/context.ts';
+import type { CheckContext } from '../../src/check/context.ts';
+import { contextWith, toItsEnd } from '../support/check-context.ts';
 import { judgeRecord } from '../../src/check/record.ts';
 import { decideOutcome } from '../../src/check/outcome.ts';
 import type { NamedJudgment } from '../../src/check/judgments.ts';
 import type { Severity } from '../../src/check/model.ts';
-import { Redactor } from '../../src/http/redact.ts';
-import type { RecordedExchange } from '../../src/http/exchange.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import { fastOfferAnswered200, slowOfferAnswered202, type FastOfferAnswer, type SlowOfferAnswer } from '../../suites/trading/recipe-answers.ts';
 import {
@@ -51,19 +50,11 @@ const trading = {
 const profile = { name: 'test', baseUrl: 'http://127.0.0.1:1', trading } as unknown as ResolvedProfile;
 
 /** A check's context, with the answers (exchange id → status) its evidence holds, as a live check's does. */
-function contextOf(meta: Meta, answers: Record<number, number> = {}): CheckContext {
-  const check = new CheckContext(new Redactor(), { requirements: meta.requirements, profile });
-  for (const [id, status] of Object.entries(answers)) check.record({ id: Number(id), response: { status } } as unknown as RecordedExchange);
-  return check;
-}
+const contextOf = (meta: Meta, answers: Record<number, number> = {}): CheckContext => contextWith({ requirements: meta.requirements, profile, answers });
 
 /** Runs what a check body does, to its end if it ends. */
 function run(check: CheckContext, body: (check: CheckContext) => void): CheckContext {
-  try {
-    body(check);
-  } catch (error) {
-    if (!(error instanceof CheckFailure)) throw error;
-  }
+  toItsEnd(() => body(check));
   return check;
 }
 

@@ -9,13 +9,11 @@
 // input judges the same after a JSON round trip (results.json keeps it so).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CheckContext, CheckFailure, isServerError } from '../../src/check/context.ts';
+import { isServerError, type CheckContext } from '../../src/check/context.ts';
+import { contextWith, toItsEnd } from '../support/check-context.ts';
 import { judgeRecord } from '../../src/check/record.ts';
 import { decideOutcome } from '../../src/check/outcome.ts';
 import type { NamedJudgment } from '../../src/check/judgments.ts';
-import type { RecordedExchange } from '../../src/http/exchange.ts';
-import type { Profile } from '../../src/config/profile.ts';
-import { Redactor } from '../../src/http/redact.ts';
 import { requirementById } from '../../src/requirements.ts';
 import { registeredAtOffset, requestedUser } from '../../suites/users/body-judgments.ts';
 import { languageServed, ownLicenceRestricted } from '../../suites/users/access-judgments.ts';
@@ -31,21 +29,12 @@ const USER = '3f2b8c1e-8d4a-4f6b-9c2e-1a2b3c4d5e6f';
 const OTHER = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 
 /** A check's context as the runner makes it: the requirement's sentences, the profile, and the exchanges the check recorded. */
-function contextOf(requirement: string, profile: object = {}, answers: Array<[id: number, status: number]> = []): CheckContext {
-  const context = new CheckContext(new Redactor([]), { requirements: [requirement], profile: profile as Profile });
-  for (const [id, status] of answers) {
-    context.record({ id, startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1, request: { method: 'GET', url: 'http://x/' }, response: { status }, curl: '' } as unknown as RecordedExchange);
-  }
-  return context;
-}
+const contextOf = (requirement: string, profile: object = {}, answers: Array<[id: number, status: number]> = []): CheckContext =>
+  contextWith({ requirements: [requirement], profile, answers: Object.fromEntries(answers) });
 
 /** Runs a check body's step; a CheckFailure is how a check ends, anything else is a bug. */
 function run(context: CheckContext, step: (check: CheckContext) => void): CheckContext {
-  try {
-    step(context);
-  } catch (error) {
-    if (!(error instanceof CheckFailure)) throw error;
-  }
+  toItsEnd(() => step(context));
   return context;
 }
 

@@ -6,10 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { CheckContext, CheckFailure } from '../../src/check/context.ts';
 import type { NamedJudgment } from '../../src/check/judgments.ts';
 import { judgeRecord } from '../../src/check/record.ts';
-import { Redactor } from '../../src/http/redact.ts';
 import { contentDigestMatches, everyDeliveryVerifiable, headerDeclarations } from '../../suites/webhooks/delivery-judgments.ts';
 import { acknowledgementEndsDelivery, redeliveryRecorded, type AcknowledgementObservation } from '../../suites/webhooks/redelivery-judgments.ts';
 import { distinctEventsDistinctKeys, eventActions, redeliveryKeepsKey } from '../../suites/webhooks/event-judgments.ts';
@@ -17,15 +15,12 @@ import { observeUnsigned } from '../../suites/webhooks/judgements.ts';
 import { VERIFICATION_SUCCEEDED } from '../../suites/webhooks/events.ts';
 import type { WebhookSettings } from '../../suites/webhooks/settings.ts';
 import { syntheticDelivery } from '../support/deliveries.ts';
+import { contextWith, toItsEnd } from '../support/check-context.ts';
 
 /** Applied live through a context, then judged again from the record after a JSON round trip: both outcomes. */
 function liveAndAgain<I>(judgment: NamedJudgment<I>, input: I, requirements: string[]) {
-  const check = new CheckContext(new Redactor(), { requirements });
-  try {
-    check.judge(judgment, input);
-  } catch (error) {
-    assert.ok(error instanceof CheckFailure, String(error));
-  }
+  const check = contextWith({ requirements });
+  toItsEnd(() => check.judge(judgment, input));
   const meta = { severity: 'MUST' as const, requirements };
   const live = judgeRecord(meta, { claims: check.entries });
   const again = judgeRecord(meta, JSON.parse(JSON.stringify({ claims: check.entries })));
