@@ -13,6 +13,9 @@ import { createHmac, randomBytes } from 'node:crypto';
 const SECRET_KEYS = /^(client_secret|access_token|refresh_token|id_token|token|password|secret|private_key)$/i;
 /** Headers whose values are always secret. */
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'signature', 'x-api-key']);
+
+/** A header whose value is a credential or what one computes (a signature): never kept as it was, whatever the redactor knows. */
+export const isSecretHeader = (name: string): boolean => SECRET_HEADERS.has(name.toLowerCase());
 /** A JWS compact serialization: every bearer and refresh token of the spec (2.1) has this shape. */
 const JWT_SHAPE = /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
 
@@ -82,7 +85,7 @@ export class Redactor {
   }
 
   redactHeaderValue(name: string, value: string, style: RedactionStyle = 'marker'): string {
-    if (!SECRET_HEADERS.has(name.toLowerCase())) return this.redactString(value, style);
+    if (!isSecretHeader(name)) return this.redactString(value, style);
     const bearer = /^(Bearer|Basic|Token)\s+(.*)$/i.exec(value);
     if (bearer) {
       const label = bearer[1]!.toLowerCase() === 'bearer' ? 'bearer' : 'credential';

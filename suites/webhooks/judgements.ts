@@ -23,6 +23,7 @@
 // judgements are pure functions of it and the profile's declarations, so a
 // later suite judges a stored delivery again (delivery-judgments.ts).
 import type { JudgmentSays } from '../../src/check/judgments.ts';
+import { isSecretHeader } from '../../src/http/redact.ts';
 import { fieldValue, IDEMPOTENCY_HEADER, type ReceivedDelivery } from '../../src/webhooks/delivery.ts';
 import { isDeprecatedDigestAlgorithm, verifyContentDigest, type DigestVerdict } from '../../src/webhooks/digest.ts';
 import { dateOffsetSeconds, describeOffset, parseHttpDate } from '../../src/webhooks/http-date.ts';
@@ -75,8 +76,14 @@ export function sayWorst(says: JudgmentSays, judgements: readonly Judgement[], p
 /** What the judgements read of one delivery, as the check's record keeps it: plain JSON. */
 export interface DeliveryObservation {
   seq: number;
-  /** Field lines as received, names lower-cased, in order. */
+  /**
+   * Field lines as received, names lower-cased, in order; the value of a
+   * Signature (or a credential) withheld, as evidence redacts it: a record
+   * must not hand out what only the key could make.
+   */
   fieldLines: Array<[name: string, value: string]>;
+  /** The Signature value's length, which is all the judgements read of it. */
+  signatureChars?: number;
   /** When the receiver got it (ISO 8601). */
   receivedAt: string;
   bodyBytes: number;
@@ -86,6 +93,9 @@ export interface DeliveryObservation {
   /** The signature checked under the declared scheme and key (none: no Signature header, or no scheme declared). */
   signature?: { scheme: string; verdict: SignatureVerdict };
 }
+
+/** What a withheld field value reads as in an observation. */
+const WITHHELD = '(withheld)';
 
 /** Observes a delivery: the measurements that need its bytes or the declared key, made once, for the judgements to read. */
 export async function observeDelivery(delivery: ReceivedDelivery, strategy?: SignatureStrategy): Promise<DeliveryObservation> {
@@ -97,9 +107,11 @@ export async function observeDelivery(delivery: ReceivedDelivery, strategy?: Sig
 /** A delivery's observation without its signature verified (no scheme declared, or none to verify). */
 export function observeUnsigned(delivery: ReceivedDelivery): DeliveryObservation {
   const contentDigest = fieldValue(delivery, 'content-digest');
+  const signature = fieldValue(delivery, 'signature');
   return {
     seq: delivery.seq,
-    fieldLines: delivery.fieldLines.map(([name, value]) => [name, value]),
+    fieldLines: delivery.fieldLines.map(([name, value]) => [name, isSecretHeader(name) ? WITHHELD : value]),
+    ...(signature !== undefined ? { signatureChars: signature.length } : {}),
     receivedAt: delivery.receivedAt.toISOString(),
     bodyBytes: delivery.body.length,
     bodyTruncated: delivery.bodyTruncated,
@@ -214,7 +226,7 @@ export function judgeSignature(delivery: DeliveryObservation, settings: Pick<Web
   if (!settings.signature || !delivery.signature) {
     return {
       kind: 'review',
-      message: `no signature scheme is configured (webhooks.signature), so the signature of ${at} was recorded, not verified: Signature of ${signature.length} characters${input ? `, Signature-Input ${input}` : ''}`,
+      message: `no signature scheme is configured (webhooks.signature), so the signature of ${at} was recorded, not verified: Signature of ${delivery.signatureChars} characters${input ? `, Signature-Input ${input}` : ''}`,
       details: { delivery: delivery.seq, signatureInput: input ?? null },
     };
   }
