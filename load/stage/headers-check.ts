@@ -18,8 +18,8 @@ function reading(operation: string, output: RateProbeOutput | undefined, skipped
     operation,
     ran: output !== undefined,
     ...(skipped !== undefined ? { skipped: redactor.redactString(skipped) } : {}),
-    // Headers are kept as evidence is: redacted.
-    ...(sample ? { sample: { status: sample.status, headers: redactor.redactJson(sample.headers) as Record<string, string> } } : {}),
+    // Headers are kept as evidence keeps them: redacted, a credential header (a Set-Cookie) by its name.
+    ...(sample ? { sample: { status: sample.status, headers: redactor.redactHeaders(sample.headers) } } : {}),
     ...(estimatedLimitRps !== undefined ? { estimatedLimitRps } : {}),
     ...(limitRangeRps ? { limitRangeRps } : {}),
   };

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { NamedJudgment } from '../../src/check/judgments.ts';
 import { judgeRecord } from '../../src/check/record.ts';
-import { contentDigestMatches, everyDeliveryVerifiable, headerDeclarations } from '../../suites/webhooks/delivery-judgments.ts';
+import { contentDigestMatches, everyDeliveryVerifiable, headerDeclarations, signatureVerifies } from '../../suites/webhooks/delivery-judgments.ts';
 import { acknowledgementEndsDelivery, redeliveryRecorded, type AcknowledgementObservation } from '../../suites/webhooks/redelivery-judgments.ts';
 import { distinctEventsDistinctKeys, eventActions, redeliveryKeepsKey } from '../../suites/webhooks/event-judgments.ts';
 import { observeUnsigned } from '../../suites/webhooks/judgements.ts';
@@ -102,4 +102,15 @@ test('actions: a verification delivered with the wrong success WARNs; all as cau
   const delivered = (success: boolean) => [{ event: VERIFICATION_SUCCEEDED, seq: 1, members: { action: 'verification', success } }];
   assert.equal(liveAndAgain(eventActions, { delivered: delivered(false), allArrived: true, riskEvaluationCaused: false, observed: [] }, requirements).verdict, 'WARN');
   assert.equal(liveAndAgain(eventActions, { delivered: delivered(true), allArrived: true, riskEvaluationCaused: false, observed: [] }, requirements).verdict, 'REVIEW');
+});
+
+test("an observation keeps no Signature value, only its length, as evidence redacts it; the judgement reads the length", () => {
+  const d = syntheticDelivery(4, BODY, 'key-4');
+  d.fieldLines.push(['signature', 'sig1=:c2VjcmV0LWRlcml2ZWQ=:'], ['signature-input', 'sig1=("content-digest")']);
+  const observed = observeUnsigned(d);
+  assert.doesNotMatch(JSON.stringify(observed), /c2VjcmV0LWRlcml2ZWQ/);
+  assert.deepEqual(observed.fieldLines.find(([name]) => name === 'signature'), ['signature', '(withheld)']);
+  const judged = liveAndAgain(signatureVerifies, { delivery: observed, declared: headerDeclarations(settings) }, ['WEBHOOK-SIGNATURE']);
+  assert.equal(judged.verdict, 'REVIEW');
+  assert.match(judged.reason!, /Signature of 27 characters, Signature-Input sig1=\("content-digest"\)/);
 });
