@@ -96,6 +96,16 @@ export function defineJudgment<I>(name: string, judge: (input: I, says: Judgment
   return named;
 }
 
+/**
+ * What a claim rests on when its details name an exchange: the answer that
+ * exchange got, as CheckContext derives it for a claim made inline (a FAIL
+ * resting on a transient answer, a 503, stays ERROR). A judgment reads only
+ * its input, so it says so itself: nothing when no exchange was recorded.
+ */
+export function answeredWith(status: number, exchange: number | undefined): Observation | undefined {
+  return typeof exchange === 'number' ? { kind: 'answer', status } : undefined;
+}
+
 /** The judgment of this name in the installed suite, if it has one. */
 export function judgmentNamed(name: string): NamedJudgment<unknown> | undefined {
   return registry.get(name);

@@ -3,10 +3,9 @@
 // it carries what was registered (echo.ts decides each field), its created_at
 // is in UTC, and a KNOWN_VASP address stays KNOWN_VASP. Each input holds the
 // fields judged, not the whole answer.
-import { defineJudgment } from '../../src/check/judgments.ts';
+import { answeredWith, defineJudgment } from '../../src/check/judgments.ts';
 import type { WithdrawalAddressRequest } from '../../src/config/sections/crypto-transfers.ts';
 import { judgeTimestamp } from '../../src/check/timestamp-field.ts';
-import { answered } from './answered.ts';
 import { compareField } from './echo.ts';
 import { CREATED_AT, PROFILE_BODY_KEY, REQUEST_FIELDS } from './support.ts';
 
@@ -32,7 +31,7 @@ export const declaredBodyAccepted = defineJudgment<DeclaredBodyInput>('crypto-tr
   if (status < 400 || status >= 500) return;
   const refused = `the profile's body (${PROFILE_BODY_KEY}) was refused for user ${input.userId} with ${status}`;
   const holds = input.whatItHolds ? ` (${input.whatItHolds})` : '';
-  says.failDeclared(PROFILE_BODY_KEY, input.declaredBody, `${refused}, though the profile declares it a body the implementation accepts${holds}`, { expected: 200, actual: status, exchange }, { observed: answered(status, exchange) });
+  says.failDeclared(PROFILE_BODY_KEY, input.declaredBody, `${refused}, though the profile declares it a body the implementation accepts${holds}`, { expected: 200, actual: status, exchange }, { observed: answeredWith(status, exchange) });
 });
 
 export interface CreatedJsonInput {
@@ -89,7 +88,7 @@ export interface CreatedAtInput {
 export const createdAtUtc = defineJudgment<CreatedAtInput>('crypto-transfers.created-at-utc', (input, says) => {
   const value = input.createdAt;
   const judged = judgeTimestamp(CREATED_AT, value);
-  const observed = answered(input.status, input.exchange);
+  const observed = answeredWith(input.status, input.exchange);
   // The claims expectTimestamp makes, with the exchange in their details.
   if (judged.verdict === 'FAIL') return says.fail(judged.message, { [CREATED_AT.name]: value, exchange: input.exchange }, { observed });
   if (judged.verdict === 'WARN') says.warn(judged.message, { [CREATED_AT.name]: value ?? null, exchange: input.exchange }, { observed });

@@ -4,9 +4,8 @@
 // judged by the server-error rule (src/check/rules.ts), which the check
 // applies itself; these judge the rest. Only a 2xx answer's body is kept in
 // the input: it is what is held to 2.3.
-import { defineJudgment } from '../../src/check/judgments.ts';
+import { answeredWith, defineJudgment } from '../../src/check/judgments.ts';
 import { isServerError, isSuccess } from '../../src/check/context.ts';
-import { answered } from './answered.ts';
 import { PARAMETER_ERROR_CODES, contradictionOf2_3 } from './support.ts';
 
 export interface InvalidBodyAnswer {
@@ -45,7 +44,7 @@ export const invalidBodiesNotTaken = defineJudgment<{ answers: InvalidBodyAnswer
   }
   const also = contradictions.map((c) => c.why);
   const [first] = contradictions;
-  if (first) says.fail(`bodies the operation does not take: ${also.join('; ')}`, { contradictions: also, exchange: first.exchange }, { on: first.on, observed: answered(first.status, first.exchange) });
+  if (first) says.fail(`bodies the operation does not take: ${also.join('; ')}`, { contradictions: also, exchange: first.exchange }, { on: first.on, observed: answeredWith(first.status, first.exchange) });
 });
 
 /** crypto-transfers.parameter-error-code: a refused parameter error is answered 422 (parameter error) or 400; a 2xx or 5xx has no refusal code to weigh. */

@@ -3,10 +3,9 @@
 // served, and an own-licence partner is restricted (rule 7) — by the code
 // the profile declares, or, without a declaration, by some refusal. The
 // declared values are in the input: a judgment reads no profile.
-import { defineJudgment } from '../../src/check/judgments.ts';
+import { answeredWith, defineJudgment } from '../../src/check/judgments.ts';
 import { isServerError, isSuccess } from '../../src/check/context.ts';
 import { documentedRefusals } from '../../src/spec/status-codes.ts';
-import { answered } from './answered.ts';
 
 export interface LanguageServedInput {
   /** The Accept-Language value sent. */
@@ -21,7 +20,7 @@ export interface LanguageServedInput {
 export const languageServed = defineJudgment<LanguageServedInput>('users.declared-language-served', (input, says) => {
   const { value, status, exchange } = input;
   if (status !== 200) {
-    says.failDeclared('users.languages', input.languages, `user details with Accept-Language: ${value}, a language the profile declares supported, answered ${status}`, { expected: 200, actual: status, exchange }, { observed: answered(status, exchange) });
+    says.failDeclared('users.languages', input.languages, `user details with Accept-Language: ${value}, a language the profile declares supported, answered ${status}`, { expected: 200, actual: status, exchange }, { observed: answeredWith(status, exchange) });
   }
 });
 

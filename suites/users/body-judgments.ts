@@ -4,9 +4,8 @@
 // is a user object) and the one field it judges, never the whole body: whether
 // the body is the user of 2.2 is users.details-schema's to judge, so a body
 // without a user object here is a WARN that says so.
-import { defineJudgment } from '../../src/check/judgments.ts';
+import { answeredWith, defineJudgment } from '../../src/check/judgments.ts';
 import { judgeTimestamp } from '../../src/check/timestamp-field.ts';
-import { answered } from './answered.ts';
 import { REGISTERED_AT } from './support.ts';
 
 export interface RequestedUserInput {
@@ -43,7 +42,7 @@ export const registeredAtOffset = defineJudgment<RegisteredAtInput>('users.regis
   if (input.data !== 'object') return says.warn(`data is ${input.data}, not a user object, so registered_at cannot be checked (users.details-schema judges the body)`);
   const value = input.registeredAt;
   const judged = judgeTimestamp(REGISTERED_AT, value);
-  const observed = answered(input.status, input.exchange);
+  const observed = answeredWith(input.status, input.exchange);
   // The claims expectTimestamp makes, with the exchange in their details.
   if (judged.verdict === 'FAIL') return says.fail(judged.message, { [REGISTERED_AT.name]: value, exchange: input.exchange }, { observed });
   if (judged.verdict === 'WARN') says.warn(judged.message, { [REGISTERED_AT.name]: value ?? null, exchange: input.exchange }, { observed });

@@ -2,9 +2,8 @@
 // must refuse (4.2 rules 1-5), to the codes of those refusals (7), and to
 // input it may take leniently. A 5xx to any of them is not judged here but by
 // the server-error rule (src/check/rules.ts), which the check applies itself.
-import { defineJudgment } from '../../src/check/judgments.ts';
+import { answeredWith, defineJudgment } from '../../src/check/judgments.ts';
 import { isSuccess } from '../../src/check/context.ts';
-import { answered } from './answered.ts';
 import { PARAMETER_ERROR_CODES } from './support.ts';
 
 export interface RefusalInput {
@@ -21,7 +20,7 @@ export interface RefusalInput {
  */
 export const journeyRefused = defineJudgment<RefusalInput>('users.journey-violation-refused', (input, says) => {
   const { what, status, exchange } = input;
-  if (isSuccess(status)) return says.fail(`${what} was accepted: ${status}`, { expected: '4xx (400/422)', actual: status, exchange }, { observed: answered(status, exchange) });
+  if (isSuccess(status)) return says.fail(`${what} was accepted: ${status}`, { expected: '4xx (400/422)', actual: status, exchange }, { observed: answeredWith(status, exchange) });
   if (status < 400) says.fail(`${what}: expected a 4xx rejection, got ${status}`, { expected: '4xx (400/422)', actual: status });
 });
 
@@ -67,6 +66,6 @@ export const hostileInputAccepted = defineJudgment<AcceptedInput>('users.hostile
   if (leniency === 'one-of-repeated') {
     says.review(`user details with ${what} was answered ${status}: 4.2 types the parameter as one string; frameworks commonly take one of the values`, { actual: status });
   } else if (leniency === 'unknown-flow') {
-    says.warn(`user details with ${what} was answered ${status}, though the value is none of the eight user_flow values of rule 2`, { actual: status, exchange }, { on: 'SPEC-4-2-RULE-2', observed: answered(status, exchange) });
+    says.warn(`user details with ${what} was answered ${status}, though the value is none of the eight user_flow values of rule 2`, { actual: status, exchange }, { on: 'SPEC-4-2-RULE-2', observed: answeredWith(status, exchange) });
   } else says.note(`${what} → ${status}`);
 });

@@ -5,8 +5,7 @@
 // key. Before terms can be compared they must be there: no user object or no
 // field is a WARN (users.details-schema FAILs the body for it), a value of
 // another type a FAIL on 2.2 ("array of integer").
-import { defineJudgment, type JudgmentSays } from '../../src/check/judgments.ts';
-import { answered } from './answered.ts';
+import { answeredWith, defineJudgment, type JudgmentSays } from '../../src/check/judgments.ts';
 import { formatTerms, sameTerms } from './support.ts';
 
 /** What a 200 answer held where terms_not_accepted goes. */
@@ -31,7 +30,7 @@ function readableTerms(says: JudgmentSays, what: string, answer: TermsAnswer): u
     says.warn(`${what} has no terms_not_accepted, so the terms of the journey context cannot be compared (users.details-schema judges the body)`);
     return undefined;
   }
-  says.fail(`${what}: terms_not_accepted is ${typeof value}, 2.2 types it as an array of integer`, { actual: value, exchange: answer.exchange }, { on: 'SPEC-2-2-TERMS', observed: answered(answer.status, answer.exchange) });
+  says.fail(`${what}: terms_not_accepted is ${typeof value}, 2.2 types it as an array of integer`, { actual: value, exchange: answer.exchange }, { on: 'SPEC-2-2-TERMS', observed: answeredWith(answer.status, answer.exchange) });
   return undefined;
 }
 
