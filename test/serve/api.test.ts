@@ -224,6 +224,11 @@ test('a full run with the load stage: its bundle, downloaded and extracted, is o
     assert.ok(climb.every((s, i) => i === 0 || s.ratePerSecond >= climb[i - 1]!.ratePerSecond), `${probe} climbs: ${climb.map((s) => s.ratePerSecond).join(', ')}`);
     assert.ok(climb.some((s) => s.refused > 0), `${probe} reached the limit: ${JSON.stringify(climb)}`);
   }
+  // The cross-cutting check is told again once the load stage's answers are in (its final judgment), and counted once.
+  const told = (await streamed).events.filter((e) => e.event === 'check').map((e) => e.data as { check: { id: string }; counts: Record<string, number> });
+  assert.equal(told.filter((e) => e.check.id === 'errors.error-bodies-are-json').length, 2, 'told after the checks, and again after the load stage');
+  const nonZero = (counts: Record<string, number | undefined> = {}) => Object.fromEntries(Object.entries(counts).filter(([, n]) => n));
+  assert.deepEqual(nonZero(told.at(-1)!.counts), nonZero(run.counts), 'the last running counts are the run\'s: a check told again counts once');
   const archive = await fetch(`${lab.url}/api/runs/${run.id}/bundle`, { headers: { authorization: `Bearer ${lab.token}` } });
   const dir = path.join(extractArchive(Buffer.from(await archive.arrayBuffer())), `ptas-run-${run.id}`);
   const verified = await runPtas(['verify', dir, '--nonce', 'serve-test-7f3a']);
