@@ -59,7 +59,9 @@ test('in Chromium: a WAIVED check shows the verdict it gave, its reason and its 
   assert.equal(await page.locator('#waivers tr.waiver').count(), 2);
   assert.equal(await page.locator('#waivers tr.waiver[data-status="unmatched"]').count(), 1);
   await page.click(`#waivers a[href="#check-${SINGLE_USE}"]`);
-  assert.equal(await row.evaluate((el) => (el as unknown as { open: boolean }).open), true, 'the link from the waiver opens the check');
+  // The page opens the check on hashchange, which the browser fires after the click returns.
+  const opened = await page.waitForSelector(`details.check[id="check-${SINGLE_USE}"][open]`, { timeout: 5_000 }).then(() => true, () => false);
+  assert.equal(opened, true, 'the link from the waiver opens the check');
 
   assert.deepEqual(problems, []);
   assert.deepEqual(requests.filter((url) => !url.startsWith('file:')), [], 'nothing requested outside the page');
