@@ -18,6 +18,7 @@ import { verifyCommand } from './verify-command.ts';
 import { mergeCommand } from './merge-command.ts';
 import { rejudgeCommand } from './rejudge-command.ts';
 import { serveCommand } from './serve-command.ts';
+import { exploreCommand, exploreRunOption } from './explore-command.ts';
 import { bundleLine, nonceArgument, shardArgument } from './bundle-args.ts';
 
 // `ptas list | head` closes our stdout early: that is not an error.
@@ -59,6 +60,7 @@ await yargs(hideBin(process.argv))
         .option('workers', { type: 'number', describe: 'Parallel check workers (default: twice the CPU count, 4 to 8, as checks mostly wait, but no more than one per 12 checks the run has, as each costs about 1.7 CPU-s to start; one per webhook user, up to 16, when the profile declares webhook waits of 2 s or more)' })
         .option('check-timeout-ms', { type: 'number', describe: `Time limit for one check in ms (default ${DEFAULT_CHECK_TIMEOUT_MS}), to which each check adds the waits the profile declares for it (a poll deadline, a validity, a webhook window)` })
         .option('load', { type: 'boolean', default: true, describe: 'Run the load stage (429 and 413 probes); --no-load skips it' })
+        .option('explore', exploreRunOption)
         .option('sign-key', { type: 'string', describe: 'Ed25519 private key (PEM file, or env:NAME holding the PEM) that signs manifest.json (manifest.json.sig); without it the manifest says "unsigned"' })
         .option('reporter', reporterOption)
         .option('waivers', { type: 'string', describe: 'Waiver file (schemas/waivers.schema.json): known failures, each with a reason, owner, tracking link and expiry date, shown as WAIVED; with no other failure the run is CONFORMANT WITH WAIVERS (exit 6)' })
@@ -119,6 +121,7 @@ await yargs(hideBin(process.argv))
           shard: args.shard,
           waivers: args.waivers,
           strictWaivers: args.strictWaivers,
+          ...(args.explore ? { explore: { budgetMs: args.explore } } : {}),
         });
         process.stdout.write(terminalSummary(outcome.results, outcome.report));
         process.stdout.write(bundleLine(outcome.bundle.manifest, outcome.bundle.manifestPath));
@@ -163,6 +166,7 @@ await yargs(hideBin(process.argv))
     },
   )
   .command(initCommand)
+  .command(exploreCommand)
   .command(loadCommand)
   .command(doctorCommand)
   .command(reportCommand)
@@ -170,7 +174,7 @@ await yargs(hideBin(process.argv))
   .command(mergeCommand)
   .command(rejudgeCommand)
   .command(serveCommand)
-  .demandCommand(1, 'Name a command: init, run, reference, list, load, report, doctor, verify, merge, rejudge or serve (see --help).')
+  .demandCommand(1, 'Name a command: init, run, explore, reference, list, load, report, doctor, verify, merge, rejudge or serve (see --help).')
   .strict()
   .recommendCommands()
   .wrap(Math.min(110, process.stdout.columns || 110))

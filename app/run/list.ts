@@ -8,6 +8,7 @@ import type { CheckMeta } from '../../src/check/model.ts';
 import { registeredChecks } from '../../src/check/registry.ts';
 import '../../src/crosscut/index.ts';
 import '../../load/checks.ts';
+import '../../explore/areas/index.ts';
 import { checkFiles } from '../../runner/check-files.ts';
 
 async function registerConformanceChecks(): Promise<void> {
@@ -22,7 +23,7 @@ export async function listConformanceChecks(): Promise<CheckMeta[]> {
   return registeredChecks('conformance');
 }
 
-/** Every check ptas has: the conformance suites, the cross-cutting checks over their exchanges, and the load probes. */
+/** Every check ptas has: the conformance suites, the cross-cutting checks over their exchanges, the load probes and the explored rules. */
 export async function listAllChecks(): Promise<CheckMeta[]> {
   await registerConformanceChecks();
   return registeredChecks().sort((a, b) => a.id.localeCompare(b.id));

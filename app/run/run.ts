@@ -32,6 +32,7 @@ import { hashedProfile, writeBundle, type BundleInput } from '../certify/write-b
 import { applyWaivers } from '../../src/results/waivers.ts';
 import { assertKnownChecks, loadWaivers } from '../../src/results/waivers-file.ts';
 import { listAllChecks } from './list.ts';
+import { runExploreStage, type ExploreChoices } from '../../explore/stage.ts';
 
 export interface RunOptions {
   /** The profile from file, env and flags; without baseUrl the embedded reference is the target. */
@@ -52,6 +53,8 @@ export interface RunOptions {
   checkTimeoutMs?: number;
   /** Run the load stage (429/413 probes) after the checks (default true). */
   load?: boolean;
+  /** Explore with generated cases after the checks, before the load stage (explore/): `ptas explore`, `ptas run --explore`. */
+  explore?: ExploreChoices;
   signal?: AbortSignal;
   /**
    * Hears what happens as the run goes (src/run-events/events.ts): its log
@@ -113,6 +116,9 @@ export async function ptasRun(options: RunOptions): Promise<RunOutcome> {
       signal: options.signal,
       shard: options.shard,
     });
+    if (options.explore && !options.signal?.aborted && (!options.shard || options.shard.index === LOAD_SHARD)) {
+      await runExploreStage({ ...options.explore, profile, outDir: path.resolve(options.outDir), events, signal: options.signal });
+    }
     const loadStage =
       options.load === false || options.signal?.aborted || (options.shard && options.shard.index !== LOAD_SHARD)
         ? { checks: [] }

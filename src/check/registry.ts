@@ -20,9 +20,11 @@ export type CheckDeclaration = Pick<CheckMeta, 'id' | 'title' | 'requirements'> 
 /**
  * How a check runs: as a Playwright test of its own ('conformance'), as a
  * verdict over the exchanges every test of a target recorded ('crosscut',
- * src/crosscut/), or as a probe of the load stage ('load', load/stage.ts).
+ * src/crosscut/), as a probe of the load stage ('load', load/stage.ts), or as
+ * a rule of the spec that generated cases probe ('explore', explore/): its id
+ * is `explore.<area>.<rule>`, and a certification does not require it.
  */
-export type CheckStage = 'conformance' | 'crosscut' | 'load';
+export type CheckStage = 'conformance' | 'crosscut' | 'load' | 'explore';
 
 const registered = new Map<string, { meta: CheckMeta; stage: CheckStage; since: string }>();
 
@@ -47,7 +49,8 @@ export function deriveMeta(declaration: CheckDeclaration, stage: CheckStage): Ch
   const requirements = declaration.requirements.map((id) => requirementById(id)!);
   const severity = shared(declaration.id, requirements, 'level');
   const area = stage === 'load' ? 'load' : shared(declaration.id, requirements, 'area');
-  if (!declaration.id.startsWith(`${area}.`)) throw new Error(`check ${declaration.id} must be prefixed with its area: "${area}."`);
+  const prefix = stage === 'explore' ? `explore.${area}.` : `${area}.`;
+  if (!declaration.id.startsWith(prefix)) throw new Error(`check ${declaration.id} must be prefixed with its area: "${prefix}"`);
   return { id: declaration.id, title: declaration.title, area, requirements: [...declaration.requirements], severity };
 }
 
@@ -68,6 +71,11 @@ export function registerCheck(declaration: CheckDeclaration, stage: CheckStage):
  */
 export function checkSince(id: string): string | undefined {
   return registered.get(id)?.since;
+}
+
+/** How a registered check runs (undefined: no such check). */
+export function checkStage(id: string): CheckStage | undefined {
+  return registered.get(id)?.stage;
 }
 
 /** Every check registered so far (of one stage, if given), in registration order. */

@@ -20,9 +20,10 @@ const MAY_IMPORT: Record<string, string[]> = {
   reference: ['src', 'reference'],
   suites: ['src', 'runner', 'suites', 'reference'],
   load: ['src', 'load'],
+  explore: ['src', 'suites', 'explore'],
   reports: ['src', 'reports', 'load'],
-  app: ['src', 'runner', 'reference', 'suites', 'load', 'reports', 'app'],
-  bin: ['src', 'runner', 'reference', 'suites', 'load', 'reports', 'app', 'bin'],
+  app: ['src', 'runner', 'reference', 'suites', 'explore', 'load', 'reports', 'app'],
+  bin: ['src', 'runner', 'reference', 'suites', 'explore', 'load', 'reports', 'app', 'bin'],
   console: ['console', 'src'],
 };
 

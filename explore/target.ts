@@ -1,0 +1,25 @@
+// What exploring one target needs, made once: its profile, its connection
+// and pool, the redactor of its secrets and its access-token cache (the same
+// parts a check's worker holds: runner/target-resources.ts).
+import type { ResolvedProfile } from '../src/config/profile.ts';
+import { createTransport, HttpClient, type TransportSettings } from '../src/http/client.ts';
+import { connectionOf, secretRedactor, type Connection } from '../src/http/connection.ts';
+import type { Redactor } from '../src/http/redact.ts';
+import { AccessTokenCache } from '../src/auth/tokens.ts';
+
+export interface ExploreTarget {
+  profile: ResolvedProfile;
+  connection: Connection;
+  transport: TransportSettings;
+  redactor: Redactor;
+  tokens: AccessTokenCache;
+  close(): Promise<void>;
+}
+
+export function exploreTarget(profile: ResolvedProfile): ExploreTarget {
+  const connection = connectionOf(profile);
+  const transport = createTransport(connection);
+  const redactor = secretRedactor(connection);
+  const tokens = new AccessTokenCache(HttpClient.to(connection, { transport, redactor }), profile);
+  return { profile, connection, transport, redactor, tokens, close: () => transport.dispatcher.destroy() };
+}
