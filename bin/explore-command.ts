@@ -75,9 +75,16 @@ export const exploreCommand: CommandModule<object, ExploreArgs> = {
       ) as unknown as Argv<ExploreArgs>,
   handler: async (args) => {
     try {
-      const profile = profileFrom(args);
-      const [{ ptasRun }, { terminalSummary }, { readReplayFile }] = await Promise.all([import('../app/run/run.ts'), import('../reports/terminal.ts'), import('../explore/replay.ts')]);
+      const [{ ptasRun }, { terminalSummary }, { readReplayFile }, { chosenAreas }] = await Promise.all([
+        import('../app/run/run.ts'),
+        import('../reports/terminal.ts'),
+        import('../explore/replay.ts'),
+        import('../explore/stage.ts'),
+      ]);
+      // What the command was told to explore is checked before the target is started.
+      chosenAreas(args.area);
       const replay = args.replay ? readReplayFile(args.replay) : undefined;
+      const profile = profileFrom(args);
       const abort = new AbortController();
       process.once('SIGINT', () => {
         process.stderr.write('\nptas: interrupted; stopping and writing a partial report (Ctrl-C again to quit at once)\n');

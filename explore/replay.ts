@@ -27,11 +27,17 @@ export function replayFileName(checkId: string): string {
 }
 
 export function readReplayFile(file: string): ReplayFile {
+  let text: string;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError(`--replay ${file}: cannot read it as JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new ConfigError(`--replay ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)}); give the path of a replay file an exploration wrote to <out>/explore/`);
+  }
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`--replay ${file}: not JSON (${error instanceof Error ? error.message : String(error)})`);
   }
   const replay = parsed as Partial<ReplayFile>;
   if (replay?.format !== REPLAY_FORMAT) throw new ConfigError(`--replay ${file}: not a replay file of ptas explore (its "format" is not "${REPLAY_FORMAT}")`);

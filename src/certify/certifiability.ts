@@ -14,6 +14,8 @@ import type { RunResults } from '../results/model.ts';
 /** How many gaps a rendering lists before it says how many more there are. */
 export const GAPS_SHOWN = 5;
 
+const NOT_RUN = '(not run: --grep, --no-load or an interrupted run cannot certify)';
+
 function missingFix(check: string): string {
   return check.startsWith('load.')
     ? 'run the load stage: leave out --no-load (with --shard, part 1 runs it; join the parts with ptas merge)'
@@ -22,7 +24,7 @@ function missingFix(check: string): string {
 
 function gapOf(id: string, verdicts: CheckResult[]): CertificationGap | undefined {
   if (verdicts.length === 0) {
-    return { check: id, problem: `required check ${id} has no verdict (not run: --grep, --no-load or an interrupted run cannot certify)`, fix: missingFix(id) };
+    return { check: id, problem: `required check ${id} has no verdict ${NOT_RUN}`, fix: missingFix(id) };
   }
   if (verdicts.length > 1) return { check: id, problem: `required check ${id} has ${verdicts.length} verdicts, not one`, fix: 'one verdict per check: join the parts of a run with ptas merge' };
   const [only] = verdicts as [CheckResult];
@@ -49,6 +51,10 @@ export function certifiability(results: Pick<RunResults, 'checks'>, requiredChec
 export function certificationLines(certification: Certification): string[] {
   if (certification.certifiable) return [`certifiable: all ${certification.required} required checks have one final verdict, none SKIP or ERROR (ptas verify accepts the bundle)`];
   const { gaps } = certification;
+  // Nothing required ran at all (`ptas explore`, a --grep of one area): one line says so, not a list of every check.
+  if (gaps.length === certification.required && gaps.every((gap) => gap.problem.endsWith(NOT_RUN))) {
+    return [`NOT CERTIFIABLE: none of the ${certification.required} required checks ran (an exploration or a --grep run certifies nothing): run ptas run, with --explore to explore in the same run`];
+  }
   const lines = [`NOT CERTIFIABLE: ptas verify refuses the bundle: ${gaps.length} of ${certification.required} required checks`];
   for (const gap of gaps.slice(0, GAPS_SHOWN)) lines.push(`  ${gap.problem}: ${gap.fix}`);
   if (gaps.length > GAPS_SHOWN) lines.push(`  … and ${gaps.length - GAPS_SHOWN} more (results.json, "certification")`);
