@@ -41,10 +41,11 @@ const copy = () => {
 };
 const verify = (dir: string, nonce = NONCE) => verifyBundle(dir, { publicKey: loadPublicKey(vendor.publicKey), nonce });
 
-test('ptas run --sign-key --nonce writes a signed bundle, and ptas verify holds it (exit 0)', async () => {
+test('ptas run --sign-key --nonce --explore writes a signed bundle, and ptas verify holds it (exit 0)', async () => {
   // A full run (every check and the load stage): certifiability and the required-check list are the point, and the shard test compares
   // against it. Two workers, not the default four: fewer Playwright worker starts, and verdicts do not depend on the worker count.
-  const run = await runPtas(['run', '--workers', '2', '--sign-key', `env:VENDOR_KEY`, '--nonce', NONCE, '--out', bundle], { env: { VENDOR_KEY: readFileSync(vendor.privateKey, 'utf8') } });
+  // With a bounded exploration (README "Exploring with generated cases"): its checks are in the bundle, and it still verifies.
+  const run = await runPtas(['run', '--workers', '2', '--explore', '5s', '--sign-key', `env:VENDOR_KEY`, '--nonce', NONCE, '--out', bundle], { env: { VENDOR_KEY: readFileSync(vendor.privateKey, 'utf8') } });
   assert.equal(run.code, 0, run.stdout + run.stderr);
   assert.match(run.stdout, /manifest: .*manifest\.json \(3 artifacts, signed, Ed25519 key sha256:[0-9a-f]{16}…, nonce cert-2026-11-23\.7f3a\)/);
   const manifest = JSON.parse(readFileSync(path.join(bundle, MANIFEST_FILE), 'utf8')) as Manifest;
@@ -55,6 +56,10 @@ test('ptas run --sign-key --nonce writes a signed bundle, and ptas verify holds 
   // The secret is in the profile only as its scrypt fingerprint (test/hardening/secret-fingerprint.test.ts).
   const secret = JSON.parse(readFileSync(path.join(bundle, 'results.json'), 'utf8')) as RunResults;
   assert.ok(secret.checks.length > 80);
+  const explored = secret.checks.filter((c) => c.id.startsWith('explore.'));
+  assert.ok(explored.length >= 9, 'the exploration\'s rules are checks of the run');
+  assert.deepEqual(explored.filter((c) => c.verdict === 'FAIL' || c.verdict === 'WARN' || c.verdict === 'ERROR'), [], 'the clean reference contradicts no explored rule');
+  assert.ok(!manifest.requiredChecks.some((id) => id.startsWith('explore.')), 'a certification does not require an exploration');
   // The run says what verify will: certifiable, in results.json, the terminal and the report's banner.
   assert.deepEqual(secret.certification, { certifiable: true, required: manifest.requiredChecks.length, gaps: [] });
   assert.match(run.stdout, new RegExp(`certifiable: all ${manifest.requiredChecks.length} required checks have one final verdict`));
@@ -182,7 +187,8 @@ test('--shard 1/2 and 2/2 merged with ptas merge give the full run\'s checks and
   // The load stage's verdicts are measurements, and the full run's and part 1's are two runs on a shared machine
   // (a rate-limit estimate may WARN in one): the merge keeps part 1's exactly; every other verdict is the full run's.
   const isLoad = (id: string) => id.startsWith('load.');
-  const notLoad = (id: string) => !isLoad(id);
+  // The full run explored too; the parts did not.
+  const notLoad = (id: string) => !isLoad(id) && !id.startsWith('explore.');
   assert.deepEqual(verdicts(together, notLoad), verdicts(whole, notLoad), 'the same checks with the same verdicts as one full run');
   assert.deepEqual(verdicts(together, isLoad), verdicts(first!, isLoad), 'the load stage as part 1 ran it');
   assert.deepEqual(Object.keys(verdicts(together, isLoad)), Object.keys(verdicts(whole, isLoad)), 'the same load checks as one full run');

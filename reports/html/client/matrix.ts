@@ -1,7 +1,10 @@
 // The requirement traceability matrix: every requirement of the catalogue →
 // the checks of this run covering it → their verdicts. A requirement no check
 // of this run covers is shown as UNCOVERED (it may be covered by checks a
-// --grep left out; the run can only speak for what it ran).
+// --grep left out; the run can only speak for what it ran). The checks are
+// shown in two lists: the hand-written ones, and the explored rules whose
+// generated cases exercised the requirement (with how many cases), or which
+// no generated case reached (explore/).
 import type { Verdict } from '../../../src/check/model.ts';
 import type { TraceabilityRow } from '../../../src/results/model.ts';
 import type { PageCheck, PageResults } from '../page-data.ts';
@@ -33,18 +36,37 @@ export interface Matrix {
   shown: HTMLSpanElement;
 }
 
-function checkCell(checks: readonly PageCheck[], multiTarget: boolean): HTMLTableCellElement {
-  const links = checks.map((c) =>
-    h(
-      'div',
-      null,
-      badge(c.verdict),
-      ' ',
-      h('a', { href: `#${checkAnchor(c, multiTarget)}`, class: 'check-link', dataset: { check: checkAnchor(c, multiTarget) } }, c.id),
-      multiTarget ? h('span', { class: 'target' }, c.target) : null,
-    ),
+/** An explored rule's check (explore/rule.ts): its id says so. */
+export const isExplored = (check: Pick<PageCheck, 'id'>): boolean => check.id.startsWith('explore.');
+
+/** How many generated cases exercised an explored rule, as its note counts them; undefined when none reached it. */
+function casesExercising(check: PageCheck): number | undefined {
+  if (check.verdict === 'SKIP') return undefined;
+  const counted = check.findings.map((f) => f.details?.judged).find((n): n is number => typeof n === 'number');
+  return counted ?? (check.verdict === 'FAIL' || check.verdict === 'WARN' ? 1 : undefined);
+}
+
+function checkLink(c: PageCheck, multiTarget: boolean, extra: HTMLElement | null = null): HTMLDivElement {
+  return h(
+    'div',
+    null,
+    badge(c.verdict),
+    ' ',
+    h('a', { href: `#${checkAnchor(c, multiTarget)}`, class: 'check-link', dataset: { check: checkAnchor(c, multiTarget) } }, c.id),
+    multiTarget ? h('span', { class: 'target' }, c.target) : null,
+    extra,
   );
-  return h('td', { class: 'req-checks' }, checks.length ? links : h('span', { class: 'muted' }, 'no check in this run'));
+}
+
+function checkCell(checks: readonly PageCheck[], multiTarget: boolean): HTMLTableCellElement {
+  const written = checks.filter((c) => !isExplored(c)).map((c) => checkLink(c, multiTarget));
+  const explored = checks.filter(isExplored).map((c) => {
+    const cases = casesExercising(c);
+    const note = cases === undefined ? 'no generated case reached it' : `${cases} generated case${cases === 1 ? '' : 's'}`;
+    return checkLink(c, multiTarget, h('span', { class: `muted small explored${cases === undefined ? ' unreached' : ''}` }, ` · ${note}`));
+  });
+  if (!checks.length) return h('td', { class: 'req-checks' }, h('span', { class: 'muted' }, 'no check in this run'));
+  return h('td', { class: 'req-checks' }, written, explored.length ? h('div', { class: 'generated' }, h('div', { class: 'muted small' }, 'generated cases:'), explored) : null);
 }
 
 function matrixRow(requirement: TraceabilityRow, checks: PageCheck[], multiTarget: boolean): MatrixRow {
@@ -67,6 +89,9 @@ function matrixRow(requirement: TraceabilityRow, checks: PageCheck[], multiTarge
 function matrixHead(rows: readonly MatrixRow[], onlyUncovered: HTMLInputElement, shown: HTMLSpanElement): HTMLDivElement {
   const uncovered = rows.filter((r) => r.status === 'UNCOVERED');
   const uncoveredMust = uncovered.filter((r) => r.requirement.level === 'MUST').length;
+  const explored = rows.flatMap((r) => r.checks.filter(isExplored));
+  const unreached = explored.filter((c) => casesExercising(c) === undefined).length;
+  const exercised = rows.filter((r) => r.checks.some((c) => isExplored(c) && casesExercising(c) !== undefined)).length;
   return h(
     'div',
     { class: 'matrix-head' },
@@ -76,6 +101,7 @@ function matrixHead(rows: readonly MatrixRow[], onlyUncovered: HTMLInputElement,
       `${rows.length} requirements · ${rows.length - uncovered.length} covered by this run · `,
       h('b', { class: uncovered.length ? 'uncovered-count' : '' }, `${uncovered.length} uncovered`),
       uncovered.length ? ` (${uncoveredMust} of them MUST)` : '',
+      explored.length ? h('span', { class: 'explored-count' }, ` · ${exercised} exercised by generated cases, ${unreached} explored rule${unreached === 1 ? '' : 's'} no case reached`) : '',
     ),
     h('label', null, onlyUncovered, ' uncovered only'),
     shown,
