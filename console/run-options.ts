@@ -14,13 +14,15 @@ export interface RunChoices {
   areas?: string[];
   grep?: string;
   load?: boolean;
+  /** Seconds of exploration with generated cases (0 or empty: none). */
+  explore?: number;
   nonce?: string;
   /** The values typed for the profile's env:NAME references, by name. */
   secrets?: Record<string, string>;
   clientSecret?: string;
 }
 
-/** The run options of the form: areas or a grep (not both), the load stage, the nonce; a message for the page when the choice cannot run. */
+/** The run options of the form: areas or a grep (not both), the load stage, an exploration's seconds, the nonce; a message for the page when the choice cannot run. */
 export function runOptionsOf(choices: RunChoices): RunOptionsInput | string {
   const grep = choices.grep?.trim();
   const areas = choices.areas ?? [];
@@ -32,7 +34,9 @@ export function runOptionsOf(choices: RunChoices): RunOptionsInput | string {
       return `the grep is not a regular expression: ${grep}`;
     }
   }
+  if (choices.explore !== undefined && (!Number.isInteger(choices.explore) || choices.explore < 0 || choices.explore > 600)) return 'explore for a whole number of seconds, 0 to 600';
   const options: RunOptionsInput = { load: choices.load ?? false };
+  if (choices.explore) options.explore = choices.explore;
   if (grep) options.grep = grep;
   else if (areas.length) options.grep = areas.map((a) => `@area:${a}`).join('|');
   const nonce = choices.nonce?.trim();

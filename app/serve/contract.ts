@@ -34,6 +34,8 @@ export type RunStatus = 'queued' | 'running' | 'finished' | 'cancelled';
 export interface RunOptionsInput {
   /** Run the load stage (default false in the console: a certification lab opts in). */
   load?: boolean;
+  /** Explore with generated cases for this many seconds after the checks (ptas run --explore; explore/); absent: no exploration. */
+  explore?: number;
   /** Playwright --grep, e.g. @area:auth or a requirement tag. */
   grep?: string;
   /** The certifier's nonce, bound into manifest.json. */

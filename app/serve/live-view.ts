@@ -11,6 +11,7 @@ import type { CheckResult } from '../../src/check/model.ts';
 import { progressAsLog, type RunEventSink } from '../../src/run-events/events.ts';
 import { CROSSCUT_CHECKS } from '../../src/crosscut/index.ts';
 import { LOAD_CHECKS } from '../../load/checks.ts';
+import { AREA_MODELS } from '../../explore/areas/index.ts';
 import type { RunEvent } from './contract.ts';
 
 export interface LiveViewInput {
@@ -20,6 +21,8 @@ export interface LiveViewInput {
   startedAt: number;
   /** Whether the run has a load stage, whose checks the run reports on top of the planned ones. */
   load: boolean;
+  /** Whether the run explores (every area), whose rules the run reports on top too. */
+  explore?: boolean;
 }
 
 export interface LiveView {
@@ -32,7 +35,8 @@ export interface LiveView {
 /** The longest log line an event carries (a runaway line is cut, not dropped). */
 const MAX_LINE = 4_000;
 
-export function liveView({ redactor, emit, startedAt, load }: LiveViewInput): LiveView {
+export function liveView({ redactor, emit, startedAt, load, explore }: LiveViewInput): LiveView {
+  const explored = explore ? AREA_MODELS.reduce((n, model) => n + model.rules.length, 0) : 0;
   const counts: Partial<Record<Verdict, number>> = {};
   const log = (text: string) => {
     const line = redactor.redactString(text);
@@ -56,7 +60,7 @@ export function liveView({ redactor, emit, startedAt, load }: LiveViewInput): Li
       check: { id, title, target, verdict, ...(reason ? { reason: redactor.redactString(reason) } : {}), durationMs },
       counts: { ...counts },
       elapsedMs: Math.round(performance.now() - startedAt),
-      ...(planned ? { planned, expected: planned + CROSSCUT_CHECKS.length + (load ? LOAD_CHECKS.length : 0) } : {}),
+      ...(planned ? { planned, expected: planned + CROSSCUT_CHECKS.length + (load ? LOAD_CHECKS.length : 0) + explored } : {}),
     });
   };
   const events = progressAsLog((event) => {

@@ -42,7 +42,7 @@ export interface ExecutedRun {
 
 export async function executeRun(input: ExecuteRunInput): Promise<ExecutedRun> {
   const { redactor, emit } = input;
-  const live = liveView({ redactor, emit, startedAt: input.startedAt, load: Boolean(input.options.load) });
+  const live = liveView({ redactor, emit, startedAt: input.startedAt, load: Boolean(input.options.load), explore: Boolean(input.options.explore) });
   try {
     const outcome = await ptasRun({
       profile: input.profile,
@@ -50,6 +50,7 @@ export async function executeRun(input: ExecuteRunInput): Promise<ExecutedRun> {
       grep: input.options.grep,
       ...(input.conformance === false ? { conformance: false } : {}),
       load: input.options.load ?? false,
+      ...(input.options.explore ? { explore: { budgetMs: input.options.explore * 1000 } } : {}),
       nonce: input.options.nonce,
       waivers: input.waiversFile,
       signal: input.signal,

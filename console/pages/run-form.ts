@@ -1,5 +1,6 @@
 // Starting a run of the saved profile: the areas to run or a grep, the load
-// stage on or off, the certifier's nonce, and a value for each env:NAME the
+// stage on or off, seconds of exploration with generated cases, the
+// certifier's nonce, and a value for each env:NAME the
 // profile references, sent with this run only (password fields, never
 // stored; an empty one is left to the server's environment). Those fields
 // and the request that starts the run are shared with a run page's "Run
@@ -31,6 +32,7 @@ export function runForm(implementationId: string, savedProfileText: string): HTM
   const grep = h('input', { attrs: { type: 'text', name: 'grep', placeholder: '@area:auth or USERS-ACCEPT-LANGUAGE', autocomplete: 'off' } });
   // On by default: a run without the load stage is never certifiable (its load checks are required).
   const load = h('input', { attrs: { type: 'checkbox', name: 'load', checked: '' } });
+  const explore = h('input', { attrs: { type: 'number', name: 'explore', min: '0', max: '600', step: '1', value: '0' } });
   const nonce = h('input', { attrs: { type: 'text', name: 'nonce', autocomplete: 'off', placeholder: 'the certifier’s nonce (optional)' } });
   const secrets = oneRunSecretFields(implementationId, savedProfileText);
   const status = h('div', { class: 'form-status' });
@@ -47,6 +49,11 @@ export function runForm(implementationId: string, savedProfileText: string): HTM
       h('label', { class: 'inline' }, load, ' Run the load stage (the 429 and 413 probes)'),
       h('span', { class: 'hint' }, 'Needed to certify: without it the required load checks have no verdict, and ptas verify refuses the bundle.'),
     ),
+    field(
+      'Explore for (seconds) ',
+      explore,
+      'Generated cases from the spec’s rules after the checks (0: none). Their findings are checks explore.<area>.<rule>; a certification does not require them.',
+    ),
     field('Nonce ', nonce),
     secrets.fieldset,
     h('div', { class: 'actions' }, submit),
@@ -57,6 +64,7 @@ export function runForm(implementationId: string, savedProfileText: string): HTM
     event.preventDefault();
     const choices: RunChoices = {
       load: load.checked,
+      explore: explore.value === '' ? 0 : Number(explore.value),
       areas: areaBoxes.filter((b) => b.checked).map((b) => b.value),
       grep: grep.value,
       nonce: nonce.value,

@@ -127,6 +127,9 @@ test('ids and the path after login are checked for shape', () => {
 
 test('the start-run form becomes run options: areas as a grep, or the grep itself, never both', () => {
   assert.deepEqual(runOptionsOf({}), { load: false });
+  assert.deepEqual(runOptionsOf({ explore: 0 }), { load: false }, 'no exploration unless asked for');
+  assert.deepEqual(runOptionsOf({ explore: 30 }), { load: false, explore: 30 });
+  assert.equal(runOptionsOf({ explore: 2.5 }), 'explore for a whole number of seconds, 0 to 600');
   assert.deepEqual(runOptionsOf({ areas: ['auth', 'users'], load: true, nonce: ' n-1 ' }), { load: true, grep: '@area:auth|@area:users', nonce: 'n-1' });
   assert.deepEqual(runOptionsOf({ grep: ' @check:auth.x ', areas: [] }), { load: false, grep: '@check:auth.x' });
   assert.match(String(runOptionsOf({ grep: 'x', areas: ['auth'] })), /not both/);

@@ -152,8 +152,10 @@ test('a new user: ptas serve, sign in, an implementation from the deployed-API p
     assert.deepEqual(outcomes.filter((o) => !o.startsWith('OK ')), [], 'every key OK');
     await snapshot('doctor');
 
-    // A full run: every area, the load stage (on by default), the certifier's nonce, the secret for this run only.
+    // A full run: every area, the load stage (on by default), a short exploration, the certifier's nonce, the secret for this run only.
     assert.equal(await page.isChecked('#run-form input[name="load"]'), true, 'the load stage is on by default');
+    assert.equal(await page.inputValue('#run-form input[name="explore"]'), '0', 'no exploration unless asked for');
+    await page.fill('#run-form input[name="explore"]', '3');
     await page.fill('#run-form input[name="nonce"]', nonce);
     await page.click('#run-form button[type="submit"]');
     await page.waitForURL(/\/console\/runs\/[A-Za-z0-9_-]+$/);
@@ -165,7 +167,7 @@ test('a new user: ptas serve, sign in, an implementation from the deployed-API p
     const shownAfterMs = Date.now() - Date.parse(whileArriving.startedAt!);
     assert.equal(whileArriving.status, 'running', 'three checks were shown before the run ended');
     assert.equal(await page.locator('#run-verdict').count(), 0, 'no verdict while it runs');
-    // Progress as "n of N checks": N is what the run reports in all (its planned checks, the cross-cutting one and the load stage's).
+    // Progress as "n of N checks": N is what the run reports in all (its planned checks, the cross-cutting one, the load stage's and the explored rules).
     const progress = page.locator('#counts .total[data-expected]');
     assert.match((await progress.textContent()) ?? '', /^\d+ of \d+ checks$/);
     const expected = Number(await progress.getAttribute('data-expected'));
@@ -184,6 +186,7 @@ test('a new user: ptas serve, sign in, an implementation from the deployed-API p
     assert.equal(rows, Object.values(finished.counts ?? {}).reduce((a, n) => a + n, 0), 'one row per check');
     assert.equal(rows, expected, 'the run reported as many checks as its progress said it would');
     assert.ok(await page.locator('#checks tr.check-row[data-check-id^="load."]').count(), 'the load stage\'s checks are shown');
+    assert.ok(await page.locator('#checks tr.check-row[data-check-id^="explore."]').count(), 'the exploration\'s rules are shown');
     await page.waitForSelector('#report');
     const report = page.frameLocator('#report');
     await report.locator('body').waitFor();

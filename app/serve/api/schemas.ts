@@ -83,6 +83,7 @@ export const startRunBody = {
       additionalProperties: false,
       properties: {
         load: { type: 'boolean' },
+        explore: { type: 'integer', minimum: 1, maximum: 600 },
         grep: { type: 'string', minLength: 1, maxLength: 500 },
         nonce: { type: 'string', pattern: NONCE_PATTERN },
         waivers: { type: 'object' },
