@@ -5,10 +5,11 @@ import { FAULTS } from '../reference/faults/index.ts';
 import { VARIANTS } from '../reference/variants/index.ts';
 import { CONDITIONS } from '../reference/conditions/index.ts';
 
-/** Every fault: its name, the requirement it breaks, and what it does. */
+/** Every fault: its name, the requirement it breaks, and what it does; one no hand-written check names says so (ptas explore finds it). */
 export function listFaults(): string {
   const width = Math.max(...FAULTS.map((f) => f.name.length));
-  return FAULTS.map((f) => `${f.name.padEnd(width)}  ${f.requirement}\n${' '.repeat(width + 2)}${f.description}\n`).join('');
+  const pad = ' '.repeat(width + 2);
+  return FAULTS.map((f) => `${f.name.padEnd(width)}  ${f.requirement}\n${pad}${f.description}\n${f.unnamed ? `${pad}no hand-written check names it (${f.unnamed}): ptas explore finds it\n` : ''}`).join('');
 }
 
 /** Every variant: name and area, what it does, and why the spec allows it. */

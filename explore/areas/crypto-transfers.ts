@@ -113,8 +113,10 @@ const boundaryString: fc.Arbitrary<{ value: string; kind: string }> = fc.oneof(
   fc.constant({ value: '', kind: 'empty string' }),
   fc.constant({ value: '   ', kind: 'blank string' }),
   fc.string({ minLength: 1, maxLength: 12 }).map((s) => ({ value: `  ${s}  `, kind: 'padded string' })),
-  fc.integer({ min: 256, max: 2048 }).map((n) => ({ value: 'x'.repeat(n), kind: `${n}-character string` })),
+  fc.integer({ min: 65, max: 2048 }).map((n) => ({ value: 'x'.repeat(n), kind: `${n}-character string` })),
+  // Text beyond ASCII weighs double: names and hosts are written in every script.
   fc.constantFrom('Ærøskøbing Åsa', 'Jürgen Groß-Müller', '山田 太郎', 'Σωκράτης', 'Zoë 🦊 O’Brien', 'مریم').map((value) => ({ value, kind: 'non-ASCII string' })),
+  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 24 }).filter((s) => /[^\x00-\x7f]/.test(s)).map((value) => ({ value, kind: 'non-ASCII string' })),
 );
 
 /** Values of another type than 4.3 gives the field. */
@@ -145,25 +147,31 @@ function typedChange(field: Field): fc.Arbitrary<{ value: unknown; kind: string 
 
 function fieldChange(fields: readonly Field[]): fc.Arbitrary<FieldChange> {
   return fc.constantFrom(...fields).chain((field) =>
+    // Values of the right type weigh most: they are what an implementation must take and give back as sent.
     fc.oneof(
-      typedChange(field).map(({ value, kind }): FieldChange => ({ field, to: 'value', value, typed: true, kind })),
-      fc.constant<FieldChange>({ field, to: 'absent' }),
-      fc.constant<FieldChange>({ field, to: 'null' }),
-      wrongType(field).map(({ value, kind }): FieldChange => ({ field, to: 'value', value, typed: false, kind })),
-      ...(UUID_FIELDS.includes(field) ? [malformedUuid.map(({ value, kind }): FieldChange => ({ field, to: 'value', value, typed: false, kind }))] : []),
+      { weight: 3, arbitrary: typedChange(field).map(({ value, kind }): FieldChange => ({ field, to: 'value', value, typed: true, kind })) },
+      { weight: 1, arbitrary: fc.constant<FieldChange>({ field, to: 'absent' }) },
+      { weight: 1, arbitrary: fc.constant<FieldChange>({ field, to: 'null' }) },
+      { weight: 1, arbitrary: wrongType(field).map(({ value, kind }): FieldChange => ({ field, to: 'value', value, typed: false, kind })) },
+      ...(UUID_FIELDS.includes(field) ? [{ weight: 1, arbitrary: malformedUuid.map(({ value, kind }): FieldChange => ({ field, to: 'value', value, typed: false, kind })) }] : []),
     ),
   );
 }
 
 function caseArbitrary(fields: readonly Field[]): fc.Arbitrary<WdaCase> {
   // The first of each choice is the valid one, so shrinking walks a case back towards the profile's request.
-  const bearer = fc.oneof({ weight: 6, arbitrary: fc.constant('valid' as const) }, { weight: 1, arbitrary: fc.constant('absent' as const) }, { weight: 1, arbitrary: fc.constant('forged' as const) });
+  const bearer = fc.oneof({ withCrossShrink: true }, { weight: 6, arbitrary: fc.constant('valid' as const) }, { weight: 1, arbitrary: fc.constant('absent' as const) }, { weight: 1, arbitrary: fc.constant('forged' as const) });
   const user = fc.oneof(
+    { withCrossShrink: true },
     { weight: 8, arbitrary: fc.constant('declared' as const) },
     { weight: 1, arbitrary: fc.constantFrom('absent' as const, 'empty' as const, 'unknown' as const, 'malformed' as const) },
   );
   const body = fc.oneof(
-    { weight: 8, arbitrary: fc.uniqueArray(fieldChange(fields), { maxLength: 3, selector: (c) => c.field }).map((changes): Body => ({ kind: 'profile', changes })) },
+    // The profile's body as it is, or with one to three fields changed: shrinking drops changes one by one, and
+    // tries the body as it is (cross-shrinking to the first choice).
+    { withCrossShrink: true },
+    { weight: 1, arbitrary: fc.constant<Body>({ kind: 'profile', changes: [] }) },
+    { weight: 7, arbitrary: fc.uniqueArray(fieldChange(fields), { minLength: 1, maxLength: 3, selector: (c) => c.field }).map((changes): Body => ({ kind: 'profile', changes })) },
     { weight: 1, arbitrary: fc.constantFrom('empty', 'malformed-json', 'form-encoded', 'json-array', 'json-null', 'json-number').map((form): Body => ({ kind: 'raw', form: form as Extract<Body, { kind: 'raw' }>['form'] })) },
   );
   return fc.record({ bearer, user, body });

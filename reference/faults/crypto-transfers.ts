@@ -13,4 +13,16 @@ export const cryptoTransfersFaults: Fault[] = [
   { name: 'wda-malformed-uuid-accepted', requirement: 'WDA-INVALID-BODY-REJECTED', description: 'host_id is stored as sent, UUID-shaped or not: a malformed host_id is answered 200 with a host_id that contradicts 2.3 ("string, UUID shape").' },
   { name: 'wda-parameter-error-409', requirement: 'WDA-PARAMETER-ERROR-CODE', description: 'Body parameter errors are answered 409 instead of 422.' },
   { name: 'wda-omitted-field-500', requirement: 'WDA-REQUIRED-FIELDS', description: 'A body without the optional destination_tag causes a 500.' },
+  {
+    name: 'wda-long-owner-name-truncated',
+    requirement: 'WDA-ECHOES-REQUEST',
+    description: 'owner_legal_name is stored cut to its first 100 characters (a column of 100), so a longer legal name comes back truncated.',
+    unnamed: "the hand-written echo check sends the profile's owner name, shorter than 100 characters",
+  },
+  {
+    name: 'wda-non-ascii-owner-name-mangled',
+    requirement: 'WDA-ECHOES-REQUEST',
+    description: 'owner_legal_name is stored through a Latin-1 reading of its UTF-8 bytes, so a name beyond ASCII comes back mangled ("Jürgen" → "JÃ¼rgen").',
+    unnamed: "the hand-written echo check sends the profile's owner name, which is ASCII",
+  },
 ];

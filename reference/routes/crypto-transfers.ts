@@ -167,6 +167,8 @@ class WithdrawalAddresses {
       request.destinationTag = (parsed.value as { destination_tag: string }).destination_tag.trim();
     }
     if (this.fault('wda-owner-name-not-stored')) request.ownerLegalName = '';
+    if (this.fault('wda-long-owner-name-truncated')) request.ownerLegalName = request.ownerLegalName.slice(0, 100);
+    if (this.fault('wda-non-ascii-owner-name-mangled')) request.ownerLegalName = Buffer.from(request.ownerLegalName, 'utf8').toString('latin1');
     if (this.variant('owner-name-normalised')) request.ownerLegalName = normalisedLegalName(request.ownerLegalName);
     return request;
   }

@@ -19,6 +19,8 @@ export const EXPLORED_FAULTS: Readonly<Record<string, Expected>> = {
   'wda-bearer-signature-unchecked': { foundBy: 'explore.crypto-transfers.forged-bearer-refused' },
   'wda-malformed-uuid-accepted': { foundBy: 'explore.crypto-transfers.answers-hold-2-3' },
   'wda-parameter-error-409': { foundBy: 'explore.crypto-transfers.parameter-error-code' },
+  'wda-long-owner-name-truncated': { foundBy: 'explore.crypto-transfers.echoes-request' },
+  'wda-non-ascii-owner-name-mangled': { foundBy: 'explore.crypto-transfers.echoes-request' },
   'wda-omitted-field-500': {
     notFound:
       'a 500 to a body with destination_tag left out stored nothing: section 7 lists 500 for the operation and which fields are required is not shown, so exploration records it (REVIEW) rather than judge it; the hand-written required-fields check reports it',

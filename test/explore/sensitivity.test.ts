@@ -20,7 +20,7 @@ test('exploration alone finds each fault the table says it finds, by the rule it
   const observed: Record<string, string[]> = {};
   for (const target of faultTargets()) {
     const models = AREA_MODELS.filter((m) => m.area === exploredAreaOf(target.name));
-    const { above } = await withReference(target, (explored) => exploreSeeds(explored, [SEED], { maxCases: 400, models }));
+    const { above } = await withReference(target, (explored) => exploreSeeds(explored, [SEED], { maxCases: 1000, models }));
     observed[target.name] = [...new Set(above.map((a) => `${a.verdict} ${a.check}`))].sort();
   }
   const expected = Object.fromEntries(
