@@ -39,6 +39,10 @@ test('ptas explore finds a fault, shrinks its case, writes a replay file that --
   assert.equal(results.verdict, 'NOT CONFORMANT');
   assert.match(run.stdout, /NOT CERTIFIABLE: none of the \d+ required checks ran/);
 
+  // Judged again offline by the installed suite, from the records: the judgments explored cases applied are the suite's own.
+  const rejudged = await runPtas(['rejudge', out, '--out', path.join(tmp(), 'rejudged')]);
+  assert.match(rejudged.stdout, /0 changed: NOT CONFORMANT → NOT CONFORMANT/, rejudged.stdout + rejudged.stderr);
+
   const replayFile = path.join(out, 'explore', 'explore.crypto-transfers.echoes-request.replay.json');
   const replay = readReplayFile(replayFile);
   assert.deepEqual(replay.case, { bearer: 'valid', user: 'declared', body: { kind: 'profile', changes: [] } });
