@@ -22,7 +22,10 @@ export interface ExploreLimits {
   /** Stop after this many generated cases (shrinking not counted): a deterministic exploration. */
   maxCases?: number;
   signal?: AbortSignal;
+  /** A finding, or a rule contradicted once and not again: a line for the run's log. */
   progress?: (line: string) => void;
+  /** After each generated case: how far the exploration is (the stage shows it as live progress). */
+  onCase?: (exploration: AreaExploration) => void;
 }
 
 /** A rule a generated case contradicted, shrunk and reproduced. */
@@ -134,6 +137,7 @@ export async function exploreArea(model: AreaModel, target: ExploreTarget, limit
       else {
         exploration.cases++;
         tally(exploration, run, explorer.describe(c), explorer.kindOf?.(c));
+        limits.onCase?.(exploration);
       }
       const fresh = findingsOf(run).filter((rule) => !known.has(rule.id));
       if (!fresh.length) return true;

@@ -66,7 +66,16 @@ export async function runExploreStage(input: ExploreStageInput): Promise<CheckRe
       // Each area gets an equal share of what is left, so an area that ends early leaves its time to the next.
       const share = (input.budgetMs - (Date.now() - started)) / (models.length - index);
       const areaStarted = Date.now();
+      const source = `explore ${model.area}`;
+      let shownAt = 0;
       const exploration = await exploreArea(model, target, {
+        // Live progress about once a second: a terminal redraws it in place, a log keeps one every few seconds.
+        onCase: (so) => {
+          if (Date.now() - shownAt < 1000) return;
+          shownAt = Date.now();
+          const elapsedSec = (shownAt - areaStarted) / 1000;
+          input.events({ kind: 'progress', source, elapsedSec, line: `${source}: ${so.cases} cases in ${elapsedSec.toFixed(0)} s, ${so.findings.length} rule(s) contradicted` });
+        },
         seed,
         deadline: areaStarted + Math.max(0, share),
         maxCases: input.maxCases,
@@ -74,6 +83,7 @@ export async function runExploreStage(input: ExploreStageInput): Promise<CheckRe
         progress: log,
         findingNote: (finding) => findingNote(finding),
       });
+      input.events({ kind: 'progress-end', source });
       writeReplayFiles(input.outDir, exploration);
       log(summaryLine(exploration, Date.now() - areaStarted));
       for (const check of explorationResults(exploration, target.redactor, Date.now() - areaStarted)) {
