@@ -6,7 +6,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { connectionOptions, fail, profileFrom, type ConnectionArgs } from './connection.ts';
 import { bundleLine } from './bundle-args.ts';
-import { EXIT } from '../src/exit-codes.ts';
+import { stopOnInterrupt } from './interrupt.ts';
 
 interface ExploreArgs extends ConnectionArgs {
   budget: number;
@@ -85,12 +85,7 @@ export const exploreCommand: CommandModule<object, ExploreArgs> = {
       chosenAreas(args.area);
       const replay = args.replay ? readReplayFile(args.replay) : undefined;
       const profile = profileFrom(args);
-      const abort = new AbortController();
-      process.once('SIGINT', () => {
-        process.stderr.write('\nptas: interrupted; stopping and writing a partial report (Ctrl-C again to quit at once)\n');
-        abort.abort();
-        process.once('SIGINT', () => process.exit(EXIT.INTERRUPTED));
-      });
+      const signal = stopOnInterrupt();
       const outcome = await ptasRun({
         profile,
         outDir: args.out,
@@ -100,7 +95,7 @@ export const exploreCommand: CommandModule<object, ExploreArgs> = {
         conformance: false,
         load: false,
         explore: { budgetMs: args.budget, seed: args.seed, areas: args.area, maxCases: args.cases, replay },
-        signal: abort.signal,
+        signal,
       });
       process.stdout.write(terminalSummary(outcome.results, outcome.report));
       process.stdout.write(bundleLine(outcome.bundle.manifest, outcome.bundle.manifestPath));

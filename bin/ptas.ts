@@ -19,6 +19,7 @@ import { mergeCommand } from './merge-command.ts';
 import { rejudgeCommand } from './rejudge-command.ts';
 import { serveCommand } from './serve-command.ts';
 import { exploreCommand, exploreRunOption } from './explore-command.ts';
+import { stopOnInterrupt } from './interrupt.ts';
 import { bundleLine, nonceArgument, shardArgument } from './bundle-args.ts';
 
 // `ptas list | head` closes our stdout early: that is not an error.
@@ -92,13 +93,8 @@ await yargs(hideBin(process.argv))
         const profile = profileFrom(args);
         // Each command loads what it runs when it runs: `ptas verify` or `--help` never loads the checks.
         const [{ ptasRun }, { terminalSummary }, { emitGithubReport }] = await Promise.all([import('../app/run/run.ts'), import('../reports/terminal.ts'), import('../reports/github.ts')]);
-        const abort = new AbortController();
         // First Ctrl-C: stop and write a partial report marked INCOMPLETE. Second: leave at once.
-        process.once('SIGINT', () => {
-          process.stderr.write('\nptas: interrupted; stopping and writing a partial report (Ctrl-C again to quit at once)\n');
-          abort.abort();
-          process.once('SIGINT', () => process.exit(EXIT.INTERRUPTED));
-        });
+        const signal = stopOnInterrupt();
         const rerun = args.rerunOf ? await (await import('../app/run/rerun.ts')).planRerun(args.rerunOf, args.nonce) : undefined;
         if (rerun && !rerun.checkIds.length && !(rerun.load && args.load)) {
           process.stdout.write(`ptas: nothing to re-run: every check of ${args.rerunOf} has a verdict that observed the implementation (PASS, WARN or REVIEW)\n`);
@@ -115,7 +111,7 @@ await yargs(hideBin(process.argv))
           workers: args.workers,
           checkTimeoutMs: args.checkTimeoutMs,
           load: args.load && (rerun?.load ?? true),
-          signal: abort.signal,
+          signal,
           signKey: args.signKey,
           nonce: rerun ? rerun.nonce : args.nonce,
           shard: args.shard,
