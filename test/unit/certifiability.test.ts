@@ -69,7 +69,13 @@ test("a results.json whose stated certification is not what its checks give is r
 
 test('many gaps: the first five with their fixes, then how many more', () => {
   const required = Array.from({ length: 8 }, (_, i) => `area.check-${i}`);
-  const lines = certificationLines(certifiability({ checks: [] }, required));
+  const lines = certificationLines(certifiability({ checks: [check(required[0]!, 'SKIP')] }, required));
   assert.equal(lines.length, 7);
   assert.match(lines.at(-1)!, /… and 3 more/);
+});
+
+test('no required check ran at all (an exploration alone): one line says so, not a list of every check', () => {
+  const required = Array.from({ length: 8 }, (_, i) => `area.check-${i}`);
+  const lines = certificationLines(certifiability({ checks: [check('explore.area.rule', 'PASS')] }, required));
+  assert.deepEqual(lines, ['NOT CERTIFIABLE: none of the 8 required checks ran (an exploration or a --grep run certifies nothing): run ptas run, with --explore to explore in the same run']);
 });

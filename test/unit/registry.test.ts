@@ -17,7 +17,7 @@ import type { ResolvedProfile } from '../../src/config/profile.ts';
 import type { RunTarget } from '../../runner/run-targets.ts';
 import { plannedTests } from '../../app/run/conformance.ts';
 import { AREAS, type CheckMeta } from '../../src/check/model.ts';
-import { deriveMeta, registerCheck, registeredChecks } from '../../src/check/registry.ts';
+import { checkStage, deriveMeta, registerCheck, registeredChecks } from '../../src/check/registry.ts';
 import { fromRoot } from '../../src/paths.ts';
 import { catalogue, requirementById } from '../../src/requirements.ts';
 
@@ -26,7 +26,7 @@ const loadIds = new Set(registeredChecks('load').map((c) => c.id));
 
 test('every check registered: the conformance suites, the cross-cutting checks and the load probes', () => {
   assert.equal(registeredChecks().length, checks.length);
-  for (const stage of ['conformance', 'crosscut', 'load'] as const) assert.ok(registeredChecks(stage).length > 0, `no ${stage} check registered`);
+  for (const stage of ['conformance', 'crosscut', 'load', 'explore'] as const) assert.ok(registeredChecks(stage).length > 0, `no ${stage} check registered`);
 });
 
 test("a check's severity is its requirements' level, its area their area ('load' for a load probe)", () => {
@@ -39,10 +39,13 @@ test("a check's severity is its requirements' level, its area their area ('load'
   }
 });
 
-test('check ids are unique and prefixed with their area; every catalogue area is a known one', () => {
+test('check ids are unique and prefixed with their area (an explored rule: explore.<area>.); every catalogue area is a known one', () => {
   const ids = checks.map((c) => c.id);
   assert.equal(new Set(ids).size, ids.length);
-  for (const check of checks) assert.ok(check.id.startsWith(`${check.area}.`), `${check.id} is not prefixed with ${check.area}.`);
+  for (const check of checks) {
+    const prefix = checkStage(check.id) === 'explore' ? `explore.${check.area}.` : `${check.area}.`;
+    assert.ok(check.id.startsWith(prefix), `${check.id} is not prefixed with ${prefix}`);
+  }
   for (const r of catalogue().requirements) assert.ok((AREAS as readonly string[]).includes(r.area), `${r.id} area ${r.area}`);
 });
 
