@@ -7,6 +7,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { connectionOptions, fail, profileFrom, type ConnectionArgs } from './connection.ts';
 import { bundleLine } from './bundle-args.ts';
 import { stopOnInterrupt } from './interrupt.ts';
+import { EXPLORED_AREAS } from '../explore/area-names.ts';
 
 interface ExploreArgs extends ConnectionArgs {
   budget: number;
@@ -47,7 +48,7 @@ export const exploreCommand: CommandModule<object, ExploreArgs> = {
     connectionOptions(y)
       .option('budget', { type: 'string', default: '60s', coerce: durationArgument, describe: 'How long to explore, all areas together (60s, 2m, 90)' })
       .option('seed', { type: 'number', describe: 'The seed of the generated cases (default: drawn at random, printed and recorded in the results); the same seed and target make the same cases' })
-      .option('area', { type: 'string', array: true, coerce: names, describe: 'Explore only these areas (NAME[,NAME]): crypto-transfers' })
+      .option('area', { type: 'string', array: true, coerce: names, describe: `Explore only these areas (NAME[,NAME]): ${EXPLORED_AREAS.join(', ')}` })
       .option('cases', { type: 'number', describe: 'Stop each area after this many generated cases, whatever time is left: an exploration that a seed repeats case for case' })
       .option('replay', { type: 'string', describe: 'Run the shrunk case of a replay file (<out>/explore/<check>.replay.json of an earlier exploration) again and judge it' })
       .option('out', { alias: 'o', type: 'string', default: 'ptas-explore', describe: 'Directory for index.html, results.json, junit.xml and the replay files' })
