@@ -517,55 +517,70 @@ function termsAnswer(res: HttpResponse): TermsAnswer {
   return { data: describeData(res), ...(user && user.terms_not_accepted !== undefined ? { terms: user.terms_not_accepted } : {}), status: res.status, ...exchangeOf(res) };
 }
 
-async function runCase(setup: Setup, c: UsersCase, run: CaseRun): Promise<void> {
+/** Sends the case's request (`withLanguage` false: without its Accept-Language). */
+async function sendCase(setup: Setup, c: UsersCase, run: CaseRun, label: string, withLanguage = true): Promise<HttpResponse> {
   const { tokens } = run.target;
   const bearer = c.bearer === 'valid' ? tokens : c.bearer === 'forged' ? tamperPayload(await tokens.current()) : undefined;
   const userId = c.user.kind === 'existing' ? setup.userId : c.user.id;
+  const language = languageOf(c.language);
+  const headers = withLanguage && language !== undefined ? { headers: { 'accept-language': language } } : {};
+  return run.http.get(userPath(userId), { bearer, query: queryOf(setup, c.query), ...headers, label });
+}
+
+async function runCase(setup: Setup, c: UsersCase, run: CaseRun): Promise<void> {
   const query = queryOf(setup, c.query);
   const language = languageOf(c.language);
   const what = describeCase(setup, c);
-  const send = (withLanguage: boolean, label: string) =>
-    run.http.get(userPath(userId), { bearer, query, ...(withLanguage && language !== undefined ? { headers: { 'accept-language': language } } : {}), label });
-  const res = await send(true, what);
+  const res = await sendCase(setup, c, run, what);
   const context = classifyQuery(setup, query);
   answered(setup, c, run, res, what, context);
+  /** The same request with one thing set right: what the target makes of the rest. */
+  const control = async (fixed: UsersCase, why: string): Promise<HttpResponse> => {
+    const label = `${describeCase(setup, fixed)} (control: ${why})`;
+    const answer = await sendCase(setup, fixed, run, label);
+    answered(setup, fixed, run, answer, label, context);
+    return answer;
+  };
 
   const plain = language === undefined;
   const served = context.served;
-  // Each of these is the only thing wrong with a request that is otherwise served as it is, without Accept-Language.
+  // The one thing wrong with a request the spec otherwise serves as it is (no Accept-Language): its own code is due.
   const onlyThis = served !== undefined && plain;
   if (c.bearer !== 'valid') {
     const rule = c.bearer === 'absent' ? RULES.bearerRequired : RULES.forgedBearerRefused;
-    run.judge(rule.id, (check) => {
-      if (onlyThis && c.user.kind === 'existing') check.expectUnauthorized(res, what, { operation: 'userDetails', effect: GET_EXECUTES_NOTHING });
-      else check.expectRefused(res, { operation: 'userDetails', what, effect: GET_EXECUTES_NOTHING });
-    });
+    const wantsCode = onlyThis && c.user.kind === 'existing';
+    const fixed = needsControl(res, wantsCode, 401) ? await control({ ...c, bearer: 'valid' }, 'the same request with a valid bearer') : undefined;
+    run.judge(rule.id, (check) => judgeRefusal(check, res, what, fixed, wantsCode ? () => check.expectUnauthorized(res, what, { operation: 'userDetails', effect: GET_EXECUTES_NOTHING }) : undefined));
   }
   if (c.user.kind === 'unknown') {
-    run.judge(RULES.unknownUser.id, (check) => {
-      if (onlyThis && c.bearer === 'valid') check.expectStatus(res, 404, what);
-      else check.expectRefused(res, { operation: 'userDetails', what, effect: GET_EXECUTES_NOTHING });
-    });
+    const wantsCode = onlyThis && c.bearer === 'valid';
+    const fixed = needsControl(res, wantsCode, 404) ? await control({ ...c, user: { kind: 'existing' } }, "the same request for the profile's user") : undefined;
+    run.judge(RULES.unknownUser.id, (check) => judgeRefusal(check, res, what, fixed, wantsCode ? () => check.expectStatus(res, 404, what) : undefined));
   }
   if (c.user.kind === 'malformed') {
-    run.judge(RULES.malformedId.id, (check) => check.expectRefused(res, { operation: 'userDetails', what, effect: GET_EXECUTES_NOTHING }));
+    const fixed = needsControl(res, false, 0) ? await control({ ...c, user: { kind: 'existing' } }, "the same request for the profile's user") : undefined;
+    run.judge(RULES.malformedId.id, (check) => judgeRefusal(check, res, what, fixed));
   }
+  // The journey rules weigh requests of a valid bearer for the profile's user: anything else is refused for its own rule.
+  const forTheUser = c.bearer === 'valid' && c.user.kind === 'existing';
+  if (!forTheUser) return;
   for (const broken of context.violated) {
     run.judge(RULES[RULE_OF[broken]].id, (check) => expectJourneyRefused(check, res, what));
   }
-  const forTheUser = c.bearer === 'valid' && c.user.kind === 'existing';
-  if (forTheUser && plain && context.readings === 1 && !context.repeated && context.violated.length && res.status >= 400 && res.status < 500) {
+  if (plain && context.readings === 1 && !context.repeated && context.violated.length && res.status >= 400 && res.status < 500) {
     run.judge(RULES.parameterErrorCode.id, (check) => check.judge(violationRefusalCode, { what, status: res.status, ...exchangeOf(res) }));
   }
-  if (!forTheUser || !served) return;
+  if (!served) return;
 
   // A served context for the profile's user: 200, judged on an answer to the request without Accept-Language when the header's answer is a refusal.
   let answer = res;
+  let answerWhat = what;
   if (!plain) {
     let control: HttpResponse | undefined;
     if (res.status !== 200) {
-      control = await send(false, `${what}, sent again without Accept-Language`);
-      answered(setup, c, run, control, `${what}, sent again without Accept-Language`, context);
+      control = await sendCase(setup, c, run, `${what} (control: the same request without Accept-Language)`, false);
+      answerWhat = `${what} (control: without Accept-Language)`;
+      answered(setup, { ...c, language: { kind: 'absent' } }, run, control, answerWhat, context);
       answer = control;
     }
     const controlStatus = control?.status;
@@ -578,22 +593,25 @@ async function runCase(setup: Setup, c: UsersCase, run: CaseRun): Promise<void> 
   }
   // Terms are compared only on an answer to a request without Accept-Language.
   const termsOf = answer !== res || plain ? termsAnswer(answer) : undefined;
-  const compared = termsOf && Array.isArray(termsOf.terms) ? termsOf.terms : undefined;
+  // …and only when the answer names the requested user: another user's terms are answer-is-requested-user's finding.
+  const named = userOf(answer)?.id;
+  const sameUser = typeof named === 'string' && named.toLowerCase() === setup.userId.toLowerCase();
+  const compared = termsOf && sameUser && Array.isArray(termsOf.terms) ? termsOf.terms : undefined;
   switch (served.basis) {
     case 'default':
       run.judge(RULES.defaultJourneys.id, (check) => {
-        check.expectStatus(answer, 200, `${what} (no journey parameter: the default journeys, 4.2 rule 6)`);
+        check.expectStatus(answer, 200, `${answerWhat} (no journey parameter: the default journeys, 4.2 rule 6)`);
         if (!termsOf || !compared) return;
         const defaultTerms = check.declaredValue('users.defaultTerms') as number[] | undefined;
         check.judge(defaultJourneyTerms, { ...termsOf, ...(defaultTerms !== undefined ? { defaultTerms } : {}) });
       });
       break;
     case 'flow':
-      run.judge(RULES.flowValues.id, (check) => check.expectStatus(answer, 200, `${what} (user_flow ${served.flow} with exactly its asset groups)`));
+      run.judge(RULES.flowValues.id, (check) => check.expectStatus(answer, 200, `${answerWhat} (user_flow ${served.flow} with exactly its asset groups)`));
       break;
     case 'journeys':
       run.judge(RULES.declaredJourneys.id, (check) =>
-        check.judge(declaredJourneysServed, { what, status: answer.status, ...exchangeOf(answer), distinct: served.distinct, journeys: check.declaredValue('users.journeys') }),
+        check.judge(declaredJourneysServed, { what: answerWhat, status: answer.status, ...exchangeOf(answer), distinct: served.distinct, journeys: check.declaredValue('users.journeys') }),
       );
       break;
     case 'declared':
@@ -607,21 +625,44 @@ async function runCase(setup: Setup, c: UsersCase, run: CaseRun): Promise<void> 
       if (!declared) return check.note(`users.termsCases[${index}] is not declared`);
       const name = declared.name ?? describeQuery(declared.query);
       check.judge(termsFollowCases, {
-        answers: [{ what: `${what} (users.termsCases[${index}]: ${name})`, status: answer.status, ...(compared ? { terms: compared } : {}) }],
+        answers: [{ what: `${answerWhat} (users.termsCases[${index}]: ${name})`, status: answer.status, ...(compared ? { terms: compared } : {}) }],
         cases: [{ ...declared }],
       });
     });
   }
 }
 
+/** Whether the rule needs the request set right to judge the answer: a 5xx (whose is it?), or a refusal other than the code due when only this is wrong. */
+function needsControl(res: HttpResponse, wantsCode: boolean, code: number): boolean {
+  return isServerError(res.status) || (wantsCode && res.status !== code && !isSuccess(res.status));
+}
+
+/**
+ * The request must be refused. With `specific` (the one thing wrong with a
+ * request the spec serves), its own code is due — unless the same request
+ * set right (`control`) is not served either: then the target finds more
+ * wrong with it, and the spec orders no checks, so any refusal 7 lists will
+ * do. A 5xx the control shares is the request's otherwise (no-server-error
+ * judges every 5xx), not this rule's.
+ */
+function judgeRefusal(check: CheckContext, res: HttpResponse, what: string, control: HttpResponse | undefined, specific?: () => void): void {
+  if (control && isServerError(res.status) && isServerError(control.status)) {
+    return check.note(`${what} → ${res.status}, and ${control.status} with this set right: the server error is not this rule's (explore.users.no-server-error judges it)`);
+  }
+  if (specific && (!control || control.status === 200)) return specific();
+  if (specific && control) check.note(`the same request with this set right was answered ${control.status}: the target finds more wrong with it, so any refusal 7 lists will do`);
+  check.expectRefused(res, { operation: 'userDetails', what, effect: GET_EXECUTES_NOTHING });
+}
+
 /**
  * A journey-rule violation must be refused: a 2xx FAILs on the rule
- * (journeyRefused), a 5xx is judged by 7's row (the row lists no 500), as
- * suites/users/journey-rules.check.ts judges it.
+ * (journeyRefused, as suites/users/journey-rules.check.ts judges it). A 5xx
+ * is no refusal and no acceptance: every 5xx is judged by 7's row in
+ * explore.users.no-server-error, whatever the query made it.
  */
 function expectJourneyRefused(check: CheckContext, res: HttpResponse, what: string): void {
+  if (isServerError(res.status)) return check.note(`${what} → ${res.status}: a server error, judged by explore.users.no-server-error`);
   check.judge(journeyRefused, { what, status: res.status, ...exchangeOf(res) });
-  if (isServerError(res.status)) check.serverError(res, { operation: 'userDetails', what, effect: GET_EXECUTES_NOTHING });
 }
 
 /** What every answer is held to: no 5xx; a 200 holds 2.2, is JSON, names the requested user; an open query's answer is recorded. */
