@@ -46,6 +46,7 @@ import fc from 'fast-check';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import type { JourneyQuery, TermsCase } from '../../src/config/sections/users.ts';
 import type { HttpResponse } from '../../src/http/client.ts';
+import { isTransientStatus } from '../../src/http/transient.ts';
 import { isServerError, isSuccess, type CheckContext } from '../../src/check/context.ts';
 import { GET_EXECUTES_NOTHING } from '../../src/check/server-error.ts';
 import { tamperPayload } from '../../src/auth/jwt.ts';
@@ -414,16 +415,18 @@ const values = (v: string | string[] | undefined): string[] => (v === undefined 
 const readingsOfValue = (v: string): Array<string | undefined> => (v === '' ? [undefined, ''] : [v]);
 
 /** Every reading of the query a service may take (a repeated parameter refused outright is allowed besides). */
-export function readingsOf(query: JourneyQuery): { readings: Reading[]; repeated: boolean } {
+export function readingsOf(query: JourneyQuery): { readings: Reading[]; repeated: boolean; empty: boolean } {
   const named = new Set(['user_journey[]', 'user_flow', ...ASSET_PARAMETERS]);
   const other = Object.fromEntries(Object.entries(query).filter(([k]) => !named.has(k)).map(([k, v]) => [k, values(v)]));
   const journeys = values(query['user_journey[]']);
   const journeyReadings = journeys.includes('') ? [journeys, journeys.filter((j) => j !== '')] : [journeys];
   let repeated = false;
+  let empty = journeys.includes('');
   const single = (name: string): Array<string | undefined> => {
     const given = values(query[name]);
     if (given.length === 0) return [undefined];
     if (given.length > 1) repeated = true;
+    if (given.includes('')) empty = true;
     const candidates = given.length === 1 ? readingsOfValue(given[0]!) : [...readingsOfValue(given[0]!), ...readingsOfValue(given.at(-1)!)];
     return [...new Set(candidates)];
   };
@@ -432,7 +435,7 @@ export function readingsOf(query: JourneyQuery): { readings: Reading[]; repeated
   let readings: Reading[] = journeyReadings.map((j) => ({ journeys: j, groups: {}, other }));
   readings = readings.flatMap((r) => flows.map((flow) => ({ ...r, ...(flow !== undefined ? { flow } : {}) })));
   for (const [p, options] of groups) readings = readings.flatMap((r) => options.map((v) => ({ ...r, groups: { ...r.groups, ...(v !== undefined ? { [p]: v } : {}) } })));
-  return { readings, repeated };
+  return { readings, repeated, empty };
 }
 
 /** The reading as a query, to compare with the profile's declared contexts. */
@@ -494,13 +497,13 @@ export function classifyReading(setup: Setup, r: Reading): ReadingClass {
 
 /** What 4.2 determines of the query: the rules every reading breaks, or the context every reading serves. */
 export function classifyQuery(setup: Setup, query: JourneyQuery): ContextVerdict {
-  const { readings, repeated } = readingsOf(query);
+  const { readings, repeated, empty } = readingsOf(query);
   const classes = readings.map((r) => classifyReading(setup, r));
   const broken = classes.map((c) => ('violates' in c ? c.violates : []));
   const violated = (Object.keys(RULE_OF) as JourneyRule[]).filter((rule) => broken.every((b) => b.includes(rule)));
   const open = [...new Set(classes.flatMap((c) => ('open' in c ? [c.open] : [])))];
-  if (readings.length > 1) open.unshift(`the query has ${readings.length} readings (an empty value given or left out, a repeated parameter's first or last value)`);
-  if (repeated) open.unshift('a single-valued parameter given twice: 4.2 types it as one string, and says nothing of a repetition');
+  if (empty) open.unshift('an empty value, which a service may read as given or as left out (4.2 shows no format)');
+  if (repeated) open.unshift('a single-valued parameter given twice, which a service may read as its first or its last value, or refuse (4.2 types it as one string)');
   const only = classes[0]!;
   const served = readings.length === 1 && !repeated && 'serves' in only ? only.serves : undefined;
   return { readings: readings.length, repeated, violated, ...(served ? { served } : {}), open: violated.length || served ? [] : open };
@@ -624,6 +627,8 @@ async function runCase(setup: Setup, c: UsersCase, run: CaseRun): Promise<void> 
       const declared = cases?.[index];
       if (!declared) return check.note(`users.termsCases[${index}] is not declared`);
       const name = declared.name ?? describeQuery(declared.query);
+      // termsFollowCases reads no exchange: a transient answer (which the client asks again after, so hardly ever here) must not reach it.
+      if (isTransientStatus(answer.status)) return check.notObserved(`${answerWhat} was answered ${answer.status}, a transient answer that decides no rule`, exchangeOf(answer));
       check.judge(termsFollowCases, {
         answers: [{ what: `${answerWhat} (users.termsCases[${index}]: ${name})`, status: answer.status, ...(compared ? { terms: compared } : {}) }],
         cases: [{ ...declared }],
@@ -671,9 +676,12 @@ function answered(setup: Setup, c: UsersCase, run: CaseRun, res: HttpResponse, w
     if (isServerError(res.status)) return check.serverError(res, { operation: 'userDetails', what, effect: GET_EXECUTES_NOTHING });
     if (context.violated.length || context.served || c.bearer !== 'valid' || c.user.kind !== 'existing') return;
     const why = context.open.join('; ');
+    const language = languageOf(c.language);
+    // hostileInputAccepted names the request "user details with <what>".
+    const sent = `query ${describeQuery(queryOf(setup, c.query))}${language === undefined ? '' : `, Accept-Language: ${language}`}`;
     if (isSuccess(res.status)) {
-      check.judge(hostileInputAccepted, { what: `${what} (${why})`, leniency: context.repeated ? 'one-of-repeated' : 'ignorable', status: res.status, ...exchangeOf(res) });
-    } else check.note(`${what} → ${res.status} (${why})`);
+      check.judge(hostileInputAccepted, { what: context.repeated ? sent : `${sent} (${why})`, leniency: context.repeated ? 'one-of-repeated' : 'ignorable', status: res.status, ...exchangeOf(res) });
+    } else check.note(`${what} → ${res.status}: the spec leaves it open (${why})`);
   });
   if (res.status !== 200) return;
   run.judge(RULES.answersHold22.id, (check) => check.expectSchema(res, USER_DETAILS_SCHEMA, `the 200 answer to ${what}`));
