@@ -16,6 +16,7 @@ import { judgeRecord } from '../../src/check/record.ts';
 import { decideOutcome } from '../../src/check/outcome.ts';
 import type { NamedJudgment } from '../../src/check/judgments.ts';
 import { requirementById } from '../../src/requirements.ts';
+import type { JourneyQuery } from '../../src/config/sections/users.ts';
 import { declaredJourneysServed, undeclaredLanguageAnswered, violationRefusalCode } from '../../explore/areas/users-judgments.ts';
 import { caseArbitrary, classifyQuery, describeCase, queryOf, readingsOf, sameQuery, type Setup, type UsersCase } from '../../explore/areas/users.ts';
 
@@ -102,7 +103,7 @@ test('(2) a context is served only when its one reading is valid; the profile\'s
 });
 
 test('(2) what the spec leaves open is neither broken nor served, and says why', () => {
-  const open = [
+  const open: JourneyQuery[] = [
     { source_asset_group: 'crypto', target_asset_group: 'metals' }, // groups without user_flow (variant asset-groups-without-flow-ignored)
     { 'user_journey[]': 'trading', asset_group: 'crypto' }, // groups with user_journey[]
     { 'user_journey[]': 'not_a_journey' }, // a value the profile does not declare
