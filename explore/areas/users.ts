@@ -7,7 +7,7 @@
 // Accept-Language (absent, a declared language, a weighted list of declared
 // languages, or *). What the spec allows, rule by rule:
 //
-//   - the query is read as a service may read it (src: `readingsOf`): an
+//   - the query is read as a service may read it (`readingsOf` below): an
 //     empty value as given or as absent, a single-valued parameter given
 //     twice as its first or its last value (or refused). A journey rule
 //     (4.2 rules 1-5) is broken only when it is broken in every reading;
@@ -16,14 +16,18 @@
 //     declares, each once; a user_flow of rule 2 with exactly the groups
 //     rules 3-4 require, the profile's values; or a context the profile
 //     declares in users.termsCases);
-//   - a broken rule: refused (2xx FAILs on it, 5xx by 7's row); refused for
-//     the profile's user with a valid bearer and nothing else odd: 400 or
-//     422 (the SHOULD of 7's "parameter error"); rule 5 is a SHOULD;
+//   - a broken rule (judged for the profile's user with a valid bearer):
+//     refused (a 2xx FAILs on it; a 5xx is no-server-error's); when nothing
+//     else is odd, with 400 or 422 (the SHOULD of 7's "parameter error");
+//     rule 5 is a SHOULD;
 //   - without a bearer, or with a forged one: refused; 401 when that is the
-//     only thing wrong (the rest a served request without Accept-Language),
-//     any refusal 7 lists otherwise (the spec orders no checks); an unknown
-//     user: 404 when the only thing wrong, else refused; a malformed id:
-//     refused;
+//     only thing wrong (the rest a served request without Accept-Language,
+//     and served by the target once the bearer is set right: a control
+//     request, sent when the answer is another refusal), any refusal 7 lists
+//     otherwise (the spec orders no checks); an unknown user: 404 when the
+//     only thing wrong (likewise), else refused; a malformed id: refused. A
+//     5xx is the rule's only when the request set right is not answered 5xx
+//     too;
 //   - a served context for the profile's user with a valid bearer: 200, by
 //     its rule; its terms those the profile declares (users.defaultTerms,
 //     users.termsCases: a profile-declared FAIL), compared only on an
