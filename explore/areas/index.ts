@@ -1,9 +1,10 @@
 // The explored areas, in the order a run explores them.
 import type { AreaModel } from '../model.ts';
 import { cryptoTransfersModel } from './crypto-transfers.ts';
+import { usersModel } from './users.ts';
 import { EXPLORED_AREAS } from '../area-names.ts';
 
-export const AREA_MODELS: readonly AreaModel<any>[] = [cryptoTransfersModel];
+export const AREA_MODELS: readonly AreaModel<any>[] = [cryptoTransfersModel, usersModel];
 
 export const AREA_NAMES: readonly string[] = AREA_MODELS.map((m) => m.area);
 if (AREA_NAMES.join() !== EXPLORED_AREAS.join()) throw new Error(`explore/area-names.ts lists ${EXPLORED_AREAS.join(', ')}, the models are of ${AREA_NAMES.join(', ')}`);
