@@ -181,8 +181,15 @@ export type FlowChoice =
 
 export type GroupChoice = 'absent' | 'profile' | 'empty';
 
-/** 'fitting': exactly the groups the flow requires, the profile's values; 'chosen': each parameter as chosen. */
-export type Groups = { kind: 'fitting' } | { kind: 'chosen'; asset_group: GroupChoice; source_asset_group: GroupChoice; target_asset_group: GroupChoice };
+/**
+ * 'fitting': exactly the groups the flow requires, the profile's values;
+ * 'one-short': those groups but one (the `leftOut`-th, counting round): the
+ * edge of rules 3 and 4; 'chosen': each parameter as chosen.
+ */
+export type Groups =
+  | { kind: 'fitting' }
+  | { kind: 'one-short'; leftOut: number }
+  | { kind: 'chosen'; asset_group: GroupChoice; source_asset_group: GroupChoice; target_asset_group: GroupChoice };
 
 export type QueryChoice = { kind: 'generated'; journeys: JourneyValue[]; flow: FlowChoice; groups: Groups } | { kind: 'declared'; termsCase: number };
 
@@ -253,6 +260,7 @@ function groupsArbitrary(setup: Setup): fc.Arbitrary<Groups> {
     );
   return oneof<Groups>(
     { weight: 3, arbitrary: fc.constant<Groups>({ kind: 'fitting' }) },
+    { weight: 1, arbitrary: fc.nat(1).map((leftOut): Groups => ({ kind: 'one-short', leftOut })) },
     {
       weight: 2,
       arbitrary: fc
@@ -323,9 +331,11 @@ export function queryOf(setup: Setup, choice: QueryChoice): JourneyQuery {
 }
 
 function groupValue(setup: Setup, choice: Extract<QueryChoice, { kind: 'generated' }>, p: AssetParameter): string | undefined {
-  if (choice.groups.kind === 'fitting') {
+  if (choice.groups.kind === 'fitting' || choice.groups.kind === 'one-short') {
     const flow = choice.flow.kind === 'value' ? choice.flow.value : undefined;
-    return flow && FLOW_PARAMETERS[flow]!.includes(p) ? setup.groups[p] : undefined;
+    const required = flow ? FLOW_PARAMETERS[flow]! : [];
+    const leftOut = choice.groups.kind === 'one-short' && required.length ? required[choice.groups.leftOut % required.length] : undefined;
+    return required.includes(p) && p !== leftOut ? setup.groups[p] : undefined;
   }
   const chosen = choice.groups[p];
   return chosen === 'absent' ? undefined : chosen === 'empty' ? '' : setup.groups[p];
@@ -363,7 +373,7 @@ export function kindOfCase(c: UsersCase): string {
       : [
           q.journeys.length ? `journeys ${q.journeys.map((j) => j.kind).join('+')}` : 'no journeys',
           `flow ${q.flow.kind}`,
-          q.groups.kind === 'fitting' ? 'fitting groups' : `groups ${ASSET_PARAMETERS.map((p) => (q.groups as Record<AssetParameter, GroupChoice>)[p]).join('/')}`,
+          q.groups.kind === 'fitting' ? 'fitting groups' : q.groups.kind === 'one-short' ? 'its groups but one' : `groups ${ASSET_PARAMETERS.map((p) => (q.groups as Record<AssetParameter, GroupChoice>)[p]).join('/')}`,
         ].join(', ');
   return `${c.bearer} bearer, ${c.user.kind} user, ${query}, language ${c.language.kind}`;
 }

@@ -1,9 +1,10 @@
 // Sensitivity of exploration alone (no hand-written check runs): against
 // each reference fault of an explored area, over a fixed seed and a fixed
-// number of cases, exploration finds exactly what test/explore/fault-table.ts
-// says — the explored rule that catches it, and nothing for a fault it
-// cannot catch by design — and no other rule of the area (a collateral
-// finding would blame something the fault does not concern).
+// number of cases, exploration finds what test/explore/fault-table.ts says —
+// the explored rule that catches it, and nothing for a fault it cannot catch
+// by design — and no rule the table does not name for it (a collateral
+// finding would blame something the fault does not concern). A fault whose
+// every case waits is left to the bench (`npm run bench -- explore-sensitivity`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AREA_MODELS } from '../../explore/areas/index.ts';
@@ -11,22 +12,29 @@ import { exploreSeeds, exploredAreaOf, faultTargets, withReference } from '../su
 import { EXPLORED_FAULTS } from './fault-table.ts';
 
 const SEED = 20261129;
+const CASES = 1000;
 
 test('the table names every fault of the explored areas', () => {
   assert.deepEqual(faultTargets().map((t) => t.name).sort(), Object.keys(EXPLORED_FAULTS).sort());
 });
 
-test('exploration alone finds each fault the table says it finds, by the rule it names, and nothing else', async () => {
-  const observed: Record<string, string[]> = {};
+test(`exploration alone finds each fault the table says it finds, by the rule it names, and nothing it does not name (seed ${SEED}, ${CASES} cases)`, async (t) => {
+  const problems: string[] = [];
+  let found = 0;
   for (const target of faultTargets()) {
+    const expected = EXPLORED_FAULTS[target.name]!;
+    if ('slow' in expected && expected.slow) {
+      t.diagnostic(`${target.name}: left to the bench (${expected.slow})`);
+      continue;
+    }
     const models = AREA_MODELS.filter((m) => m.area === exploredAreaOf(target.name));
-    const { above } = await withReference(target, (explored) => exploreSeeds(explored, [SEED], { maxCases: 1000, models }));
-    observed[target.name] = [...new Set(above.map((a) => `${a.verdict} ${a.check}`))].sort();
+    const { above } = await withReference(target, (explored) => exploreSeeds(explored, [SEED], { maxCases: CASES, models }));
+    const rules = new Set(above.map((a) => a.check));
+    const allowed = 'foundBy' in expected ? [expected.foundBy, ...(expected.alsoBy ?? [])] : [];
+    if ('foundBy' in expected && !rules.has(expected.foundBy)) problems.push(`${target.name}: not found by ${expected.foundBy}`);
+    if (rules.has('foundBy' in expected ? expected.foundBy : '')) found++;
+    for (const a of above) if (!allowed.includes(a.check)) problems.push(`${target.name}: ${a.verdict} ${a.check} the table does not name: ${a.reason}`);
   }
-  const expected = Object.fromEntries(
-    Object.entries(EXPLORED_FAULTS).map(([fault, e]) => [fault, 'foundBy' in e ? [`${e.foundBy.includes('parameter-error-code') ? 'WARN' : 'FAIL'} ${e.foundBy}`] : []]),
-  );
-  assert.deepEqual(observed, expected);
-  const found = Object.values(EXPLORED_FAULTS).filter((e) => 'foundBy' in e).length;
-  console.log(`explored faults found by exploration alone: ${found} of ${Object.keys(EXPLORED_FAULTS).length}`);
+  assert.deepEqual(problems, []);
+  t.diagnostic(`explored faults found by exploration alone: ${found} of ${faultTargets().length}`);
 });

@@ -12,7 +12,7 @@ test('no finding above REVIEW on the clean reference, any variant or any conditi
   const above: Array<AboveReview & { target: string }> = [];
   let cases = 0;
   for (const target of specificityTargets()) {
-    const explored = await withReference(target, (t) => exploreSeeds(t, SEEDS, { maxCases: 40 }));
+    const explored = await withReference(target, (t) => exploreSeeds(t, SEEDS, { maxCases: 30 }));
     cases += explored.cases;
     above.push(...explored.above.map((a) => ({ ...a, target: target.name })));
   }
