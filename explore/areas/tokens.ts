@@ -175,14 +175,15 @@ export const RULES = {
 /** Token requests with a parameter error of 4.1's field table. */
 export type BadRequest = 'no-grant-type' | 'unknown-grant-type' | 'cc-without-client-id' | 'wrong-secret' | 'no-secret';
 
+// A step names the token it sends in `with`, never `token`: the redactor hides every value of a key so named, and a replay file would lose it.
 export type Step =
   | { op: 'obtain' }
   /** A refresh with the own client_id; `wait`: not before a whole second after the token was issued. */
-  | { op: 'refresh'; token: 'newest' | 'used'; pick: number; wait: boolean }
+  | { op: 'refresh'; with: 'newest' | 'used'; pick: number; wait: boolean }
   | { op: 'race' }
-  | { op: 'invalid-refresh'; token: 'garbage' | 'forged' | 'access-token' | 'absent' }
+  | { op: 'invalid-refresh'; with: 'garbage' | 'forged' | 'access-token' | 'absent' }
   | { op: 'refresh-client'; client: 'absent' | 'other' | 'malformed' }
-  | { op: 'bearer'; token: 'newest' | 'older' | 'refresh' | 'absent' | 'garbage' | 'forged' | 'unsigned'; pick: number }
+  | { op: 'bearer'; with: 'newest' | 'older' | 'refresh' | 'absent' | 'garbage' | 'forged' | 'unsigned'; pick: number }
   | { op: 'bad-request'; request: BadRequest; grantType?: string }
   | { op: 'jwks' };
 
@@ -218,33 +219,45 @@ interface Setup {
 
 /**
  * Keeps token requests below the rate limit the profile documents
- * (load.tokenRateLimit.expectedRps): at 80 % of it, a case never meets the
- * limiter. Without a documented rate no pace is kept; the client waits out
- * a 429 as Retry-After asks (src/http/transient.ts).
+ * (load.tokenRateLimit: expectedRps, burst), as a token bucket of 80 % of
+ * both: a case never meets the limiter, and the requests a wait saved go at
+ * once. Without a documented rate no pace is kept; the client waits out a
+ * 429 as Retry-After asks (src/http/transient.ts).
  */
 export class Pacer {
-  private next = 0;
+  private level: number;
+  private at = Date.now();
 
-  constructor(private readonly intervalMs: number) {}
+  constructor(
+    /** Requests per second, sustained (0: no pace). */
+    private readonly rate: number,
+    private readonly capacity: number,
+  ) {
+    this.level = capacity;
+  }
 
   static forProfile(profile: ResolvedProfile): Pacer {
-    const rps = profile.load?.tokenRateLimit?.expectedRps;
-    return new Pacer(rps && rps > 0 ? 1000 / (0.8 * rps) : 0);
+    const limit = profile.load?.tokenRateLimit;
+    const rps = limit?.expectedRps;
+    if (!rps || rps <= 0) return new Pacer(0, 0);
+    return new Pacer(0.8 * rps, Math.max(1, Math.floor(0.8 * (limit.burst ?? 1))));
   }
 
   /** Waits until `n` requests may go. */
   async take(n = 1): Promise<void> {
-    if (!this.intervalMs) return;
+    if (!this.rate) return;
     const now = Date.now();
-    const at = Math.max(now, this.next);
-    this.next = at + n * this.intervalMs;
-    if (at > now) await sleep(at - now);
+    this.level = Math.min(this.capacity, this.level + ((now - this.at) * this.rate) / 1000);
+    this.at = now;
+    this.level -= n;
+    if (this.level < 0) await sleep(Math.ceil((-this.level * 1000) / this.rate));
   }
 }
 
 function stepArbitrary(setup: Pick<Setup, 'protectedPath' | 'otherClientId' | 'jwks'>): fc.Arbitrary<Step> {
   const pick = fc.nat({ max: 7 });
-  const wait = fc.oneof({ weight: 12, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) });
+  // Rare (a wait costs a second), and shrunk away first where the case does without it (cross-shrinking to the first choice).
+  const wait = fc.oneof({ withCrossShrink: true }, { weight: 20, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) });
   const clients: Array<Extract<Step, { op: 'refresh-client' }>['client']> = ['absent', 'malformed', ...(setup.otherClientId ? (['other'] as const) : [])];
   const badRequest = fc.oneof(
     fc.constantFrom<BadRequest>('no-grant-type', 'cc-without-client-id', 'wrong-secret', 'no-secret').map((request): Step => ({ op: 'bad-request', request })),
@@ -252,19 +265,20 @@ function stepArbitrary(setup: Pick<Setup, 'protectedPath' | 'otherClientId' | 'j
   );
   const steps: Array<fc.WeightedArbitrary<Step>> = [
     { weight: 3, arbitrary: fc.constant<Step>({ op: 'obtain' }) },
-    { weight: 6, arbitrary: fc.record({ op: fc.constant('refresh' as const), token: fc.constantFrom('newest' as const, 'used' as const), pick, wait }).map((r): Step => ({ ...r })) },
+    { weight: 6, arbitrary: fc.record({ op: fc.constant('refresh' as const), with: fc.constantFrom('newest' as const, 'used' as const), pick, wait }).map((r): Step => ({ ...r })) },
     { weight: 1, arbitrary: fc.constant<Step>({ op: 'race' }) },
-    { weight: 2, arbitrary: fc.constantFrom('garbage' as const, 'forged' as const, 'access-token' as const, 'absent' as const).map((token): Step => ({ op: 'invalid-refresh', token })) },
+    { weight: 2, arbitrary: fc.constantFrom('garbage' as const, 'forged' as const, 'access-token' as const, 'absent' as const).map((which): Step => ({ op: 'invalid-refresh', with: which })) },
     { weight: 2, arbitrary: fc.constantFrom(...clients).map((client): Step => ({ op: 'refresh-client', client })) },
     { weight: 2, arbitrary: badRequest },
   ];
   if (setup.protectedPath) {
     // The newest access token most often: whether the lifecycle so far left it live is what the model knows best.
     const bearer = fc.oneof(
+      { withCrossShrink: true },
       { weight: 4, arbitrary: fc.constant('newest' as const) },
       { weight: 4, arbitrary: fc.constantFrom('older' as const, 'refresh' as const, 'absent' as const, 'garbage' as const, 'forged' as const, 'unsigned' as const) },
     );
-    steps.push({ weight: 5, arbitrary: fc.record({ op: fc.constant('bearer' as const), token: bearer, pick }).map((r): Step => ({ ...r })) });
+    steps.push({ weight: 5, arbitrary: fc.record({ op: fc.constant('bearer' as const), with: bearer, pick }).map((r): Step => ({ ...r })) });
   }
   if (setup.jwks) steps.push({ weight: 1, arbitrary: fc.constant<Step>({ op: 'jwks' }) });
   // fc.record makes objects without a prototype: spread into plain ones, as a replay file reads them back.
@@ -283,7 +297,7 @@ const BAD_REQUEST_WORDS: Record<BadRequest, string> = {
   'no-secret': 'client_credentials without client_secret',
 };
 
-const BEARER_WORDS: Record<Extract<Step, { op: 'bearer' }>['token'], string> = {
+const BEARER_WORDS: Record<Extract<Step, { op: 'bearer' }>['with'], string> = {
   newest: 'the newest access token',
   older: 'an older access token',
   refresh: 'the newest refresh token',
@@ -293,7 +307,7 @@ const BEARER_WORDS: Record<Extract<Step, { op: 'bearer' }>['token'], string> = {
   unsigned: 'the newest access token with its signature removed',
 };
 
-const INVALID_REFRESH_WORDS: Record<Extract<Step, { op: 'invalid-refresh' }>['token'], string> = {
+const INVALID_REFRESH_WORDS: Record<Extract<Step, { op: 'invalid-refresh' }>['with'], string> = {
   garbage: 'a random string as refresh_token',
   forged: 'the newest refresh token with a forged payload',
   'access-token': 'the newest access token as refresh_token',
@@ -311,15 +325,15 @@ export function describeStep(step: Step): string {
     case 'obtain':
       return 'obtain a token pair (client_credentials)';
     case 'refresh':
-      return `refresh with ${step.token === 'newest' ? 'the newest refresh token' : 'a used refresh token'}${step.wait ? ', a whole second after it was issued' : ''}`;
+      return `refresh with ${step.with === 'newest' ? 'the newest refresh token' : 'a used refresh token'}${step.wait ? ', a whole second after it was issued' : ''}`;
     case 'race':
       return 'simultaneous refreshes with the newest refresh token';
     case 'invalid-refresh':
-      return `refresh with ${INVALID_REFRESH_WORDS[step.token]}`;
+      return `refresh with ${INVALID_REFRESH_WORDS[step.with]}`;
     case 'refresh-client':
       return CLIENT_WORDS[step.client];
     case 'bearer':
-      return `protected GET with ${BEARER_WORDS[step.token]}`;
+      return `protected GET with ${BEARER_WORDS[step.with]}`;
     case 'bad-request':
       return step.request === 'unknown-grant-type' ? `${BAD_REQUEST_WORDS[step.request]} ${JSON.stringify(step.grantType ?? '')}` : BAD_REQUEST_WORDS[step.request];
     case 'jwks':
@@ -337,13 +351,13 @@ export function kindOfCase(c: TokensCase): string {
     .map((s) => {
       switch (s.op) {
         case 'refresh':
-          return `refresh ${s.token}${s.wait ? ' later' : ''}`;
+          return `refresh ${s.with}${s.wait ? ' later' : ''}`;
         case 'invalid-refresh':
-          return `refresh ${s.token}`;
+          return `refresh ${s.with}`;
         case 'refresh-client':
           return `refresh client ${s.client}`;
         case 'bearer':
-          return `bearer ${s.token}`;
+          return `bearer ${s.with}`;
         case 'bad-request':
           return s.request;
         default:
@@ -559,9 +573,9 @@ async function invalidRefresh(lc: Lifecycle, step: Extract<Step, { op: 'invalid-
   const { run, setup, tokens } = lc;
   const what = describeStep(step);
   let body: Record<string, unknown>;
-  if (step.token === 'garbage') body = refreshBody(setup.profile, `not-a-refresh-token-${crypto.randomUUID()}`);
-  else if (step.token === 'absent') body = { grant_type: 'refresh_token', client_id: setup.profile.credentials.clientId };
-  else if (step.token === 'forged') {
+  if (step.with === 'garbage') body = refreshBody(setup.profile, `not-a-refresh-token-${crypto.randomUUID()}`);
+  else if (step.with === 'absent') body = { grant_type: 'refresh_token', client_id: setup.profile.credentials.clientId };
+  else if (step.with === 'forged') {
     const token = await newestRefresh(lc);
     if (!token) return;
     body = refreshBody(setup.profile, tamperPayload(token.value));
@@ -575,7 +589,7 @@ async function invalidRefresh(lc: Lifecycle, step: Extract<Step, { op: 'invalid-
   const res = await postTokenPaced(lc, body, what);
   const on = 'TOKEN-REFRESH-TOKEN-VALID';
   run.judge(RULES.invalidRefresh.id, (check) => check.expectRefused(res, { operation: 'token', what: `a ${what}`, on, effect: tokenRequestEffect(res, on) }));
-  if (step.token === 'absent') judgeParameterErrorCode(lc, res, what);
+  if (step.with === 'absent') judgeParameterErrorCode(lc, res, what);
   judgeTokenAnswer(lc, res, what, 'refresh');
 }
 
@@ -628,15 +642,15 @@ async function bearer(lc: Lifecycle, step: Extract<Step, { op: 'bearer' }>): Pro
   const path = setup.protectedPath!;
   const what = describeStep(step);
   const get = (token: string | undefined, label: string) => run.http.get(path, { ...(token === undefined ? {} : { bearer: token }), label });
-  switch (step.token) {
+  switch (step.with) {
     case 'newest':
     case 'older': {
-      const token = step.token === 'newest' ? await newestAccess(lc) : tokens.olderAccess(step.pick);
+      const token = step.with === 'newest' ? await newestAccess(lc) : tokens.olderAccess(step.pick);
       if (!token) return;
-      const how = `${step.token === 'newest' ? 'the newest access token' : 'an older access token'} (access token ${token.id}${token.trusted ? '' : `, ${token.why}`})`;
+      const how = `${step.with === 'newest' ? 'the newest access token' : 'an older access token'} (access token ${token.id}${token.trusted ? '' : `, ${token.why}`})`;
       const res = await get(token.value, `${what} (access token ${token.id})`);
       const runOut = ranOut(lc, token, res.status);
-      if (step.token === 'newest' && token.trusted && !runOut) {
+      if (step.with === 'newest' && token.trusted && !runOut) {
         const declaredProtectedPath = (run.declaredValue('auth.protectedPath') as string | undefined) ?? null;
         run.judge(RULES.accessAccepted.id, (check) => check.judge(accessTokenLetIn, { how, path, status: res.status, exchange: res.exchangeId, declaredProtectedPath }));
         return;
@@ -663,14 +677,14 @@ async function bearer(lc: Lifecycle, step: Extract<Step, { op: 'bearer' }>): Pro
     }
     default: {
       let bearerToken = `garbage-${crypto.randomUUID()}`;
-      if (step.token !== 'garbage') {
+      if (step.with !== 'garbage') {
         const token = await newestAccess(lc);
         if (!token) return;
-        bearerToken = step.token === 'forged' ? tamperPayload(token.value) : stripSignature(token.value);
-        tokens.distrust(token, `a copy of it ${step.token === 'forged' ? 'with a forged payload' : 'without its signature'} was presented`);
+        bearerToken = step.with === 'forged' ? tamperPayload(token.value) : stripSignature(token.value);
+        tokens.distrust(token, `a copy of it ${step.with === 'forged' ? 'with a forged payload' : 'without its signature'} was presented`);
       }
       const res = await get(bearerToken, what);
-      run.judge(RULES.invalidBearer.id, (check) => check.expectUnauthorized(res, `GET ${path} with ${BEARER_WORDS[step.token]} as bearer credential`, { operation: setup.protectedOperation, effect: GET_EXECUTES_NOTHING }));
+      run.judge(RULES.invalidBearer.id, (check) => check.expectUnauthorized(res, `GET ${path} with ${BEARER_WORDS[step.with]} as bearer credential`, { operation: setup.protectedOperation, effect: GET_EXECUTES_NOTHING }));
     }
   }
 }
@@ -733,7 +747,7 @@ async function runStep(lc: Lifecycle, step: Step): Promise<void> {
     case 'obtain':
       return obtain(lc, describeStep(step));
     case 'refresh': {
-      const token = step.token === 'newest' ? await newestRefresh(lc) : lc.tokens.usedRefresh(step.pick);
+      const token = step.with === 'newest' ? await newestRefresh(lc) : lc.tokens.usedRefresh(step.pick);
       if (token) await refresh(lc, token, step);
       return;
     }

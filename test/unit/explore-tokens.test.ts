@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { decideOutcome } from '../../src/check/outcome.ts';
+import { Redactor } from '../../src/http/redact.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import { contextWith, toItsEnd } from '../support/check-context.ts';
 import { TokenLifecycle, mayHaveRunOut, refreshExpectation, type Issued } from '../../explore/areas/tokens-state.ts';
@@ -172,12 +173,14 @@ test('what the model records it never judges: no status or standing makes a FAIL
 
 const profile = (extra: Partial<ResolvedProfile> = {}): ResolvedProfile => ({ baseUrl: 'http://127.0.0.1:1', credentials: { clientId: 'c', clientSecret: 's' }, ...extra });
 
-test('cases are plain JSON of at most six steps, using only what the profile declares', () => {
+test('cases are plain JSON of at most six steps that a replay file keeps as they are, using only what the profile declares', () => {
   const bare = caseArbitrary({});
+  const redactor = new Redactor([['s3cret-value', 'client_secret']]);
   fc.assert(
     fc.property(bare, (c: TokensCase) => {
       assert.ok(c.steps.length >= 1 && c.steps.length <= MAX_STEPS);
       assert.deepEqual(JSON.parse(JSON.stringify(c)), c);
+      assert.deepEqual(redactor.redactJson(c), c, 'a replay file keeps the case as it is (no key the redactor hides)');
       assert.ok(!c.steps.some((s) => s.op === 'bearer' || s.op === 'jwks' || (s.op === 'refresh-client' && s.client === 'other')), describeCase(c));
       assert.equal(typeof kindOfCase(c), 'string');
     }),
@@ -196,11 +199,16 @@ test("the rules are the area's: one requirement each, ids explore.auth.<rule>", 
   }
 });
 
-test('token requests keep to 80 % of the documented rate, and to no pace without one', async () => {
-  assert.equal((Pacer.forProfile(profile()) as unknown as { intervalMs: number }).intervalMs, 0);
-  const paced = Pacer.forProfile(profile({ load: { tokenRateLimit: { expectedRps: 100 } } }));
-  assert.equal((paced as unknown as { intervalMs: number }).intervalMs, 12.5);
-  const started = Date.now();
-  for (let i = 0; i < 5; i++) await paced.take();
-  assert.ok(Date.now() - started >= 4 * 12.5 - 2);
+test('token requests keep to 80 % of the documented rate and burst, and to no pace without one', async () => {
+  const unpaced = Pacer.forProfile(profile());
+  let started = Date.now();
+  for (let i = 0; i < 50; i++) await unpaced.take();
+  assert.ok(Date.now() - started < 20);
+  // 100/s and a burst of 5: 4 go at once, then one every 12.5 ms.
+  const paced = Pacer.forProfile(profile({ load: { tokenRateLimit: { expectedRps: 100, burst: 5 } } }));
+  started = Date.now();
+  for (let i = 0; i < 4; i++) await paced.take();
+  assert.ok(Date.now() - started < 10, 'the burst goes at once');
+  for (let i = 0; i < 4; i++) await paced.take();
+  assert.ok(Date.now() - started >= 4 * 12.5 - 5, 'then the sustained rate');
 });
