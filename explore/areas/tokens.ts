@@ -558,8 +558,8 @@ async function race(lc: Lifecycle, token: RefreshToken, what: string): Promise<v
     const res = winners[0];
     run.judge(RULES.singleUse.id, (check) => check.judge(reuseAccepted, { which: token.issuedBy === 'client_credentials' ? 'used-once' : 'issued-by-refresh', status: res.status, exchange: res.exchangeId, at: clockOf(res) }));
   }
-  const handled = racers.filter((r) => 'status' in r && r.status !== 429 && r.status !== 503).length;
-  if (!handled) return;
+  // Only racers the service said it did not handle (429, 503) leave the token as it was; one without an answer may have been handled.
+  if (racers.every((r) => 'status' in r && (r.status === 429 || r.status === 503))) return;
   // The losers presented a token their winner had used: a reuse, which may revoke the family (not shown).
   if (winners[0]) {
     tokens.used(token);
