@@ -41,6 +41,7 @@ import { callOperation } from '../../src/operations.ts';
 import {
   ACCEPTED,
   accept,
+  acceptOnce,
   createOffer,
   describeRecipe,
   followToEnd,
@@ -59,6 +60,8 @@ import { acceptEffect } from '../../suites/trading/refusal-effect.ts';
 import { acceptAnswerIsJson, acceptedAnswerCarriesTrade, acceptWithBody, acceptWithExternalTransactionId, dataKindOf } from '../../suites/trading/accept-answers.ts';
 import { fastOfferAnswered200, slowOfferAnswered202, type RecipeSeen } from '../../suites/trading/recipe-answers.ts';
 import { secondAcceptExecutesNothing } from '../../suites/trading/second-accept.ts';
+import { needsStatusTrade, raceExecutions } from '../../suites/trading/race.ts';
+import { executedNothing } from '../../src/http/transient.ts';
 import { offerReachesTerminalStatus, type LastPoll } from '../../suites/trading/polling-judgment.ts';
 import { declaredValidity, expiredOfferNotAccepted, judgeExpired202 } from '../../suites/trading/expired-202.ts';
 import type { ExpiringRecipe } from '../../src/config/sections/offer-recipes.ts';
@@ -148,6 +151,11 @@ export const RULES = {
     title: 'A generated accept of the newest valid offer with external_transaction_id is not refused',
     requirements: ['OFFER-EXTERNAL-TRANSACTION-ID'],
   }),
+  concurrentAccepts: defineExploreRule({
+    id: 'explore.trading.concurrent-accepts-execute-once',
+    title: "Of a generated round of simultaneous accepts of a user's newest valid offer at most one executes",
+    requirements: ['OFFER-SINGLE-EXECUTION-ATOMIC'],
+  }),
   acceptBody: defineExploreRule({
     id: 'explore.trading.accept-with-body',
     title: 'What a generated accept of the newest valid offer with a request body gets is recorded; a server error is not',
@@ -183,7 +191,9 @@ export type Step =
   /** Waits until every expiring offer of the case is past its validity. */
   | { op: 'wait' }
   /** Follows the last offer answered 202 to its terminal status. */
-  | { op: 'poll' };
+  | { op: 'poll' }
+  /** Accepts user A's newest offer several times at once (trading.concurrency, else 8), each sent once. */
+  | { op: 'race' };
 
 export interface OffersCase {
   steps: Step[];
@@ -214,6 +224,14 @@ const mods: fc.Arbitrary<AcceptMods> = fc.record({
   body: fc.oneof({ withCrossShrink: true }, { weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
 });
 
+/** One thing wrong each: what a refusal rule is about. */
+const DEFECT_MODS: AcceptMods[] = [
+  { ...VALID_MODS, as: 'other' },
+  { ...VALID_MODS, as: 'none' },
+  { ...VALID_MODS, bearer: 'absent' },
+  { ...VALID_MODS, bearer: 'forged' },
+];
+
 const acceptOf = (offer: 'newest' | 'older' | 'again' | 'unknown', m: AcceptMods = VALID_MODS): Step => ({ op: 'accept', offer, ...m });
 
 export function caseArbitrary(names: RecipeNames): fc.Arbitrary<OffersCase> {
@@ -224,11 +242,27 @@ export function caseArbitrary(names: RecipeNames): fc.Arbitrary<OffersCase> {
     { weight: 2, arbitrary: fc.constantFrom<UserRole>('A', 'B').chain(create) },
     ...(names.canPoll ? [{ weight: 1, arbitrary: fc.constant<Step>({ op: 'poll' }) }] : []),
   );
+  // Probes: most often up to three of the four single defects, each once; else any modifications.
+  const probes = fc.oneof(
+    { weight: 3, arbitrary: fc.shuffledSubarray(DEFECT_MODS, { minLength: 1, maxLength: 3 }) },
+    { weight: 1, arbitrary: fc.array(mods, { minLength: 1, maxLength: 3 }) },
+  );
   const scenarios: Array<{ weight: number; arbitrary: fc.Arbitrary<Step[]> }> = [
     // The first is a plain accept of the newest offer: what shrinking walks back to.
     { weight: 4, arbitrary: fc.tuple(create('A'), mods).map(([c, m]) => [c, acceptOf('newest', m)]) },
+    // Accepts that must be refused, each leaving the offer as it was, then one that may be valid.
+    // Then simultaneous accepts of the same newest offer, or one accept.
+    {
+      weight: 5,
+      arbitrary: fc
+        .tuple(create('A'), probes, fc.oneof({ withCrossShrink: true }, { weight: 2, arbitrary: mods.map((m) => acceptOf('newest', m)) }, { weight: 1, arbitrary: fc.constant<Step>({ op: 'race' }) }))
+        .map(([c, ps, last]) => [c, ...ps.map((p) => acceptOf('newest', p)), last]),
+    },
     // A newer offer of the same user supersedes the older one (rule 1).
-    { weight: 3, arbitrary: fc.tuple(create('A'), create('A'), mods, fc.boolean()).map(([c1, c2, m, then]) => [c1, c2, acceptOf('older', m), ...(then ? [acceptOf('newest')] : [])]) },
+    {
+      weight: 3,
+      arbitrary: fc.tuple(create('A'), create('A'), mods, fc.option(mods, { nil: undefined })).map(([c1, c2, m, then]) => [c1, c2, acceptOf('older', m), ...(then ? [acceptOf('newest', then)] : [])]),
+    },
     // Another user's newer offer supersedes nothing; another user's svc-user-id is refused.
     { weight: 2, arbitrary: fc.tuple(create('A'), create('B'), mods).map(([c1, c2, m]) => [c1, c2, acceptOf('newest', m)]) },
     // A second accept of an accepted offer.
@@ -243,9 +277,12 @@ export function caseArbitrary(names: RecipeNames): fc.Arbitrary<OffersCase> {
     scenarios.push({ weight: 2, arbitrary: fc.constantFrom(...names.slow).map((recipe) => [{ op: 'create', user: 'A', recipe } as Step, acceptOf('newest'), { op: 'poll' } as Step]) });
   }
   if (names.expiring.length) {
+    // One wait serves two accepts: the first possibly wrong in another way too, the second as the owner would send it.
     scenarios.push({
       weight: 3,
-      arbitrary: fc.tuple(fc.constantFrom(...names.expiring), mods).map(([recipe, m]) => [{ op: 'create', user: 'A', recipe } as Step, { op: 'wait' } as Step, acceptOf('newest', m)]),
+      arbitrary: fc
+        .tuple(fc.constantFrom(...names.expiring), fc.oneof({ withCrossShrink: true }, { weight: 2, arbitrary: fc.constant(VALID_MODS) }, { weight: 1, arbitrary: mods }), fc.boolean())
+        .map(([recipe, m, twice]) => [{ op: 'create', user: 'A', recipe } as Step, { op: 'wait' } as Step, acceptOf('newest', m), ...(twice ? [acceptOf('newest')] : [])]),
     });
   }
   return fc
@@ -261,6 +298,8 @@ export function describeStep(step: Step): string {
       return 'wait past validity';
     case 'poll':
       return 'poll the 202 offer to its end';
+    case 'race':
+      return "accept A's newest offer several times at once";
     case 'accept': {
       const offer = { newest: "A's newest offer", older: "A's older offer", again: 'the accepted offer again', unknown: 'an unknown id' }[step.offer];
       const extras = [
@@ -353,10 +392,16 @@ async function runCase(setup: Setup, c: OffersCase, run: CaseRun): Promise<void>
   const state = new CaseState(setup, run);
   for (const step of c.steps) {
     if (step.op === 'create') await state.create(step.user, step.recipe);
-    else if (step.op === 'wait') await sleep(state.model.expiryWaitFrom(Date.now(), setup.timing));
+    else if (step.op === 'wait') await waitPastExpiry(state.model, setup.timing);
     else if (step.op === 'poll') await pollStep(state);
+    else if (step.op === 'race') await raceStep(state);
     else await acceptStep(state, step);
   }
+}
+
+/** Sleeps until every expiring offer is past its expiry wait by this machine's clock (a timer may fire a little early). */
+async function waitPastExpiry(model: OfferModel, timing: ModelTiming): Promise<void> {
+  for (let left = model.expiryWaitFrom(Date.now(), timing); left > 0; left = model.expiryWaitFrom(Date.now(), timing)) await sleep(left + 5);
 }
 
 /** Follows the last offer answered 202 to its end, judged as the hand-written polling check judges it. */
@@ -384,6 +429,52 @@ async function pollStep(state: CaseState): Promise<void> {
       elapsedMs: outcome.elapsedMs,
       ...(last ? { last: lastPoll(last) } : {}),
     });
+  });
+}
+
+/**
+ * Simultaneous accepts of user A's newest valid offer, each sent once (a retry would serialize the race away),
+ * judged by what they executed (suites/trading/race.ts): two trade ids FAIL. How the losers were answered,
+ * and a round nothing accepted, are recorded, not judged. The offer is left unclear: no later step judges it.
+ */
+async function raceStep(state: CaseState): Promise<void> {
+  const { run, setup } = state;
+  const offer = state.model.newestOf('A');
+  // An offer declared slow answers 202s without trades of their own, which cannot be counted as executions: only others race.
+  if (!offer || offer.state !== 'open' || offer.expiresAfterSeconds !== undefined || offer.acceptAnswers === 202) return;
+  const userId = await state.user('A');
+  const created = state.createdOf(offer);
+  const n = setup.section.concurrency ?? 8;
+  const sentAt = Date.now();
+  const results = await Promise.all(Array.from({ length: n }, (_, i) => acceptOnce(run.http, offer.id, { bearer: run.target.tokens, userId, label: `simultaneous accept ${i + 1}/${n}` })));
+  offer.state = 'unclear';
+  const when = `at ${clockOf(results[0]!)}`;
+  const what = `${n} simultaneous accepts of A's newest offer ${shortId(offer.id)} (${offer.recipe}) ${when}`;
+  for (const res of results) answerRules(run, res, offer.id, what);
+  const lastAnswer = Math.max(...results.map(answeredAt));
+  if (validityAt(offer, sentAt, lastAnswer, setup.timing) !== 'valid') {
+    for (const rule of Object.values(RULES)) run.note(rule.id, `${what}: not judged, the answers came too near the end of the offer's validity period`);
+    return;
+  }
+  const statuses = results.map((r) => r.status);
+  const answered = results.filter((r) => isSuccess(r.status));
+  const rule = RULES.concurrentAccepts.id;
+  if (!answered.length) {
+    if (results.every((r) => executedNothing(r.status))) return run.judge(rule, (check) => check.notObserved(`${what} were all answered 429 or 503 (${statuses.join(', ')}): the race was not exercised`));
+    return run.judge(rule, (check) => check.review(`${what} were answered ${statuses.join(', ')}: none accepted; recorded, not judged`, { statuses }));
+  }
+  const seen = answered.map((r) => ({ status: r.status, tradeId: tradeIdIn(r) ?? null }));
+  let statusTrade: { statusTradeId?: string | null } = {};
+  if (needsStatusTrade(seen)) {
+    const canShow = showsTradeId(setup.section);
+    if (canShow && seen.some((a) => a.status === 202 && !a.tradeId)) await settleIfPossible(state.scratch(), run.http, setup.section, run.target.tokens, created);
+    const shown = canShow ? await tradeIdInStatus(run.http, setup.section, run.target.tokens, created, 'offer status after the simultaneous accepts') : undefined;
+    statusTrade = { statusTradeId: shown ?? null };
+  }
+  run.judge(rule, (check) => {
+    check.judge(raceExecutions, { offerId: offer.id, when, statuses, answered: seen, ...statusTrade });
+    const broken = results.filter((r) => isServerError(r.status) && !executedNothing(r.status));
+    if (broken.length) check.note(`${broken.length} of the simultaneous accepts lost with a server error (${statuses.join(', ')}): how losers are answered is recorded, not judged here`);
   });
 }
 
