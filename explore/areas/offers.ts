@@ -270,6 +270,14 @@ export function caseArbitrary(names: RecipeNames): fc.Arbitrary<OffersCase> {
       weight: 3,
       arbitrary: fc.tuple(create('A'), fc.boolean(), mods).map(([c, poll, m]) => [c, acceptOf('newest'), ...(poll && names.canPoll ? [{ op: 'poll' } as Step] : []), acceptOf('again', m)]),
     },
+    // Simultaneous accepts of an offer not declared slow (a 202 carries no trade to count executions by).
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(...(names.lasting.filter((r) => !names.slow.includes(r)).length ? names.lasting.filter((r) => !names.slow.includes(r)) : names.lasting)).map((recipe) => [
+        { op: 'create', user: 'A', recipe } as Step,
+        { op: 'race' } as Step,
+      ]),
+    },
     // An id that names no offer.
     { weight: 1, arbitrary: mods.map((m) => [acceptOf('unknown', m)]) },
   ];
