@@ -84,7 +84,7 @@ export async function runExploreStage(input: ExploreStageInput): Promise<CheckRe
         findingNote: (finding) => findingNote(finding),
       });
       input.events({ kind: 'progress-end', source });
-      writeReplayFiles(input.outDir, exploration);
+      writeReplayFiles(input.outDir, exploration, (message) => input.events({ kind: 'problem', message }));
       log(summaryLine(exploration, Date.now() - areaStarted));
       for (const check of explorationResults(exploration, target.redactor, Date.now() - areaStarted)) {
         results.push(check);
@@ -107,10 +107,16 @@ function summaryLine(exploration: AreaExploration, ms: number): string {
   return `explore ${exploration.area}: ${exploration.cases} generated case(s) in ${(ms / 1000).toFixed(1)} s (${exploration.extraRuns} more to shrink and reproduce), ${found}${exploration.stopped ? `; ${exploration.stopped}` : ''}`;
 }
 
-function writeReplayFiles(outDir: string, exploration: AreaExploration): void {
+function writeReplayFiles(outDir: string, exploration: AreaExploration, problem: (message: string) => void): void {
   for (const finding of exploration.findings) {
     const file = path.join(outDir, replayFileName(finding.rule.id));
     mkdirSync(path.dirname(file), { recursive: true });
+    const kept = finding.run.target.redactor.redactJson(finding.case);
+    // A case is generated data, no secret; what the redactor would withhold (a key named token, …) would leave the file unreplayable.
+    if (JSON.stringify(kept) !== JSON.stringify(finding.case)) {
+      problem(`no replay file for ${finding.rule.id}: its case holds what the redactor withholds (a key named like a secret), so it would not replay; a bug of the ${exploration.area} model`);
+      continue;
+    }
     const replay: ReplayFile = {
       format: REPLAY_FORMAT,
       area: exploration.area,
@@ -120,7 +126,7 @@ function writeReplayFiles(outDir: string, exploration: AreaExploration): void {
       path: finding.path,
       shrinks: finding.shrinks,
       suiteVersion,
-      case: finding.run.target.redactor.redactJson(finding.case),
+      case: kept,
     };
     writeFileSync(file, `${JSON.stringify(replay, null, 2)}\n`);
   }

@@ -11,7 +11,9 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const SIDE_BY_SIDE_LONGEST = [
+  'test/explore/specificity.test.ts',
   'test/serve/api.test.ts',
+  'test/explore/sensitivity.test.ts',
   'test/cli/certify.test.ts',
   'test/unit/init-unlocks.test.ts',
   'test/cli/cli.test.ts',

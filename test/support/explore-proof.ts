@@ -9,6 +9,8 @@ import type { ReferenceOptions } from '../../reference/options.ts';
 import { VARIANTS } from '../../reference/variants/index.ts';
 import { CONDITIONS } from '../../reference/conditions/index.ts';
 import { FAULTS } from '../../reference/faults/index.ts';
+import { loadFaults } from '../../reference/faults/load.ts';
+import { LOAD_CHECKS } from '../../load/checks.ts';
 import { requirementById } from '../../src/requirements.ts';
 import { exploreArea } from '../../explore/engine.ts';
 import { explorationResults } from '../../explore/results.ts';
@@ -38,9 +40,23 @@ export function exploredAreaOf(faultName: string, models: readonly AreaModel[] =
   return models.some((m) => m.area === area) ? area : undefined;
 }
 
-/** Every fault of an explored area. */
+/** What only the load stage measures (the rate and size limits): no explored model probes it. */
+const LOAD_REQUIREMENTS = new Set(LOAD_CHECKS.flatMap((c) => c.requirements));
+const LOAD_FAULTS = new Set(loadFaults.map((f) => f.name));
+
+/** Every fault of an explored area, but those of the limits the load stage measures. */
 export function faultTargets(models: readonly AreaModel[] = AREA_MODELS): ProofTarget[] {
-  return FAULTS.filter((f) => exploredAreaOf(f.name, models)).map((f) => ({ name: f.name, kind: 'fault', options: { faults: [f.name] } }));
+  return FAULTS.filter((f) => exploredAreaOf(f.name, models) && !LOAD_FAULTS.has(f.name) && !LOAD_REQUIREMENTS.has(f.requirement)).map((f) => ({ name: f.name, kind: 'fault', options: { faults: [f.name] } }));
+}
+
+/** The targets of one area's specificity: the clean reference and the variants and conditions that touch the area (the bench takes every one). */
+export function specificityTargetsOf(area: string): ProofTarget[] {
+  const touches = (a: string | readonly string[]) => a === 'all' || a === area || (Array.isArray(a) && a.includes(area));
+  return [
+    { name: 'clean', kind: 'clean', options: {} },
+    ...VARIANTS.filter((v) => touches(v.area)).map((v): ProofTarget => ({ name: v.name, kind: 'variant', options: { variants: [v.name] } })),
+    ...CONDITIONS.filter((c) => touches(c.touches)).map((c): ProofTarget => ({ name: c.name, kind: 'condition', options: { conditions: [c.name] } })),
+  ];
 }
 
 /** Runs `explore` against a reference started for the target, and stops it after. */
