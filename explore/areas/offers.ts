@@ -62,7 +62,7 @@ import { fastOfferAnswered200, slowOfferAnswered202, type RecipeSeen } from '../
 import { secondAcceptExecutesNothing } from '../../suites/trading/second-accept.ts';
 import { needsStatusTrade, raceExecutions } from '../../suites/trading/race.ts';
 import { executedNothing } from '../../src/http/transient.ts';
-import { offerReachesTerminalStatus, type LastPoll } from '../../suites/trading/polling-judgment.ts';
+import { judgeOfferPolled } from '../../suites/trading/polling-judgment.ts';
 import { declaredValidity, expiredOfferNotAccepted, judgeExpired202 } from '../../suites/trading/expired-202.ts';
 import type { ExpiringRecipe } from '../../src/config/sections/offer-recipes.ts';
 import { defineExploreRule } from '../rule.ts';
@@ -422,23 +422,7 @@ async function pollStep(state: CaseState): Promise<void> {
   const outcome = await pollOffer(state.scratch(), run.http, setup.section, run.target.tokens, state.createdOf(offer));
   const last = outcome.last;
   if (outcome.reached && typeof last?.tradeId === 'string' && last.tradeId) offer.tradeId = last.tradeId;
-  run.judge(RULES.reachesTerminal.id, (check) => {
-    const declaredDeadline = check.declaredValue('trading.pollDeadlineMs');
-    const declaredExpectStatus = check.declaredValue('trading.offerStatus.expectStatus');
-    check.judge(offerReachesTerminalStatus, {
-      offerId: offer.id,
-      terminalStatuses: [...(setup.section.terminalStatuses ?? [])],
-      deadlineMs: outcome.deadlineMs,
-      ...(declaredDeadline === undefined ? {} : { declaredDeadline }),
-      ...(declaredExpectStatus === undefined ? {} : { declaredExpectStatus }),
-      reached: outcome.reached,
-      stopped: Boolean(outcome.stopped),
-      answeredAtDeadline: Boolean(outcome.answeredAtDeadline),
-      polls: outcome.polls,
-      elapsedMs: outcome.elapsedMs,
-      ...(last ? { last: lastPoll(last) } : {}),
-    });
-  });
+  run.judge(RULES.reachesTerminal.id, (check) => judgeOfferPolled(check, offer.id, [...(setup.section.terminalStatuses ?? [])], outcome));
 }
 
 /**
@@ -485,15 +469,6 @@ async function raceStep(state: CaseState): Promise<void> {
     const broken = results.filter((r) => isServerError(r.status) && !executedNothing(r.status));
     if (broken.length) check.note(`${broken.length} of the simultaneous accepts lost with a server error (${statuses.join(', ')}): how losers are answered is recorded, not judged here`);
   });
-}
-
-function lastPoll(last: { summary: string; status?: string; httpStatus?: number; exchangeId?: number }): LastPoll {
-  return {
-    summary: last.summary,
-    ...(last.status !== undefined ? { status: last.status } : {}),
-    ...(last.httpStatus !== undefined ? { httpStatus: last.httpStatus } : {}),
-    ...(last.exchangeId !== undefined ? { exchange: last.exchangeId } : {}),
-  };
 }
 
 function pickOffer(state: CaseState, which: Extract<Step, { op: 'accept' }>['offer']): ModelOffer | undefined | 'none' {

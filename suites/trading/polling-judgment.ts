@@ -10,6 +10,8 @@
 // declared values are its input. The check: polling.check.ts.
 import { defineJudgment } from '../../src/check/judgments.ts';
 import { shortId } from './common.ts';
+import type { CheckContext } from '../../src/check/context.ts';
+import type { OfferPolling } from './status.ts';
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -76,3 +78,36 @@ export const offerReachesTerminalStatus = defineJudgment<OfferPolled>('trading.o
   }
   says.note(`offer ${offer} reached ${last?.status} after ${input.polls} polls in ${seconds(input.elapsedMs)}`);
 });
+
+/**
+ * Judges a poll of an offer to its end (trading.202-status-reaches-terminal,
+ * explore.trading.202-reaches-terminal-status): the outcome as the judgment
+ * reads it, with what the profile declares of the poll.
+ */
+export function judgeOfferPolled(check: CheckContext, offerId: string, terminalStatuses: string[], outcome: OfferPolling): void {
+  const declaredDeadline = check.declaredValue('trading.pollDeadlineMs');
+  const declaredExpectStatus = check.declaredValue('trading.offerStatus.expectStatus');
+  check.judge(offerReachesTerminalStatus, {
+    offerId,
+    terminalStatuses,
+    deadlineMs: outcome.deadlineMs,
+    ...(declaredDeadline === undefined ? {} : { declaredDeadline }),
+    ...(declaredExpectStatus === undefined ? {} : { declaredExpectStatus }),
+    reached: outcome.reached,
+    stopped: Boolean(outcome.stopped),
+    answeredAtDeadline: Boolean(outcome.answeredAtDeadline),
+    polls: outcome.polls,
+    elapsedMs: outcome.elapsedMs,
+    ...(outcome.last ? { last: lastPoll(outcome.last) } : {}),
+  });
+}
+
+/** The last poll as the judgment reads it: keys present only where observed, so the input judges the same after a JSON round trip. */
+function lastPoll(last: NonNullable<OfferPolling['last']>): LastPoll {
+  return {
+    summary: last.summary,
+    ...(last.status !== undefined ? { status: last.status } : {}),
+    ...(last.httpStatus !== undefined ? { httpStatus: last.httpStatus } : {}),
+    ...(last.exchangeId !== undefined ? { exchange: last.exchangeId } : {}),
+  };
+}

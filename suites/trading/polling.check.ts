@@ -10,8 +10,8 @@
 // (429, 503) are asked again and decide nothing; a status that cannot be read
 // at the deadline is a set-up ERROR.
 import { defineCheck } from '../../runner/index.ts';
-import { accept, checkUser, createOffer, describeRecipe, pollOffer, RECIPE_KEYS, shortId, statusSettings, tradingSection, type OfferPolling } from './support.ts';
-import { offerReachesTerminalStatus, type LastPoll } from './polling-judgment.ts';
+import { accept, checkUser, createOffer, describeRecipe, pollOffer, RECIPE_KEYS, shortId, statusSettings, tradingSection } from './support.ts';
+import { judgeOfferPolled } from './polling-judgment.ts';
 
 defineCheck(
   {
@@ -38,30 +38,7 @@ defineCheck(
     // A poll of minutes asks for a token each time, so the one the check started with cannot run out mid-wait.
     const outcome = await pollOffer(check, http, section, tokens, offer);
     // An undeclared answer, a late offer, a deadline no poll was answered at, or the terminal status reached (polling-judgment.ts).
-    const declaredDeadline = check.declaredValue('trading.pollDeadlineMs');
-    const declaredExpectStatus = check.declaredValue('trading.offerStatus.expectStatus');
-    check.judge(offerReachesTerminalStatus, {
-      offerId: offer.offerId,
-      terminalStatuses,
-      deadlineMs: outcome.deadlineMs,
-      ...(declaredDeadline === undefined ? {} : { declaredDeadline }),
-      ...(declaredExpectStatus === undefined ? {} : { declaredExpectStatus }),
-      reached: outcome.reached,
-      stopped: Boolean(outcome.stopped),
-      answeredAtDeadline: Boolean(outcome.answeredAtDeadline),
-      polls: outcome.polls,
-      elapsedMs: outcome.elapsedMs,
-      ...(outcome.last ? { last: lastPoll(outcome.last) } : {}),
-    });
+    judgeOfferPolled(check, offer.offerId, terminalStatuses, outcome);
   },
 );
 
-/** The last poll as the judgment reads it: keys present only where observed, so the input judges the same after a JSON round trip. */
-function lastPoll(last: NonNullable<OfferPolling['last']>): LastPoll {
-  return {
-    summary: last.summary,
-    ...(last.status !== undefined ? { status: last.status } : {}),
-    ...(last.httpStatus !== undefined ? { httpStatus: last.httpStatus } : {}),
-    ...(last.exchangeId !== undefined ? { exchange: last.exchangeId } : {}),
-  };
-}
