@@ -36,7 +36,9 @@ export const FAULT_BASIS: Record<string, readonly ExpectedCatch[]> = {
   'missing-bearer-allowed': [['auth.missing-bearer-is-401', 'AUTH-BEARER-REQUIRED']],
   'offer-accept-repeatable': [['trading.second-accept-rejected', 'OFFER-SINGLE-EXECUTION']],
   'offer-expiry-fast-path-only': [['trading.expired-offer-rejected', 'profile:trading.offerRecipes.expiringSlow.expiresAfterSeconds']],
-  'offer-newest-across-users': [['trading.newest-offer-is-per-user', 'OFFER-NEWEST-ONLY']],
+  // Another check's offer created between this check's newer offer and its accept supersedes it under the fault: the
+  // older-offer check's control accept of the user's newest offer then sees the fault itself (refused) and FAILs on it.
+  'offer-newest-across-users': [['trading.newest-offer-is-per-user', 'OFFER-NEWEST-ONLY'], ['trading.older-offer-rejected', 'SPEC-1-ACCEPT-OFFER']],
   'offer-ownership-unchecked': [['trading.other-users-offer-rejected', 'OFFER-OWNERSHIP']],
   'offer-status-404-while-processing': [['trading.accepted-202-reaches-terminal-status', 'profile:trading.offerStatus.expectStatus']],
   'offer-stuck-in-progress': [['trading.accepted-202-reaches-terminal-status', 'profile:trading.pollDeadlineMs']],
