@@ -12,7 +12,7 @@ import { FAULTS } from '../../reference/faults/index.ts';
 import { loadFaults } from '../../reference/faults/load.ts';
 import { LOAD_CHECKS } from '../../load/checks.ts';
 import { requirementById } from '../../src/requirements.ts';
-import { exploreArea } from '../../explore/engine.ts';
+import { exploreArea, type AreaExploration } from '../../explore/engine.ts';
 import { explorationResults } from '../../explore/results.ts';
 import { exploreTarget, type ExploreTarget } from '../../explore/target.ts';
 import type { AreaModel } from '../../explore/model.ts';
@@ -93,7 +93,20 @@ export interface SeedsExplored {
 export async function exploreSeeds(
   explored: ExploreTarget,
   seeds: readonly number[],
-  { maxCases, budgetMs = 120_000, concurrency = 4, models = AREA_MODELS }: { maxCases?: number; budgetMs?: number; concurrency?: number; models?: readonly AreaModel[] },
+  {
+    maxCases,
+    budgetMs = 120_000,
+    concurrency = 4,
+    models = AREA_MODELS,
+    enough,
+  }: {
+    maxCases?: number;
+    budgetMs?: number;
+    concurrency?: number;
+    models?: readonly AreaModel[];
+    /** Ends an area's exploration of a seed before its limits, once what it was run for is seen (a sensitivity proof: the fault's rule found). */
+    enough?: (exploration: AreaExploration) => boolean;
+  },
 ): Promise<SeedsExplored> {
   const started = performance.now();
   const outcome: SeedsExplored = { cases: 0, ms: 0, above: [] };
@@ -101,7 +114,9 @@ export async function exploreSeeds(
   const worker = async () => {
     for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) {
       for (const model of models) {
-        const exploration = await exploreArea(model, explored, { seed, deadline: Date.now() + budgetMs, maxCases });
+        const stop = new AbortController();
+        const onCase = enough && ((e: AreaExploration) => enough(e) && stop.abort());
+        const exploration = await exploreArea(model, explored, { seed, deadline: Date.now() + budgetMs, maxCases, signal: stop.signal, onCase: onCase || undefined });
         outcome.cases += exploration.cases;
         for (const result of explorationResults(exploration, explored.redactor, 0)) {
           if (result.verdict === 'FAIL' || result.verdict === 'WARN' || result.verdict === 'ERROR') {
