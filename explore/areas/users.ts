@@ -55,7 +55,7 @@ import { isServerError, isSuccess, type CheckContext } from '../../src/check/con
 import { GET_EXECUTES_NOTHING } from '../../src/check/server-error.ts';
 import { tamperPayload } from '../../src/auth/jwt.ts';
 import { ASSET_PARAMETERS, FLOWS, FLOW_PARAMETERS, USER_DETAILS_SCHEMA, describeData, describeQuery, userOf, userPath, type AssetParameter } from '../../suites/users/support.ts';
-import { journeyRefused, hostileInputAccepted } from '../../suites/users/journey-judgments.ts';
+import { EMPTY_VALUE_OPEN, journeyRefused, hostileInputAccepted } from '../../suites/users/journey-judgments.ts';
 import { defaultJourneyTerms, termsFollowCases, type TermsAnswer } from '../../suites/users/terms-judgments.ts';
 import { registeredAtOffset, requestedUser } from '../../suites/users/body-judgments.ts';
 import { languageServed } from '../../suites/users/access-judgments.ts';
@@ -516,7 +516,7 @@ export function classifyQuery(setup: Setup, query: JourneyQuery): ContextVerdict
   const broken = classes.map((c) => ('violates' in c ? c.violates : []));
   const violated = (Object.keys(RULE_OF) as JourneyRule[]).filter((rule) => broken.every((b) => b.includes(rule)));
   const open = [...new Set(classes.flatMap((c) => ('open' in c ? [c.open] : [])))];
-  if (empty) open.unshift('an empty value, which a service may read as given or as left out (4.2 shows no format)');
+  if (empty) open.unshift(EMPTY_VALUE_OPEN);
   if (repeated) open.unshift('a single-valued parameter given twice, which a service may read as its first or its last value, or refuse (4.2 types it as one string)');
   const only = classes[0]!;
   const served = readings.length === 1 && !repeated && 'serves' in only ? only.serves : undefined;

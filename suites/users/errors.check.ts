@@ -92,7 +92,7 @@ interface HostileRequest {
 function misuse(): HostileRequest[] {
   return [
     { what: 'user_flow given twice', query: { user_flow: ['onboard', 'stake'] }, leniency: 'one-of-repeated' },
-    { what: 'an empty user_flow', query: { user_flow: '' }, leniency: 'unknown-flow' },
+    { what: 'an empty user_flow', query: { user_flow: '' }, leniency: 'empty-value' },
     { what: 'an empty user_journey[]', query: { 'user_journey[]': '' }, leniency: 'ignorable' },
     { what: '200 distinct user_journey[] values', query: { 'user_journey[]': Array.from({ length: 200 }, (_, i) => `journey-${i}`) }, leniency: 'ignorable' },
     { what: 'asset_group given twice', query: { user_flow: 'trade_buy', asset_group: ['a', 'b'] }, leniency: 'one-of-repeated' },

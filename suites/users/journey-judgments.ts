@@ -11,7 +11,17 @@ export interface RefusalInput {
   what: string;
   status: number;
   exchange?: number;
+  /**
+   * The violation is a parameter given with an empty value: 4.2 shows no
+   * format of its values, so a service may read it as given or as left out,
+   * and a 2xx is for a human (REVIEW), as exploration reads it too
+   * (explore/areas/users.ts readingsOf).
+   */
+  emptyValue?: boolean;
 }
+
+/** Why an empty value's acceptance is recorded, not judged. */
+export const EMPTY_VALUE_OPEN = 'an empty value, which a service may read as given or as left out (4.2 shows no format)';
 
 /**
  * A journey-rule violation must be refused: a 2xx FAILs on the rule, as does
@@ -20,6 +30,7 @@ export interface RefusalInput {
  */
 export const journeyRefused = defineJudgment<RefusalInput>('users.journey-violation-refused', (input, says) => {
   const { what, status, exchange } = input;
+  if (isSuccess(status) && input.emptyValue) return says.review(`${what} was accepted (${status}): ${EMPTY_VALUE_OPEN}`, { actual: status });
   if (isSuccess(status)) return says.fail(`${what} was accepted: ${status}`, { expected: '4xx (400/422)', actual: status, exchange }, { observed: answeredWith(status, exchange) });
   if (status < 400) says.fail(`${what}: expected a 4xx rejection, got ${status}`, { expected: '4xx (400/422)', actual: status });
 });
@@ -48,9 +59,11 @@ export const parameterErrorCodes = defineJudgment<RefusalCodesInput>('users.para
  *   one of the values, each of which is valid, so a 200 shows nothing contrary to
  *   4.2 (REVIEW: 4.2 types the parameter as one string);
  * - 'unknown-flow': a user_flow outside the eight of rule 2, which a 200 then
- *   answers as if it were one (WARN: it is users.unknown-flow-rejected's rule).
+ *   answers as if it were one (WARN: it is users.unknown-flow-rejected's rule);
+ * - 'empty-value': a parameter given empty, which a service may read as left
+ *   out (REVIEW: 4.2 shows no format of the values).
  */
-export type Leniency = 'ignorable' | 'one-of-repeated' | 'unknown-flow';
+export type Leniency = 'ignorable' | 'one-of-repeated' | 'unknown-flow' | 'empty-value';
 
 export interface AcceptedInput {
   /** The hostile request, as messages name it. */
@@ -65,6 +78,8 @@ export const hostileInputAccepted = defineJudgment<AcceptedInput>('users.hostile
   const { what, leniency, status, exchange } = input;
   if (leniency === 'one-of-repeated') {
     says.review(`user details with ${what} was answered ${status}: 4.2 types the parameter as one string; frameworks commonly take one of the values`, { actual: status });
+  } else if (leniency === 'empty-value') {
+    says.review(`user details with ${what} was answered ${status}: ${EMPTY_VALUE_OPEN}`, { actual: status });
   } else if (leniency === 'unknown-flow') {
     says.warn(`user details with ${what} was answered ${status}, though the value is none of the eight user_flow values of rule 2`, { actual: status, exchange }, { on: 'SPEC-4-2-RULE-2', observed: answeredWith(status, exchange) });
   } else says.note(`${what} → ${status}`);

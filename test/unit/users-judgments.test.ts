@@ -255,7 +255,9 @@ for (const { judgment, contradicts, holds } of CASES) {
 /** Inputs of judgments that cannot FAIL, and the edge inputs whose fields may be left out or null. */
 const MORE_INPUTS: Array<[NamedJudgment<any>, unknown]> = [
   [hostileInputAccepted, { what: 'user_flow given twice', leniency: 'one-of-repeated', status: 200, exchange: 1 }],
-  [hostileInputAccepted, { what: 'an empty user_flow', leniency: 'unknown-flow', status: 200, exchange: 2 }],
+  [hostileInputAccepted, { what: 'an empty user_flow', leniency: 'empty-value', status: 200, exchange: 2 }],
+  [hostileInputAccepted, { what: 'user_flow=trade', leniency: 'unknown-flow', status: 200, exchange: 2 }],
+  [journeyRefused, { what: 'user_flow trade_buy with an empty asset_group', status: 200, exchange: 3, emptyValue: true }],
   [hostileInputAccepted, { what: 'a 20 kB query string', leniency: 'ignorable', status: 200 }],
   [requestedUser, { requested: USER, data: 'null' }],
   [requestedUser, { requested: USER, data: 'object', id: null }],
@@ -292,4 +294,12 @@ test('(3) through a context too: the redacted input a record keeps judges again,
     assert.notEqual(live.verdict, 'PASS', `${judgment.name}: the contradicting input is a finding`);
     assert.deepEqual({ verdict: again.verdict, reason: again.reason, basis: again.basis }, { verdict: live.verdict, reason: live.reason, basis: live.basis }, judgment.name);
   }
+});
+
+test('an empty value a service may read as left out is for a human when accepted, as exploration reads it: REVIEW, never FAIL or WARN', () => {
+  const refused = journeyRefused.judge({ what: 'user_flow trade_buy with an empty asset_group', status: 200, exchange: 3, emptyValue: true });
+  assert.deepEqual(refused.claims.map((c) => c.level), ['REVIEW']);
+  assert.deepEqual(journeyRefused.judge({ what: 'user_flow trade_buy without asset_group', status: 200, exchange: 3 }).claims.map((c) => c.level), ['FAIL']);
+  const lenient = hostileInputAccepted.judge({ what: 'an empty user_flow', leniency: 'empty-value', status: 200, exchange: 2 });
+  assert.deepEqual(lenient.claims.map((c) => c.level), ['REVIEW']);
 });
