@@ -16,8 +16,8 @@ const SEEDS = Number(process.env.PTAS_BENCH_SEEDS ?? 100);
 const CASES = Number(process.env.PTAS_BENCH_CASES ?? 40);
 const AREAS = process.env.PTAS_BENCH_AREAS?.split(',');
 const SCALE: Record<string, number> = { auth: 0.25, trading: 0.1 };
-/** Targets explored side by side: most of a case is waiting for the target. */
-const AT_ONCE = 8;
+/** Targets explored side by side (PTAS_BENCH_AT_ONCE): most of a case is waiting for the target. */
+const AT_ONCE = Number(process.env.PTAS_BENCH_AT_ONCE ?? 8);
 const seeds = Array.from({ length: SEEDS }, (_, i) => 1000 + i);
 
 const above: Array<AboveReview & { target: string }> = [];
