@@ -181,8 +181,9 @@ test('cancel of a running run answers once it stopped: cancelled, INCOMPLETE, it
   assert.equal(answer.json.status, 'cancelled');
   assert.equal(answer.json.verdict, 'INCOMPLETE');
   assert.match(answer.json.note, /cancelled while running/);
-  // Usually well under 2 s; a webhook check in flight ends its session first (about a second more), and so does `ptas run` on Ctrl-C.
-  assert.ok(stopMs < 5_000, `stopping took ${Math.round(stopMs)} ms`);
+  // Usually well under 2 s (a webhook check in flight ends its session first, about a second more, as on Ctrl-C);
+  // the bound only tells a cancel that waits for the run's end (minutes) from one that stops it, on a loaded machine too.
+  assert.ok(stopMs < 20_000, `stopping took ${Math.round(stopMs)} ms`);
   const bundle = lab.server.services.runs.bundleDir(id)!;
   const results = JSON.parse(readFileSync(path.join(bundle, 'results.json'), 'utf8')) as RunResults;
   assert.equal(results.verdict, 'INCOMPLETE');
