@@ -50,7 +50,6 @@ import fc from 'fast-check';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
 import type { JourneyQuery, TermsCase } from '../../src/config/sections/users.ts';
 import type { HttpResponse } from '../../src/http/client.ts';
-import { isTransientStatus } from '../../src/http/transient.ts';
 import { isServerError, isSuccess, type CheckContext } from '../../src/check/context.ts';
 import { GET_EXECUTES_NOTHING } from '../../src/check/server-error.ts';
 import { tamperPayload } from '../../src/auth/jwt.ts';
@@ -641,10 +640,9 @@ async function runCase(setup: Setup, c: UsersCase, run: CaseRun): Promise<void> 
       const declared = cases?.[index];
       if (!declared) return check.note(`users.termsCases[${index}] is not declared`);
       const name = declared.name ?? describeQuery(declared.query);
-      // termsFollowCases reads no exchange: a transient answer (which the client asks again after, so hardly ever here) must not reach it.
-      if (isTransientStatus(answer.status)) return check.notObserved(`${answerWhat} was answered ${answer.status}, a transient answer that decides no rule`, exchangeOf(answer));
+      // A transient answer decides no rule: termsFollowCases says so itself (not observed).
       check.judge(termsFollowCases, {
-        answers: [{ what: `${answerWhat} (users.termsCases[${index}]: ${name})`, status: answer.status, ...(compared ? { terms: compared } : {}) }],
+        answers: [{ what: `${answerWhat} (users.termsCases[${index}]: ${name})`, status: answer.status, ...(compared ? { terms: compared } : {}), ...exchangeOf(answer) }],
         cases: [{ ...declared }],
       });
     });

@@ -67,7 +67,7 @@ defineCheck(
       const res = await getUser({ http, tokens, userId, query, label: `terms for ${what}` });
       const answer = termsAnswer(res);
       check.judge(caseTermsReadable, { what, ...answer });
-      answers.push({ what, status: res.status, ...(Array.isArray(answer.terms) ? { terms: answer.terms } : {}) });
+      answers.push({ what, status: res.status, ...(Array.isArray(answer.terms) ? { terms: answer.terms } : {}), ...(res.exchangeId !== undefined ? { exchange: res.exchangeId } : {}) });
     }
     check.judge(termsFollowCases, { answers, cases: check.declaredValue('users.termsCases') as TermsCasesInput['cases'] });
   },

@@ -6,6 +6,7 @@
 // field is a WARN (users.details-schema FAILs the body for it), a value of
 // another type a FAIL on 2.2 ("array of integer").
 import { answeredWith, defineJudgment, type JudgmentSays } from '../../src/check/judgments.ts';
+import { isTransientStatus } from '../../src/http/transient.ts';
 import { formatTerms, sameTerms } from './support.ts';
 
 /** What a 200 answer held where terms_not_accepted goes. */
@@ -66,7 +67,7 @@ export const caseTermsReadable = defineJudgment<CaseTermsInput>('users.case-term
 
 export interface TermsCasesInput {
   /** Each case's answer in the order of the declared cases: its status, and its terms when they were an array. */
-  answers: Array<{ what: string; status: number; terms?: unknown[] }>;
+  answers: Array<{ what: string; status: number; terms?: unknown[]; exchange?: number }>;
   /** users.termsCases as the profile declares it (each case's expectedTerms). */
   cases: Array<{ expectedTerms: number[] }>;
 }
@@ -74,10 +75,16 @@ export interface TermsCasesInput {
 /** users.terms-filtered-by-journey: every case is answered 200 with its declared terms (as sets: order is not specified). */
 export const termsFollowCases = defineJudgment<TermsCasesInput>('users.terms-follow-journey-context', (input, says) => {
   const mismatches: string[] = [];
-  for (const [i, { what, status, terms }] of input.answers.entries()) {
+  const transient: string[] = [];
+  for (const [i, { what, status, terms, exchange }] of input.answers.entries()) {
     const expectedTerms = input.cases[i]?.expectedTerms ?? [];
-    if (status !== 200) mismatches.push(`${what}: status ${status}, expected 200`);
+    // A transient answer (the client's retries ran out on it) shows nothing about the terms: it never decides the rule.
+    if (isTransientStatus(status)) transient.push(`${what}: ${status}${exchange === undefined ? '' : ` (exchange ${exchange})`}`);
+    else if (status !== 200) mismatches.push(`${what}: status ${status}, expected 200`);
     else if (terms && !sameTerms(terms, expectedTerms)) mismatches.push(`${what}: got ${formatTerms(terms)}, expected ${formatTerms(expectedTerms)}`);
+  }
+  if (!mismatches.length && transient.length) {
+    return says.notObserved(`${transient.length} of ${input.cases.length} cases got only a transient answer, so their terms were not seen: ${transient.join('; ')}`);
   }
   if (mismatches.length) {
     says.failDeclared('users.termsCases', input.cases, `terms_not_accepted does not follow the journey context in ${mismatches.length} of ${input.cases.length} cases: ${mismatches.join('; ')}`, {

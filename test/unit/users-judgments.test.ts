@@ -303,3 +303,13 @@ test('an empty value a service may read as left out is for a human when accepted
   const lenient = hostileInputAccepted.judge({ what: 'an empty user_flow', leniency: 'empty-value', status: 200, exchange: 2 });
   assert.deepEqual(lenient.claims.map((c) => c.level), ['REVIEW']);
 });
+
+test('a case answered only transiently decides no terms rule: not observed (ERROR), unless another case contradicts it on a real answer', () => {
+  const cases = [{ expectedTerms: [1] }, { expectedTerms: [2] }];
+  const onlyTransient = termsFollowCases.judge({ answers: [{ what: 'onboard', status: 200, terms: [1] }, { what: 'stake', status: 503, exchange: 4 }], cases });
+  assert.deepEqual(onlyTransient.claims.map((c) => c.level), ['ERROR']);
+  assert.match(onlyTransient.claims[0]!.message, /stake: 503 \(exchange 4\)/);
+  const alsoWrong = termsFollowCases.judge({ answers: [{ what: 'onboard', status: 200, terms: [3] }, { what: 'stake', status: 503, exchange: 4 }], cases });
+  assert.deepEqual(alsoWrong.claims.map((c) => c.level), ['FAIL']);
+  assert.doesNotMatch(alsoWrong.claims[0]!.message, /stake/, 'the FAIL names only the real answer');
+});
