@@ -34,6 +34,21 @@ export class CaseRun {
     this.http = HttpClient.to(target.connection, { transport: target.transport, redactor: target.redactor, recorder });
   }
 
+  /**
+   * A context for the suites' helpers that wait and read (polling an offer to
+   * its end, settling it): the events they tell reach every rule's timeline,
+   * as their exchanges reach every record; the claims they make are no
+   * rule's (a rule judges what they return, through judge()).
+   */
+  helperContext(): CheckContext {
+    const forward = (event: string, detail?: string) => this.contexts.forEach((c) => c.event(event, detail));
+    return new (class extends CheckContext {
+      override event(event: string, detail?: string): void {
+        forward(event, detail);
+      }
+    })(this.target.redactor, { requirements: [], profile: this.target.profile });
+  }
+
   /** The declared value at a profile key, as a judgment's input carries it. */
   declaredValue(key: string): unknown {
     return this.contexts.values().next().value?.declaredValue(key);

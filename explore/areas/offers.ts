@@ -353,9 +353,9 @@ class CaseState {
     readonly run: CaseRun,
   ) {}
 
-  /** A context for the suite's helpers that poll and read (their events and set-up claims are not a rule's). */
+  /** A context for the suite's helpers that poll and read: their events reach every rule's timeline, their set-up claims no rule. */
   scratch(): CheckContext {
-    return new CheckContext(this.run.target.redactor, { requirements: [], profile: this.run.target.profile });
+    return this.run.helperContext();
   }
 
   async user(role: UserRole): Promise<string | undefined> {

@@ -13,6 +13,7 @@ import { defineExploreRule } from '../../explore/rule.ts';
 import type { AreaModel } from '../../explore/model.ts';
 import { exploreTarget } from '../../explore/target.ts';
 import { judgeRecord } from '../../src/check/record.ts';
+import { CaseRun } from '../../explore/case-run.ts';
 
 const LIMIT = defineExploreRule({ id: 'explore.crypto-transfers.engine-test-limit', title: 'numbers below 500', requirements: ['WDA-CREATE-SCHEMA'] });
 const PARITY = defineExploreRule({ id: 'explore.crypto-transfers.engine-test-parity', title: 'odd numbers are for a human', requirements: ['WDA-REQUIRED-FIELDS'] });
@@ -110,4 +111,18 @@ test('a model that cannot explore the profile skips every rule, naming the key',
   const results = explorationResults(await exploreArea(unexplorable, target, limits()), target.redactor, 1);
   assert.deepEqual(new Set(results.map((r) => r.verdict)), new Set(['SKIP']));
   assert.equal(results[0]!.configKey, 'cryptoTransfers.userId');
+});
+
+test("a suite helper's events, told on the case's helper context, reach every rule's timeline; its claims reach no rule", () => {
+  const run = new CaseRun(target, RULES);
+  const helper = run.helperContext();
+  helper.event('polled the offer', 'status accepted');
+  helper.note('a set-up note of the helper');
+  run.judge(LIMIT.id, (check) => check.note('judged'));
+  run.judge(PARITY.id, (check) => check.note('judged'));
+  for (const rule of [LIMIT, PARITY]) {
+    const outcome = run.outcome(rule);
+    assert.deepEqual(outcome.timeline.map((t) => t.event), ['polled the offer'], rule.id);
+    assert.ok(!outcome.findings.some((f) => f.message.includes('set-up note')), `${rule.id}: the helper's note is no rule's`);
+  }
 });
