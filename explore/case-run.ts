@@ -34,6 +34,11 @@ export class CaseRun {
     this.http = HttpClient.to(target.connection, { transport: target.transport, redactor: target.redactor, recorder });
   }
 
+  /** Evidence the case gathered outside its requests (a delivery the target sent to the suite's receiver), kept in every rule's record. */
+  record(exchange: RecordedExchange): void {
+    for (const context of this.contexts.values()) context.record(exchange);
+  }
+
   /** The declared value at a profile key, as a judgment's input carries it. */
   declaredValue(key: string): unknown {
     return this.contexts.values().next().value?.declaredValue(key);
