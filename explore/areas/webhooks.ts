@@ -186,8 +186,25 @@ export function kindOfCase(c: WebhooksCase): string {
 
 interface Setup {
   settings: WebhookSettings;
+  /** Cases run so far: each starts with the next of the profile's users (see usersFor). */
+  cases: number;
   /** The signature strategy, keys loaded once per target. */
   strategies: WeakMap<ExploreTarget, Promise<SignatureStrategy | undefined>>;
+}
+
+/**
+ * The profile's users, the nth case's turn first. A sender that does not take
+ * an acknowledgement as one (a fault the model looks for) goes on delivering
+ * after the case has stopped watching; the router counts such attempts as
+ * acknowledged and gives them to whichever session next holds that user,
+ * where one naming the same event in the same second cannot be told from the
+ * new case's event. Taking each user in turn keeps the cases apart for as
+ * many cases as the profile has users (the reference's profile: 17); with one
+ * user, a late attempt may reach the next case.
+ */
+export function usersFor(users: readonly string[][], nth: number): string[][] {
+  const from = nth % users.length;
+  return [...users.slice(from), ...users.slice(0, from)];
 }
 
 /** How long past a delivery (and the answer's hold) its answer's fate may take to reach the case. */
@@ -221,7 +238,7 @@ async function runCase(setup: Setup, c: WebhooksCase, run: CaseRun): Promise<voi
   const remote = await hub.openSession({
     receiverKey: 'target',
     receiver: settings.receiver,
-    users: settings.users,
+    users: usersFor(settings.users, setup.cases++),
     script: scriptOf(c.answers, settings.slowResponseMs),
     // A retry of an event the case leaves unacknowledged is expected within the window: its user is not the next case's meanwhile.
     holdMs: settings.observationWindowMs,
@@ -471,7 +488,7 @@ export const webhooksModel: AreaModel<WebhooksCase> = {
   prepare(profile: ResolvedProfile): AreaExplorer<WebhooksCase> | Unexplorable {
     const settings = settingsOf(profile);
     if ('unexplorable' in settings) return settings;
-    const setup: Setup = { settings, strategies: new WeakMap() };
+    const setup: Setup = { settings, cases: 0, strategies: new WeakMap() };
     const choices: CaseChoices = { events: eventsToCause(settings.riskEvaluationAction), canTimeOut: Boolean(settings.slowResponseMs) };
     return { cases: caseArbitrary(choices), describe: describeCase, kindOf: kindOfCase, run: (c, run) => runCase(setup, c, run) };
   },

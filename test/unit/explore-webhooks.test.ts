@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { caseArbitrary, describeCase, kindOfCase, webhooksModel, type CaseChoices, type WebhooksCase } from '../../explore/areas/webhooks.ts';
+import { caseArbitrary, describeCase, kindOfCase, usersFor, webhooksModel, type CaseChoices, type WebhooksCase } from '../../explore/areas/webhooks.ts';
 import { attemptsByEvent, eventOf, scriptOf } from '../../explore/areas/webhooks-attempts.ts';
 import { acknowledgementEndsEvent, distinctEventKeys, retryWithoutSchedule, type AcknowledgementSeen } from '../../explore/areas/webhooks-judgments.ts';
 import { eventsToCause, VERIFICATION_FAILED, VERIFICATION_SUCCEEDED } from '../../suites/webhooks/events.ts';
@@ -132,4 +132,11 @@ test('the model explores what the profile can cause, and says which key it lacks
   });
   assert.equal(new Set(webhooksModel.rules.map((r) => r.id)).size, webhooksModel.rules.length);
   for (const rule of webhooksModel.rules) assert.match(rule.id, /^explore\.webhooks\./);
+});
+
+test("each case starts with the next of the profile's users, so a late attempt of one case's event does not reach the next", () => {
+  const users = [['a'], ['b', 'b-pid'], ['c']];
+  assert.deepEqual(usersFor(users, 0), users);
+  assert.deepEqual(usersFor(users, 1), [['b', 'b-pid'], ['c'], ['a']]);
+  assert.deepEqual(usersFor(users, 5), [['c'], ['a'], ['b', 'b-pid']]);
 });
