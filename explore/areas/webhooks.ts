@@ -23,7 +23,9 @@
 //   - every attempt of every caused event: POST with application/json (5, 6.1);
 //   - each event's first attempt: the headers of 6.1, the Content-Digest
 //     (RFC 9530), the Date (RFC 9110, the declared skew), the signature (the
-//     declared scheme and key);
+//     declared scheme and key); what the suite only warns on about the Date
+//     and the signature (a base64url signature, a skew beyond the undeclared
+//     default) is recorded;
 //   - every other delivery of the session — redeliveries, other notifications
 //     (6.2) — the same way (5 rule 5, WEBHOOK-EVERY-DELIVERY);
 //   - every attempt of a verification event: params with action, success,
@@ -61,7 +63,12 @@ import type { CaseRun } from '../case-run.ts';
 import type { ExploreTarget } from '../target.ts';
 import { hubOf } from './webhooks-hub.ts';
 import { ACKNOWLEDGEMENTS, attemptsByEvent, eventOf, isAcknowledgement, REFUSALS, scriptOf, type Answer } from './webhooks-attempts.ts';
-import { acknowledgementEndsEvent, distinctEventKeys, retryWithoutSchedule, type AcknowledgementSeen } from './webhooks-judgments.ts';
+import { acknowledgementEndsEvent, distinctEventKeys, retryWithoutSchedule, withWarningsRecorded, type AcknowledgementSeen } from './webhooks-judgments.ts';
+
+// The suite's judgments whose warnings concern what the spec leaves open: recorded here (webhooks-judgments.ts).
+const dateJudged = withWarningsRecorded(dateWithinSkew, 'explore.webhooks.date');
+const signatureJudged = withWarningsRecorded(signatureVerifies, 'explore.webhooks.signature');
+const everyDeliveryJudged = withWarningsRecorded(everyDeliveryVerifiable, 'explore.webhooks.every-delivery');
 
 export const RULES = {
   postJson: defineExploreRule({
@@ -296,8 +303,8 @@ async function judgeSession(run: CaseRun, session: WebhookSession, c: WebhooksCa
     run.note(RULES.headersPresent.id, `delivery #${first.seq} is the first of the ${what} event`);
     run.judge(RULES.headersPresent.id, (check) => check.judge(headersPresent, { delivery: observed }));
     run.judge(RULES.contentDigest.id, (check) => check.judge(contentDigestMatches, { delivery: observed, declared }));
-    run.judge(RULES.date.id, (check) => check.judge(dateWithinSkew, { delivery: observed, declared }));
-    run.judge(RULES.signature.id, (check) => check.judge(signatureVerifies, { delivery: observed, declared }));
+    run.judge(RULES.date.id, (check) => check.judge(dateJudged, { delivery: observed, declared }));
+    run.judge(RULES.signature.id, (check) => check.judge(signatureJudged, { delivery: observed, declared }));
   }
 
   // Redeliveries and other notifications: signed and digested like a first delivery (5 rule 5).
@@ -306,7 +313,7 @@ async function judgeSession(run: CaseRun, session: WebhookSession, c: WebhooksCa
     const roles = new Map<ReceivedDelivery, string>();
     for (const [i, a] of attempts.entries()) for (const d of a.slice(1)) roles.set(d, `redelivery of the ${describeEvent(causes[i]!.event)} event (first #${a[0]!.seq})`);
     const judged = await Promise.all(rest.map(async (d) => ({ delivery: await observeDelivery(d, strategy), role: roles.get(d) ?? 'another notification' })));
-    run.judge(RULES.everyDelivery.id, (check) => check.judge(everyDeliveryVerifiable, { deliveries: judged, declared }));
+    run.judge(RULES.everyDelivery.id, (check) => check.judge(everyDeliveryJudged, { deliveries: judged, declared }));
   }
 
   judgeVerificationParams(run, session, causes, attempts);

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { caseArbitrary, describeCase, kindOfCase, usersFor, webhooksModel, type CaseChoices, type WebhooksCase } from '../../explore/areas/webhooks.ts';
 import { attemptsByEvent, eventOf, scriptOf } from '../../explore/areas/webhooks-attempts.ts';
-import { acknowledgementEndsEvent, distinctEventKeys, retryWithoutSchedule, type AcknowledgementSeen } from '../../explore/areas/webhooks-judgments.ts';
+import { acknowledgementEndsEvent, distinctEventKeys, retryWithoutSchedule, withWarningsRecorded, type AcknowledgementSeen } from '../../explore/areas/webhooks-judgments.ts';
+import { defineJudgment } from '../../src/check/judgments.ts';
 import { eventsToCause, VERIFICATION_FAILED, VERIFICATION_SUCCEEDED } from '../../suites/webhooks/events.ts';
 import type { ReceivedDelivery } from '../../src/webhooks/delivery.ts';
 import { referenceProfile } from '../../reference/profile.ts';
@@ -139,4 +140,19 @@ test("each case starts with the next of the profile's users, so a late attempt o
   assert.deepEqual(usersFor(users, 0), users);
   assert.deepEqual(usersFor(users, 1), [['b', 'b-pid'], ['c'], ['a']]);
   assert.deepEqual(usersFor(users, 5), [['c'], ['a'], ['b', 'b-pid']]);
+});
+
+test("the suite's warnings on what the spec leaves open are recorded; its FAILs stay FAILs on the same basis", () => {
+  const inner = defineJudgment<{ fail?: 'sentence' | 'declared' }>('test.explore-webhooks.inner', ({ fail }, says) => {
+    says.warn('base64url signature', { delivery: 1 });
+    if (fail === 'sentence') says.fail('digest mismatch', { delivery: 1 }, { on: 'SPEC-6-1-ACK' });
+    if (fail === 'declared') says.failDeclared('webhooks.dateSkewSeconds', 60, 'date too far');
+  });
+  const wrapped = withWarningsRecorded(inner, 'test.explore-webhooks.wrapped');
+  assert.deepEqual(levels(wrapped.judge({})), ['REVIEW']);
+  const failed = wrapped.judge({ fail: 'sentence' });
+  assert.deepEqual(levels(failed), ['REVIEW', 'FAIL']);
+  assert.deepEqual(failed.claims[1]!.rests, { kind: 'sentence', on: 'SPEC-6-1-ACK' });
+  assert.equal(failed.ends, true);
+  assert.deepEqual(wrapped.judge({ fail: 'declared' }).claims[1]!.rests, { kind: 'declared', profileKey: 'webhooks.dateSkewSeconds', declaredValue: 60 });
 });
