@@ -23,7 +23,7 @@ let found = 0;
 const faults = faultTargets();
 const rows = new Map<string, string>();
 const queue = [...faults];
-// Faults explored side by side: the paced areas (auth, trading) mostly wait.
+// Faults explored side by side: the paced areas (auth, trading, webhooks) mostly wait.
 await Promise.all(
   Array.from({ length: 6 }, async () => {
     for (let target = queue.shift(); target; target = queue.shift()) {

@@ -4,7 +4,8 @@
 // finding above REVIEW, ever. Each seed runs a number of cases per area
 // (PTAS_BENCH_CASES scales them: 40 for users and crypto-transfers; the
 // areas whose cases wait, a quarter (auth: the token endpoint's rate limit)
-// and a tenth (trading: processing, polls, expiry)). Printed per area and
+// and a tenth (trading: processing, polls, expiry; webhooks: deliveries and
+// observation windows)). Printed per area and
 // target: the cases, their rate, and that rate as a ratio of the clean
 // reference's in the same run (what the variant or condition costs
 // exploration), and every finding; any finding fails the bench.
@@ -15,7 +16,7 @@ import { endWithBudgets } from './support/figures.ts';
 const SEEDS = Number(process.env.PTAS_BENCH_SEEDS ?? 100);
 const CASES = Number(process.env.PTAS_BENCH_CASES ?? 40);
 const AREAS = process.env.PTAS_BENCH_AREAS?.split(',');
-const SCALE: Record<string, number> = { auth: 0.25, trading: 0.1 };
+const SCALE: Record<string, number> = { auth: 0.25, trading: 0.1, webhooks: 0.1 };
 /** Targets explored side by side (PTAS_BENCH_AT_ONCE): most of a case is waiting for the target. */
 const AT_ONCE = Number(process.env.PTAS_BENCH_AT_ONCE ?? 8);
 const seeds = Array.from({ length: SEEDS }, (_, i) => 1000 + i);

@@ -49,6 +49,11 @@ export class CaseRun {
     })(this.target.redactor, { requirements: [], profile: this.target.profile });
   }
 
+  /** Evidence the case gathered outside its requests (a delivery the target sent to the suite's receiver), kept in every rule's record. */
+  record(exchange: RecordedExchange): void {
+    for (const context of this.contexts.values()) context.record(exchange);
+  }
+
   /** The declared value at a profile key, as a judgment's input carries it. */
   declaredValue(key: string): unknown {
     return this.contexts.values().next().value?.declaredValue(key);

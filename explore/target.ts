@@ -13,6 +13,8 @@ export interface ExploreTarget {
   transport: TransportSettings;
   redactor: Redactor;
   tokens: AccessTokenCache;
+  /** Runs `closer` when the target is closed: what a model started for this target lives as long as it (a webhook hub). */
+  onClose(closer: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -21,5 +23,17 @@ export function exploreTarget(profile: ResolvedProfile): ExploreTarget {
   const transport = createTransport(connection);
   const redactor = secretRedactor(connection);
   const tokens = new AccessTokenCache(HttpClient.to(connection, { transport, redactor }), profile);
-  return { profile, connection, transport, redactor, tokens, close: () => transport.dispatcher.destroy() };
+  const closers: Array<() => Promise<void>> = [];
+  return {
+    profile,
+    connection,
+    transport,
+    redactor,
+    tokens,
+    onClose: (closer) => void closers.push(closer),
+    close: async () => {
+      for (const closer of closers.splice(0).reverse()) await closer().catch(() => undefined);
+      await transport.dispatcher.destroy();
+    },
+  };
 }

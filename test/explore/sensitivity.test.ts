@@ -5,7 +5,8 @@
 // by design — and no rule the table does not name for it (a collateral
 // finding would blame something the fault does not concern). The areas whose
 // cases wait (auth: the token endpoint's rate limit; trading: processing,
-// polls and expiry) find within a time budget, not a number of cases, and so
+// polls and expiry; webhooks: deliveries and observation windows) find
+// within a time budget, not a number of cases, and so
 // does a fault whose every case waits: those are the bench's
 // (`npm run bench -- explore-sensitivity`), over several seeds.
 import { test } from 'node:test';
@@ -23,7 +24,7 @@ const CASES = 1000;
  * only look for collateral findings (a rule the table does not name).
  */
 const CASES_AFTER_FOUND = 300;
-const PACED_AREAS = new Set(['auth', 'trading']);
+const PACED_AREAS = new Set(['auth', 'trading', 'webhooks']);
 
 test('the table names every fault of the explored areas', () => {
   assert.deepEqual(faultTargets().map((t) => t.name).sort(), Object.keys(EXPLORED_FAULTS).sort());
@@ -45,7 +46,7 @@ test(`exploration alone finds each fault the table says it finds, by the rule it
   }
   assert.deepEqual(problems, []);
   const paced = faultTargets().filter((f) => PACED_AREAS.has(exploredAreaOf(f.name)!)).length;
-  t.diagnostic(`explored faults found by exploration alone: ${found} of ${faultTargets().length - paced} (the ${paced} of ${[...PACED_AREAS].join(' and ')} are the bench's)`);
+  t.diagnostic(`explored faults found by exploration alone: ${found} of ${faultTargets().length - paced} (the ${paced} of ${[...PACED_AREAS].join(', ')} are the bench's)`);
 });
 
 /** Whether a fault's exploration has seen enough: its rule found, after at least `cases` cases (a fault found by no rule runs them all). */

@@ -4,15 +4,15 @@
 // each legitimate variant and real-world condition that touches the area,
 // exploration finds nothing above REVIEW — no FAIL, WARN or ERROR. The areas
 // whose cases wait (auth: the token endpoint's rate limit; trading: processing,
-// polls and expiry) take fewer cases, and long-processing (a 65 s poll) is
-// left to the bench.
+// polls and expiry; webhooks: deliveries and observation windows) take fewer
+// cases, and long-processing (a 65 s poll) is left to the bench.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AREA_MODELS } from '../../explore/areas/index.ts';
 import { exploreSeeds, specificityTargetsOf, withReference, type AboveReview, type ProofTarget } from '../support/explore-proof.ts';
 
 const SEEDS = [20261129];
-const CASES: Record<string, number> = { auth: 8, users: 40, 'crypto-transfers': 40, trading: 2 };
+const CASES: Record<string, number> = { auth: 8, users: 40, 'crypto-transfers': 40, trading: 2, webhooks: 2 };
 const BENCH_ONLY = new Set(['long-processing']);
 /** Targets explored side by side: most of a case is waiting for the target. */
 const AT_ONCE = 6;
