@@ -40,6 +40,8 @@ for (const model of AREA_MODELS.filter((m) => !AREAS || AREAS.includes(m.area)))
         above.push(...explored.above.map((a) => ({ ...a, target: target!.name })));
         const found = explored.above.length ? `  ${explored.above.length} ABOVE REVIEW` : '';
         lines.push(`${target.kind}\t${target.name}\t${explored.cases}${found}`);
+        // A long bench shows how far it is, and what it found so far, as each target ends.
+        console.log(`  … ${lines.length}/${targets.length} targets of ${model.area} done (${target.name}: ${explored.cases} cases${found})`);
       }
     }),
   );
