@@ -130,7 +130,8 @@ export async function exploreArea(model: AreaModel, target: ExploreTarget, limit
     /** The new rules the last failing case found: that case is the shrunk one. */
     let lastFound: CheckMeta[] = [];
     const property = fc.asyncProperty(explorer.cases, async (c) => {
-      if (limits.signal?.aborted) return true;
+      // Interrupts the generation (as fast-check's time limit does): returning true would have it generate on until the deadline.
+      if (limits.signal?.aborted) throw new fc.PreconditionFailure(true);
       if (!shrinking && limits.maxCases !== undefined && exploration.cases >= limits.maxCases) return true;
       const run = await runCase(explorer, model.rules, target, c);
       if (shrinking) exploration.extraRuns++;

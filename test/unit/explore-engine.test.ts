@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { exploreArea, type ExploreLimits } from '../../explore/engine.ts';
 import { explorationResults } from '../../explore/results.ts';
 import { defineExploreRule } from '../../explore/rule.ts';
-import type { AreaModel } from '../../explore/model.ts';
+import type { AreaExplorer, AreaModel } from '../../explore/model.ts';
 import { exploreTarget } from '../../explore/target.ts';
 import { judgeRecord } from '../../src/check/record.ts';
 import { CaseRun } from '../../explore/case-run.ts';
@@ -125,4 +125,21 @@ test("a suite helper's events, told on the case's helper context, reach every ru
     assert.deepEqual(outcome.timeline.map((t) => t.event), ['polled the offer'], rule.id);
     assert.ok(!outcome.findings.some((f) => f.message.includes('set-up note')), `${rule.id}: the helper's note is no rule's`);
   }
+});
+
+test('an abort ends the generation at once: no case is made after it, long before the deadline (the Ctrl-C of a run, a proof that has seen enough)', async () => {
+  let generated = 0;
+  const counting: AreaModel<number> = {
+    ...numbers(() => false),
+    prepare: (profile) => {
+      const explorer = numbers(() => false).prepare(profile) as AreaExplorer<number>;
+      return { ...explorer, cases: explorer.cases.map((n) => (generated++, n)) };
+    },
+  };
+  const stop = new AbortController();
+  const started = performance.now();
+  const exploration = await exploreArea(counting, target, limits({ maxCases: undefined, deadline: Date.now() + 60_000, signal: stop.signal, onCase: (e) => e.cases >= 20 && stop.abort() }));
+  assert.equal(exploration.cases, 20);
+  assert.ok(generated <= 22, `${generated} cases generated for 20 run: generation stops with the abort`);
+  assert.ok(performance.now() - started < 30_000, 'ended with the abort, not at the deadline');
 });
