@@ -34,7 +34,9 @@ export function digestOf(algorithm: string, body: Uint8Array): Buffer {
 
 /** The Content-Digest field value for a body. */
 export function contentDigest(body: Uint8Array, algorithms: readonly DigestAlgorithmName[] = ['sha-256']): string {
-  return serializeDictionary(new Map(algorithms.map((a) => [a, [digestOf(a, body), new Map()]])));
+  // A Uint8Array of its own ArrayBuffer: what structured-headers types a byte sequence as under the DOM library
+  // too (the console's type check reaches this module; a Buffer may sit on a SharedArrayBuffer there).
+  return serializeDictionary(new Map(algorithms.map((a) => [a, [new Uint8Array(digestOf(a, body)), new Map()]])));
 }
 
 export interface DigestComparison {
