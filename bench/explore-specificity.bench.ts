@@ -42,6 +42,7 @@ for (const model of AREA_MODELS.filter((m) => !AREAS || AREAS.includes(m.area)))
         lines.push(`${target.kind}\t${target.name}\t${explored.cases}${found}`);
         // A long bench shows how far it is, and what it found so far, as each target ends.
         console.log(`  … ${lines.length}/${targets.length} targets of ${model.area} done (${target.name}: ${explored.cases} cases${found})`);
+        for (const a of explored.above) console.log(`    ${target.name} seed ${a.seed}: ${a.verdict} ${a.check}: ${a.reason}`);
       }
     }),
   );
