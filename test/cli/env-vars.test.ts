@@ -278,6 +278,14 @@ function documentedVariables(file: string): { names: Set<string>; prefixes: Set<
 
 const SELFTEST_VARIABLES = ['PTAS_SELFTEST_ONLY', 'PTAS_SELFTEST_WORKERS', 'PTAS_SELFTEST_VERDICTS', 'PTAS_SELFTEST_BASIS'];
 
+/** The benches' knobs the README documents, each with the bench that reads it (for npm run bench, not for a command). */
+const BENCH_VARIABLES: Record<string, string> = {
+  PTAS_BENCH_SEEDS: 'bench/explore-specificity.bench.ts',
+  PTAS_BENCH_CASES: 'bench/explore-specificity.bench.ts',
+  PTAS_BENCH_AREAS: 'bench/explore-specificity.bench.ts',
+  PTAS_BENCH_AT_ONCE: 'bench/explore-specificity.bench.ts',
+};
+
 test('every environment variable README.md and load/README.md document has a case in this file', () => {
   const covered = new Set([
     ...Object.keys(PROFILE_SAMPLES),
@@ -287,6 +295,7 @@ test('every environment variable README.md and load/README.md document has a cas
     ...Object.values(REFERENCE_SECRET_VARIABLES),
     // The self-test's own knobs (test/selftest/selftest.test.ts reads them), for npm test, not for a command.
     ...SELFTEST_VARIABLES.filter((name) => readFileSync(fromRoot('test/selftest/selftest.test.ts'), 'utf8').includes(`process.env.${name}`)),
+    ...Object.entries(BENCH_VARIABLES).flatMap(([name, bench]) => (readFileSync(fromRoot(bench), 'utf8').includes(`process.env.${name}`) ? [name] : [])),
   ]);
   const readme = documentedVariables('README.md');
   const loadReadme = documentedVariables('load/README.md');
