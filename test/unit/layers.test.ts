@@ -20,7 +20,8 @@ const MAY_IMPORT: Record<string, string[]> = {
   reference: ['src', 'reference'],
   suites: ['src', 'runner', 'suites', 'reference'],
   load: ['src', 'load'],
-  explore: ['src', 'suites', 'explore'],
+  // The runner too: the suites' webhook sessions it judges through open on the runner's webhook hub.
+  explore: ['src', 'runner', 'suites', 'explore'],
   reports: ['src', 'reports', 'load'],
   app: ['src', 'runner', 'reference', 'suites', 'explore', 'load', 'reports', 'app'],
   bin: ['src', 'runner', 'reference', 'suites', 'explore', 'load', 'reports', 'app', 'bin'],
