@@ -26,11 +26,7 @@ export class CaseRun {
     private readonly rules: readonly CheckMeta[],
   ) {
     for (const rule of rules) this.contexts.set(rule.id, new CheckContext(target.redactor, { requirements: rule.requirements, profile: target.profile }));
-    const contexts = [...this.contexts.values()];
-    const recorder = {
-      record: (exchange: RecordedExchange) => contexts.forEach((c) => c.record(exchange)),
-      event: (event: string, detail?: string) => contexts.forEach((c) => c.event(event, detail)),
-    };
+    const recorder = { record: (exchange: RecordedExchange) => this.record(exchange), event: (event: string, detail?: string) => this.event(event, detail) };
     this.http = HttpClient.to(target.connection, { transport: target.transport, redactor: target.redactor, recorder });
   }
 
@@ -41,17 +37,17 @@ export class CaseRun {
    * rule's (a rule judges what they return, through judge()).
    */
   helperContext(): CheckContext {
-    const forward = (event: string, detail?: string) => this.contexts.forEach((c) => c.event(event, detail));
-    return new (class extends CheckContext {
-      override event(event: string, detail?: string): void {
-        forward(event, detail);
-      }
-    })(this.target.redactor, { requirements: [], profile: this.target.profile });
+    return new EventsToEveryRule(this.target, (event, detail) => this.event(event, detail));
   }
 
-  /** Evidence the case gathered outside its requests (a delivery the target sent to the suite's receiver), kept in every rule's record. */
+  /** Evidence of the case (its requests, a delivery the target sent to the suite's receiver), kept in every rule's record. */
   record(exchange: RecordedExchange): void {
     for (const context of this.contexts.values()) context.record(exchange);
+  }
+
+  /** A step of the case, in every rule's timeline. */
+  private event(event: string, detail?: string): void {
+    for (const context of this.contexts.values()) context.event(event, detail);
   }
 
   /** The declared value at a profile key, as a judgment's input carries it. */
@@ -94,5 +90,19 @@ export class CaseRun {
     const check = this.contexts.get(rule.id)!;
     const stoppedBy = this.thrown.get(rule.id) ?? this.broken;
     return outcomeOfRecord(rule, { claims: check.entries, ...(stoppedBy ? { stoppedBy: `the case could not run: ${stoppedBy}` } : {}) }, check);
+  }
+}
+
+/** A context whose events go to every rule of the case (CaseRun.helperContext); what else it is told stays its own. */
+class EventsToEveryRule extends CheckContext {
+  constructor(
+    target: ExploreTarget,
+    private readonly tell: (event: string, detail?: string) => void,
+  ) {
+    super(target.redactor, { requirements: [], profile: target.profile });
+  }
+
+  override event(event: string, detail?: string): void {
+    this.tell(event, detail);
   }
 }

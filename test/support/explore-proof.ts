@@ -115,8 +115,8 @@ export async function exploreSeeds(
     for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) {
       for (const model of models) {
         const stop = new AbortController();
-        const onCase = enough && ((e: AreaExploration) => enough(e) && stop.abort());
-        const exploration = await exploreArea(model, explored, { seed, deadline: Date.now() + budgetMs, maxCases, signal: stop.signal, onCase: onCase || undefined });
+        const onCase = enough ? (e: AreaExploration) => enough(e) && stop.abort() : undefined;
+        const exploration = await exploreArea(model, explored, { seed, deadline: Date.now() + budgetMs, maxCases, signal: stop.signal, onCase });
         outcome.cases += exploration.cases;
         for (const result of explorationResults(exploration, explored.redactor, 0)) {
           if (result.verdict === 'FAIL' || result.verdict === 'WARN' || result.verdict === 'ERROR') {
