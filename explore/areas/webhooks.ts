@@ -272,6 +272,8 @@ async function runCase(setup: Setup, c: WebhooksCase, run: CaseRun): Promise<voi
   } finally {
     await remote.end();
     for (const delivery of remote.deliveries) run.record(deliveryExchange(delivery, run.target.redactor));
+    // What the case did not see because the receiver refused it is said, not left to look like a late delivery.
+    if (remote.dropped) for (const rule of Object.values(RULES)) run.note(rule.id, `the receiver refused ${remote.dropped} deliveries unrecorded during this case, as a flood`);
   }
 }
 

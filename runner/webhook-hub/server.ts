@@ -61,6 +61,8 @@ export async function serveHub(hub: WebhookHub): Promise<HubServer> {
     }
     const { receiver, session } = granted;
     const id = String(++opened);
+    // The session is told of the floods refused while it was open, not of earlier ones.
+    const droppedBefore = receiver.dropped;
     // The worker gave up while waiting for a user (its check timed out).
     if (res.destroyed) return session.end();
     let streamEnded!: () => void;
@@ -68,7 +70,7 @@ export async function serveHub(hub: WebhookHub): Promise<HubServer> {
     const end = () => {
       if (!sessions.delete(id)) return;
       session.end();
-      send({ type: 'end', dropped: receiver.dropped });
+      send({ type: 'end', dropped: receiver.dropped - droppedBefore });
       res.end(streamEnded);
     };
     sessions.set(id, { session, end, ended });

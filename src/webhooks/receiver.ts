@@ -17,17 +17,33 @@ export interface ReceiverOptions {
   publicUrl?: string;
   /** Bodies beyond this are cut off and answered 413. */
   maxBodyBytes?: number;
+  /** What counts as a flood (default FLOOD): more than `deliveries` within `windowMs`. */
+  flood?: Flood;
+}
+
+export interface Flood {
+  deliveries: number;
+  windowMs: number;
 }
 
 /** A user-update body is a few hundred bytes; this is room to spare, not a limit of the spec. */
 const DEFAULT_MAX_BODY = 256 * 1024;
-/** A flood beyond this many deliveries is answered 503 and not kept, so memory stays bounded. */
-const MAX_KEPT_DELIVERIES = 1_000;
+/**
+ * A flood: more than this many deliveries within this window. Beyond it a
+ * delivery is answered 503 and not kept, so the sessions' memory stays
+ * bounded. The bound is a rate, not a total: a receiver lives as long as its
+ * run or exploration, and an implementation that sends several notifications
+ * per event reaches any total in a long one (a total of 1,000 blinded
+ * exploration after about 100 webhooks cases).
+ */
+const FLOOD: Flood = { deliveries: 1_000, windowMs: 10_000 };
 
 export class WebhookReceiver {
-  /** Every delivery this receiver kept, sessions or not. */
-  readonly deliveries: ReceivedDelivery[] = [];
-  /** Deliveries refused unrecorded once MAX_KEPT_DELIVERIES were kept. */
+  /** Deliveries kept so far: the next one's seq is one more. Only the sessions keep deliveries themselves. */
+  private received = 0;
+  /** When each delivery of the last flood window was kept (performance.now()), oldest first. */
+  private readonly recent: number[] = [];
+  /** Deliveries refused unrecorded as a flood (see FLOOD). */
   dropped = 0;
   private readonly pendingAnswers = new Set<NodeJS.Timeout>();
 
@@ -37,6 +53,7 @@ export class WebhookReceiver {
     readonly url: string,
     private readonly publicOrigin: string,
     private readonly maxBodyBytes: number,
+    private readonly flood: Flood,
     /** Decides which session each delivery is for, and so its answer. */
     readonly router: DeliveryRouter,
   ) {}
@@ -53,25 +70,26 @@ export class WebhookReceiver {
     const { port } = server.address() as AddressInfo;
     const host = options.listenHost.includes(':') ? `[${options.listenHost}]` : options.listenHost;
     const url = options.publicUrl ?? `http://${host}:${port}${options.path}`;
-    receiver = new WebhookReceiver(server, url, new URL(url).origin, options.maxBodyBytes ?? DEFAULT_MAX_BODY, router);
+    receiver = new WebhookReceiver(server, url, new URL(url).origin, options.maxBodyBytes ?? DEFAULT_MAX_BODY, options.flood ?? FLOOD, router);
     return receiver;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (this.deliveries.length >= MAX_KEPT_DELIVERIES) {
+    const receivedAtMs = performance.now();
+    if (this.flooded(receivedAtMs)) {
       this.dropped++;
       res.writeHead(503, { connection: 'close', 'content-length': '0' });
       res.end();
       return;
     }
+    this.recent.push(receivedAtMs);
     const receivedAt = new Date();
-    const receivedAtMs = performance.now();
     const { body, truncated } = await this.readBody(req);
     const fieldLines: Array<[string, string]> = [];
     for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) fieldLines.push([req.rawHeaders[i]!.toLowerCase(), req.rawHeaders[i + 1]!]);
     const requestTarget = req.url ?? '/';
     const delivery: ReceivedDelivery = {
-      seq: this.deliveries.length + 1,
+      seq: ++this.received,
       method: req.method ?? '',
       requestTarget,
       targetUri: this.publicOrigin + (requestTarget.startsWith('/') ? requestTarget : `/${requestTarget}`),
@@ -81,10 +99,15 @@ export class WebhookReceiver {
       receivedAt,
       receivedAtMs,
     };
-    this.deliveries.push(delivery);
     const tooLarge: ResponseStep | undefined = truncated ? { status: 413 } : undefined;
     const step = this.router.route(delivery, tooLarge);
     this.answer(delivery, res, step, truncated);
+  }
+
+  /** Whether a flood's worth of deliveries was already kept within the window before nowMs. */
+  private flooded(nowMs: number): boolean {
+    while (this.recent.length && this.recent[0]! <= nowMs - this.flood.windowMs) this.recent.shift();
+    return this.recent.length >= this.flood.deliveries;
   }
 
   /**

@@ -265,6 +265,8 @@ export class DeliveryRouter {
     while (session.causing > 0) this.endCause(session);
     this.unlockAddress(session);
     this.open.delete(session);
+    // An ended owner routes like none (route() asks isOpen): forgetting it keeps a long run's memory to the open sessions.
+    for (const [fingerprint, owner] of this.owners) if (owner === session) this.owners.delete(fingerprint);
     const unacknowledged = session.deliveries.filter((d) => this.unacknowledged.has(eventFingerprint(d)));
     if (unacknowledged.length && holdMs > 0) {
       const userId = session.userIds[0]!;

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request } from 'undici';
 import { carriesEvent, eventLayers, idempotencyKey, isRepeatOf } from '../../src/webhooks/delivery.ts';
-import { WebhookReceiver } from '../../src/webhooks/receiver.ts';
+import { WebhookReceiver, type ReceiverOptions } from '../../src/webhooks/receiver.ts';
 import { syntheticDelivery } from '../support/deliveries.ts';
 
 const agent = new Agent({ keepAliveTimeout: 100 });
@@ -23,8 +23,8 @@ async function post(url: string, body: string, headers: Record<string, string> =
   }
 }
 
-async function withReceiver(fn: (receiver: WebhookReceiver) => Promise<void>, maxBodyBytes?: number): Promise<void> {
-  const receiver = await WebhookReceiver.start({ listenHost: '127.0.0.1', listenPort: 0, path: '/hook', maxBodyBytes });
+async function withReceiver(fn: (receiver: WebhookReceiver) => Promise<void>, options: Pick<ReceiverOptions, 'maxBodyBytes' | 'flood'> = {}): Promise<void> {
+  const receiver = await WebhookReceiver.start({ listenHost: '127.0.0.1', listenPort: 0, path: '/hook', ...options });
   try {
     await fn(receiver);
   } finally {
@@ -85,7 +85,8 @@ test('late attempts of an event seen before the session are acknowledged and lef
     session.end();
     assert.equal(session.earlier.length, 1);
     assert.equal(session.deliveries.length, 1);
-    assert.equal(receiver.deliveries.length, 3);
+    assert.equal(earlier.deliveries.length, 1);
+    assert.equal(session.deliveries[0]!.seq, 3, 'every delivery kept is numbered, a late one too');
   });
 });
 
@@ -123,9 +124,28 @@ test('bodies beyond the cap are cut and answered 413', async () => {
     const status = await post(receiver.url, 'x'.repeat(5_000)).catch(() => 'reset');
     assert.ok(status === 413 || status === 'reset', String(status));
     session.end();
-    assert.equal(receiver.deliveries[0]!.bodyTruncated, true);
-    assert.equal(receiver.deliveries[0]!.body.length, 1_024);
-  }, 1_024);
+    assert.equal(session.deliveries[0]!.bodyTruncated, true);
+    assert.equal(session.deliveries[0]!.body.length, 1_024);
+  }, { maxBodyBytes: 1_024 });
+});
+
+test('a flood is a rate, not a total: beyond it deliveries are refused 503 unkept, and once it passes they are kept again', async () => {
+  await withReceiver(async (receiver) => {
+    const session = await receiver.router.openSession({ users: [['suite-user']], script: [{ status: 204 }], holdMs: 0 });
+    const send = (n: number) => post(receiver.url, `{"params":{"n":${n}}}`, { 'x-bts-idempotency-key': `k${n}` });
+    const burst = async (from: number) => {
+      const statuses: Array<number | string> = [];
+      for (let n = from; n < from + 4; n++) statuses.push(await send(n));
+      return statuses;
+    };
+    assert.deepEqual(await burst(0), [204, 204, 204, 503], 'the fourth within the window is a flood');
+    assert.equal(receiver.dropped, 1);
+    // A receiver that counted a total (as it once did: 1,000 for its whole life) would refuse these too.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    assert.deepEqual(await burst(10), [204, 204, 204, 503]);
+    session.end();
+    assert.deepEqual(session.deliveries.map((d) => d.seq), [1, 2, 3, 4, 5, 6], 'only kept deliveries are numbered');
+  }, { flood: { deliveries: 3, windowMs: 300 } });
 });
 
 test('the script applies per event: other deliveries do not use up the steps of an event', async () => {
