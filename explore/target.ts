@@ -2,7 +2,7 @@
 // and pool, the redactor of its secrets and its access-token cache (the same
 // parts a check's worker holds: runner/target-resources.ts).
 import type { ResolvedProfile } from '../src/config/profile.ts';
-import { createTransport, HttpClient, type TransportSettings } from '../src/http/client.ts';
+import { closeTransport, createTransport, HttpClient, type TransportSettings } from '../src/http/client.ts';
 import { connectionOf, secretRedactor, type Connection } from '../src/http/connection.ts';
 import type { Redactor } from '../src/http/redact.ts';
 import { AccessTokenCache } from '../src/auth/tokens.ts';
@@ -33,7 +33,7 @@ export function exploreTarget(profile: ResolvedProfile): ExploreTarget {
     onClose: (closer) => void closers.push(closer),
     close: async () => {
       for (const closer of closers.splice(0).reverse()) await closer().catch(() => undefined);
-      await transport.dispatcher.destroy();
+      await closeTransport(transport, 'destroy');
     },
   };
 }

@@ -8,7 +8,7 @@
 // shares.
 import type { ResolvedProfile } from '../src/config/profile.ts';
 import type { CheckResult } from '../src/check/model.ts';
-import { createTransport } from '../src/http/client.ts';
+import { closeTransport, createTransport } from '../src/http/client.ts';
 import { connectionOf, secretRedactor } from '../src/http/connection.ts';
 import type { LoadSection } from '../src/results/load-model.ts';
 import { ACCEPT_RATE_LIMIT, RATE_LIMITED_ACCEPT_NOT_EXECUTED, TOKEN_BODY_SIZE_LIMIT, TOKEN_RATE_LIMIT } from './checks.ts';
@@ -101,6 +101,6 @@ export async function runLoadStage(options: LoadStageOptions): Promise<LoadStage
     events({ kind: 'load-stage', load: result.load });
     return result;
   } finally {
-    await transport.dispatcher.close();
+    await closeTransport(transport);
   }
 }

@@ -6,7 +6,7 @@
 // connection of their own, closed with it, and are not measured.
 import { AccessTokenCache } from '../src/auth/tokens.ts';
 import type { ResolvedProfile } from '../src/config/profile.ts';
-import { createTransport, HttpClient } from '../src/http/client.ts';
+import { closeTransport, createTransport, HttpClient } from '../src/http/client.ts';
 import type { Connection } from '../src/http/connection.ts';
 import { Redactor } from '../src/http/redact.ts';
 
@@ -22,8 +22,8 @@ export async function loadTokenSource(profile: ResolvedProfile, connection: Conn
   try {
     await source.current();
   } catch (error) {
-    await transport.dispatcher.close();
+    await closeTransport(transport);
     throw error;
   }
-  return { source, close: () => transport.dispatcher.close() };
+  return { source, close: () => closeTransport(transport) };
 }

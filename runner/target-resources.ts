@@ -4,7 +4,7 @@
 // so these are made when a check of the target first needs them and closed
 // when the worker ends.
 import type { ResolvedProfile } from '../src/config/profile.ts';
-import { createTransport, HttpClient, type TransportSettings } from '../src/http/client.ts';
+import { closeTransport, createTransport, HttpClient, type TransportSettings } from '../src/http/client.ts';
 import { connectionOf, secretRedactor, type Connection } from '../src/http/connection.ts';
 import type { Redactor } from '../src/http/redact.ts';
 import { AccessTokenCache } from '../src/auth/tokens.ts';
@@ -49,7 +49,7 @@ export class TargetResourcePool {
    * limit (closing instead waits for it).
    */
   async close(): Promise<void> {
-    await Promise.all([...this.made.values()].map((r) => r.transport.dispatcher.destroy()));
+    await Promise.all([...this.made.values()].map((r) => closeTransport(r.transport, 'destroy')));
     this.made.clear();
   }
 }

@@ -5,7 +5,7 @@
 // bounded; no conformance verdicts, but the keys a certifiable run still
 // needs (app/certify/certification-needs.ts). Exit 0 when everything configured works,
 // 2 naming each broken key, 3 when the target is unreachable (preflight).
-import { createTransport, HttpClient, TransportError } from '../../src/http/client.ts';
+import { closeTransport, createTransport, HttpClient, TransportError } from '../../src/http/client.ts';
 import { TransientAnswerError } from '../../src/http/transient.ts';
 import { secretRedactor } from '../../src/http/connection.ts';
 import type { Profile } from '../../src/config/profile.ts';
@@ -110,7 +110,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorOutcome> 
     try {
       for (const step of STEPS) await runStep(ctx, step);
     } finally {
-      await transport.dispatcher.close();
+      await closeTransport(transport);
     }
     const broken = brokenKeys(rows);
     const summary: DoctorSummary = {

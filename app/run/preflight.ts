@@ -1,6 +1,6 @@
 // Before any check runs: is anything answering HTTP at the base URL? An
 // unreachable target is exit code 3 within seconds, naming the address tried.
-import { createTransport, HttpClient, TransportError } from '../../src/http/client.ts';
+import { closeTransport, createTransport, HttpClient, TransportError } from '../../src/http/client.ts';
 import type { Connection } from '../../src/http/connection.ts';
 import { Redactor } from '../../src/http/redact.ts';
 import { PtasError } from '../../src/errors.ts';
@@ -31,6 +31,6 @@ export async function assertReachable(connection: Connection, timeoutMs = 5_000)
     }
     throw error;
   } finally {
-    await transport.dispatcher.close();
+    await closeTransport(transport);
   }
 }

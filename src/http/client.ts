@@ -79,20 +79,34 @@ export class TransportError extends PtasError {
 export interface TransportSettings {
   timeoutMs: number;
   maxResponseBytes: number;
+  /** Idempotent requests (IDEMPOTENT_METHODS): kept-alive connections, and asked again on a reset one. */
   dispatcher: Agent;
+  /**
+   * Requests that must not be sent twice (POST, PATCH): each on a connection
+   * of its own. A kept-alive connection the service is closing as idle
+   * (Node's 5 s, against the client's 4 s less a lagging event loop) resets
+   * the request sent on it, and such a request may not be sent again
+   * (RFC 9112 9.3.1): a fresh connection leaves no such race, so a reset is
+   * the service's, not the pool's.
+   */
+  unpooled: Agent;
 }
 
-/** Connection pool and limits, shared by every client of one worker: a connection's (connection.ts), or defaults. */
+/** Connection pools and limits, shared by every client of one worker: a connection's (connection.ts), or defaults. */
 export function createTransport(connection: Partial<Pick<Connection, 'timeoutMs' | 'maxResponseBytes' | 'tls' | 'insecure'>> = {}): TransportSettings {
-  const dispatcher = new Agent({
-    connect: { rejectUnauthorized: !connection.insecure, ...connection.tls },
-    keepAliveTimeout: 4_000,
-  });
+  const connect = { rejectUnauthorized: !connection.insecure, ...connection.tls };
   return {
     timeoutMs: connection.timeoutMs ?? HTTP_DEFAULTS.timeoutMs,
     maxResponseBytes: connection.maxResponseBytes ?? HTTP_DEFAULTS.maxResponseBytes,
-    dispatcher,
+    dispatcher: new Agent({ connect, keepAliveTimeout: 4_000 }),
+    // undici: pipelining 0 disables keep-alive, so every request opens its connection and closes it.
+    unpooled: new Agent({ connect, pipelining: 0 }),
   };
+}
+
+/** Closes both pools: `destroy` aborts what is in flight, otherwise it is let finish. */
+export async function closeTransport(transport: TransportSettings, how: 'close' | 'destroy' = 'close'): Promise<void> {
+  await Promise.all([transport.dispatcher[how](), transport.unpooled[how]()]);
 }
 
 function classify(error: unknown): { code: TransportErrorCode; message: string } {
@@ -246,7 +260,8 @@ export class HttpClient {
 
     let received: ReceivedResponse;
     try {
-      received = await sendCapped(outgoing, { dispatcher: transport.dispatcher, timeoutMs, maxResponseBytes: transport.maxResponseBytes });
+      const dispatcher = IDEMPOTENT_METHODS.has(outgoing.method.toUpperCase()) ? transport.dispatcher : transport.unpooled;
+      received = await sendCapped(outgoing, { dispatcher, timeoutMs, maxResponseBytes: transport.maxResponseBytes });
     } catch (error) {
       const { code, message } = classify(error);
       const text = redactor.redactString(

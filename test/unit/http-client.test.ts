@@ -157,6 +157,28 @@ test('a connection reset is asked again for an idempotent method only (RFC 9110 
   await assert.rejects(http.post('/x', { json: {} }), (error: unknown) => error instanceof TransportError && error.kind === 'CONNECTION_RESET');
 });
 
+test('a request that may not be sent twice goes on a connection of its own: a kept-alive one the service is closing as idle cannot reset it', async (t) => {
+  // The service's side of the keep-alive race: the second request on a connection arrives as the service gives the connection up.
+  const served = new WeakMap<object, number>();
+  let connections = 0;
+  const server = await startServer((req, res) => {
+    const n = (served.get(req.socket) ?? 0) + 1;
+    served.set(req.socket, n);
+    if (n === 1) connections++;
+    if (n > 1) return req.socket.destroy();
+    res.end('{}');
+  });
+  t.after(() => server.close());
+  const { http } = client(server.url);
+  for (const n of [1, 2, 3]) assert.equal((await http.post('/token', { json: { n } })).status, 200, `POST ${n}`);
+  assert.equal(connections, 3, 'each POST opened its own connection');
+  connections = 0;
+  assert.equal((await http.get('/a')).status, 200);
+  // The GET after it reuses the kept-alive connection, is reset, and is asked again on a new one (it may be).
+  assert.equal((await http.get('/b')).status, 200);
+  assert.equal(connections, 2, 'GETs keep their connection alive');
+});
+
 test('a gateway\'s 502 or 504 is asked again for an idempotent method only; each attempt names the one it repeats (retryOf)', async (t) => {
   let calls = 0;
   const server = await startServer((req, res) => {

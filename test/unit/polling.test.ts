@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { backoffMs, pollUntilTerminal, type PollObservation } from '../../src/polling.ts';
-import { createTransport, HttpClient, type TransportSettings } from '../../src/http/client.ts';
+import { closeTransport, createTransport, HttpClient, type TransportSettings } from '../../src/http/client.ts';
 import { Redactor } from '../../src/http/redact.ts';
 
 let server: Server;
@@ -37,7 +37,7 @@ before(async () => {
 after(async () => {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  await transport.dispatcher.destroy();
+  await closeTransport(transport, 'destroy');
 });
 
 interface StatusObservation extends PollObservation {

@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AccessTokenCache, earliestExpiryMs } from '../../src/auth/tokens.ts';
-import { createTransport, HttpClient } from '../../src/http/client.ts';
+import { closeTransport, createTransport, HttpClient } from '../../src/http/client.ts';
 import type { RecordedExchange } from '../../src/http/exchange.ts';
 import { Redactor } from '../../src/http/redact.ts';
 import type { ResolvedProfile } from '../../src/config/profile.ts';
@@ -78,7 +78,7 @@ test("the suite's own token: renewed at half its lifetime, and once after a 401 
     const once = await http.get('/v2/users/1', { bearer: { current: async () => 'token-1', renewed: () => assert.fail('renewed a request sent once') }, once: true });
     assert.equal(once.status, 401);
   } finally {
-    await transport.dispatcher.close();
+    await closeTransport(transport);
     await target.server.close();
   }
 });
@@ -96,7 +96,7 @@ test('two requests refused the same token renew it once', async () => {
     assert.equal(target.issued(), 2);
     assert.equal(await tokens.renewed(rejected), a, 'a token already renewed is not renewed again');
   } finally {
-    await transport.dispatcher.close();
+    await closeTransport(transport);
     await target.server.close();
   }
 });
@@ -136,7 +136,7 @@ test("the suite's own token: its lifetime counts from when it was asked for, and
     assert.equal(refused.status, 401);
     assert.deepEqual(exchanges.slice(before).map((e) => e.response?.status), [401, 401, 401], 'two renewals, then the 401 stands');
   } finally {
-    await transport.dispatcher.close();
+    await closeTransport(transport);
     await target.server.close();
   }
 });
