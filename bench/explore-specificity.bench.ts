@@ -19,6 +19,13 @@ const AREAS = process.env.PTAS_BENCH_AREAS?.split(',');
 const SCALE: Record<string, number> = { auth: 0.25, trading: 0.1, webhooks: 0.1 };
 /** Targets explored side by side (PTAS_BENCH_AT_ONCE): most of a case is waiting for the target. */
 const AT_ONCE = Number(process.env.PTAS_BENCH_AT_ONCE ?? 8);
+/**
+ * This process's share of the targets (PTAS_BENCH_SHARD=K/N: every Nth from
+ * the Kth). One bench process explores on one core, so a CPU-bound area
+ * (auth: the references run in-process) takes both cores as two shards.
+ */
+const [SHARD, SHARDS] = (process.env.PTAS_BENCH_SHARD ?? '1/1').split('/').map(Number) as [number, number];
+if (!(Number.isInteger(SHARD) && Number.isInteger(SHARDS) && SHARD >= 1 && SHARD <= SHARDS)) throw new Error(`PTAS_BENCH_SHARD must be K/N with 1 <= K <= N, not ${process.env.PTAS_BENCH_SHARD}`);
 const seeds = Array.from({ length: SEEDS }, (_, i) => 1000 + i);
 
 const above: Array<AboveReview & { target: string }> = [];
@@ -26,8 +33,9 @@ let total = 0;
 const started = performance.now();
 for (const model of AREA_MODELS.filter((m) => !AREAS || AREAS.includes(m.area))) {
   const cases = Math.max(1, Math.round(CASES * (SCALE[model.area] ?? 1)));
-  console.log(`explore-specificity ${model.area}: ${SEEDS} seeds of ${cases} cases per target`);
-  const targets = specificityTargets();
+  // Every shard explores the clean reference too: its rate is the baseline of the shard's ratios.
+  const targets = specificityTargets().filter((t, i) => t.name === 'clean' || i % SHARDS === SHARD - 1);
+  console.log(`explore-specificity ${model.area}: ${SEEDS} seeds of ${cases} cases per target, ${targets.length} targets${SHARDS > 1 ? ` (shard ${SHARD}/${SHARDS})` : ''}`);
   const rates = new Map<string, number>();
   const lines: string[] = [];
   const queue: ProofTarget[] = [...targets];

@@ -284,6 +284,7 @@ const BENCH_VARIABLES: Record<string, string> = {
   PTAS_BENCH_CASES: 'bench/explore-specificity.bench.ts',
   PTAS_BENCH_AREAS: 'bench/explore-specificity.bench.ts',
   PTAS_BENCH_AT_ONCE: 'bench/explore-specificity.bench.ts',
+  PTAS_BENCH_SHARD: 'bench/explore-specificity.bench.ts',
 };
 
 test('every environment variable README.md and load/README.md document has a case in this file', () => {
