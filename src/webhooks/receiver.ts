@@ -1,8 +1,10 @@
-// The HTTP receiver the suite runs for webhook checks. It records every
-// delivery (method, field lines, raw body, time) and answers as its router
-// says (src/webhooks/routing.ts: the script of the check the delivery
-// belongs to), optionally held back to make the implementation time out.
-// Bodies beyond the cap are cut off and answered 413.
+// The HTTP receiver the suite runs for webhook checks. It reads every
+// delivery (method, field lines, raw body, time), hands it to its router,
+// which gives it to the sessions it belongs to (they keep it, the receiver
+// does not), and answers as the router says (src/webhooks/routing.ts: the
+// script of the check the delivery belongs to), optionally held back to make
+// the implementation time out. Bodies beyond the cap are cut off and
+// answered 413; a flood is refused 503 unkept.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ReceivedDelivery } from './delivery.ts';
