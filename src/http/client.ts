@@ -84,8 +84,9 @@ export interface TransportSettings {
   /**
    * Requests that must not be sent twice (POST, PATCH): each on a connection
    * of its own. A kept-alive connection the service is closing as idle
-   * (Node's 5 s, against the client's 4 s less a lagging event loop) resets
-   * the request sent on it, and such a request may not be sent again
+   * resets the request sent on it (undici keeps one 2 s less than the
+   * service's Keep-Alive hint, a margin a lagging event loop eats up), and
+   * such a request may not be sent again
    * (RFC 9112 9.3.1): a fresh connection leaves no such race, so a reset is
    * the service's, not the pool's.
    */
