@@ -142,6 +142,7 @@ async function onEngine(
       variables,
       ...token,
       criteria: rateLimitCriteria(entry, profile, options.overrides, params),
+      loadBudgetSec: params.maxDurationSec,
       maxInFlight: options.maxInFlight,
       signal: options.signal,
       onProgress: progress.onProgress,

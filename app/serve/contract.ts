@@ -111,6 +111,6 @@ export type RunEvent =
       /** The checks the run reports in all, when known: the runner's planned ones, the cross-cutting ones, and the load stage's when it runs ("n of N"). */
       expected?: number;
     }
-  | { type: 'load-step'; probe: string; ratePerSecond: number; sent: number; refused: number }
+  | { type: 'load-step'; probe: string; ratePerSecond: number; sent: number; refused: number; climb: number }
   | { type: 'log'; line: string }
   | { type: 'end'; run: RunRecord };

@@ -182,7 +182,7 @@ function subscribe(run: RunRecord, implementation: ImplementationRecord | undefi
       showCounts(view, e.counts, e.expected);
       clock.set({ ...run, status: 'running' }, e.elapsedMs);
     },
-    'load-step': (e) => view.log.append(h('li', null, `${e.probe}: ${e.ratePerSecond}/s, ${e.sent} sent, ${e.refused} refused`)),
+    'load-step': (e) => view.log.append(h('li', null, `${e.probe}${e.climb > 1 ? ` (climb ${e.climb})` : ''}: ${e.ratePerSecond}/s, ${e.sent} sent, ${e.refused} refused`)),
     log: (e) => view.log.append(h('li', null, e.line)),
     end: (e) => {
       showStatus(view, e.run);

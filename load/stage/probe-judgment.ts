@@ -19,16 +19,20 @@ import { judgeBodySize, type BodySizeJudgement, type ProbeContext } from '../pro
 import type { AnalysisFinding } from '../probes/rate-limit/model.ts';
 import type { SizeProbeStep } from '../../src/results/load-model.ts';
 import type { RateLimitAnalysis, RateLimitCriteria } from '../probes/rate-limit/model.ts';
-import type { NormalizedRun } from '../result/normalized.ts';
+import type { NormalizedRun, PhaseResult } from '../result/normalized.ts';
 import { probeRecord, type ProbeOutcome } from './results.ts';
 import { notExecutedOutcome, type NotExecutedMeasurements } from './not-executed-judgment.ts';
 import { retryAdviceOutcome, type RetryAdviceMeasurements } from './retry-advice-judgment.ts';
 
-/** What the analysis reads of a staircase, and the criteria: nothing else of the run (no exchange, no header value, no offer id). */
-export function staircaseMeasurements(run: NormalizedRun, criteria: RateLimitCriteria): NonNullable<CheckRecord['analysis']> {
+/**
+ * What the analysis reads of a staircase, and the criteria: nothing else of
+ * the run (no exchange, no header value, no offer id). earlierClimbs: the
+ * steps of the climbs before the last, when the generator fell behind in them.
+ */
+export function staircaseMeasurements(run: NormalizedRun, criteria: RateLimitCriteria, earlierClimbs: PhaseResult[][] = []): NonNullable<CheckRecord['analysis']> {
   const { format, version, engine, scenario, startedAt, durationMs, phases, generator, arrivalTimeline } = run;
   const measured: NormalizedRun = { format, version, engine, scenario, startedAt, durationMs, phases, generator, thresholds: [], timeSeries: [], headerSamples: [], ...(arrivalTimeline ? { arrivalTimeline } : {}) };
-  return { kind: 'rate-limit', run: measured, criteria };
+  return { kind: 'rate-limit', run: measured, criteria, ...(earlierClimbs.length ? { earlierClimbs } : {}) };
 }
 
 /** The analysis as the probe's outcome: its verdict, reason, basis and findings. */
@@ -65,8 +69,8 @@ const asIs = { redactString: (text: string) => text, redactJson: (value: unknown
 function analysedOutcome(analysis: NonNullable<CheckRecord['analysis']>): Omit<ProbeOutcome, 'evidence' | 'timeline'> {
   switch (analysis.kind) {
     case 'rate-limit': {
-      const { run, criteria } = analysis as { run: NormalizedRun; criteria: RateLimitCriteria };
-      return rateLimitOutcome(analyzeRateLimit(run, criteria));
+      const { run, criteria, earlierClimbs } = analysis as { run: NormalizedRun; criteria: RateLimitCriteria; earlierClimbs?: PhaseResult[][] };
+      return rateLimitOutcome(analyzeRateLimit(run, criteria, earlierClimbs));
     }
     case 'body-size': {
       const { steps, context, cost } = analysis as { steps: SizeProbeStep[]; context: ProbeContext; cost: SizeProbeCost };

@@ -62,12 +62,13 @@ export async function runRateProbe(input: RateProbeInput): Promise<RateProbeOutp
   const { events } = input;
   const say = (line: string) => events({ kind: 'log', line: `${label}: ${line}` });
   const criteria = criteriaOf(settings, input.operation);
-  const { run, analysis, backoffSec } = await runRateLimitProbe({
+  const { run, analysis, earlierClimbs, backoffSec } = await runRateLimitProbe({
     baseUrl: input.baseUrl,
     scenario: { planFor: input.scenarioFor, declaredLatencyMs: input.declaredLatencyMs },
     variables: input.variables,
     ...(input.accessToken ? { accessToken: input.accessToken } : {}),
     criteria,
+    loadBudgetSec: settings.maxDurationSec,
     maxInFlight: settings.maxInFlight,
     timeoutMs: input.timeoutMs,
     tls: input.tls,
@@ -76,7 +77,7 @@ export async function runRateProbe(input: RateProbeInput): Promise<RateProbeOutp
     signal: input.signal,
     afterClimb: input.afterClimb,
     onProgress: (snapshot) => events({ kind: 'progress', source: label, line: formatProgress(label, snapshot), elapsedSec: snapshot.elapsedSec }),
-    onStep: (phase) => events({ kind: 'load-step', step: { probe: input.meta.id, ratePerSecond: phase.offeredRps, sent: phase.sent, refused: phase.answers['429'] ?? 0 } }),
+    onStep: (phase, climb) => events({ kind: 'load-step', step: { probe: input.meta.id, ratePerSecond: phase.offeredRps, sent: phase.sent, refused: phase.answers['429'] ?? 0, climb } }),
     log: (line) => {
       // Its progress is stale while it backs off: off the live line until it runs again.
       events({ kind: 'progress-end', source: label });
@@ -97,7 +98,7 @@ export async function runRateProbe(input: RateProbeInput): Promise<RateProbeOutp
     redact: (text) => input.redactor.redactString(text),
   });
   // The check's record keeps what the staircase measured and the criteria: its verdict is their analysis (load/stage/probe-judgment.ts).
-  const record = { ...probeRecord(input.meta, rateLimitOutcome(analysis), input.redactor), analysis: staircaseMeasurements(run, criteria) };
+  const record = { ...probeRecord(input.meta, rateLimitOutcome(analysis), input.redactor), analysis: staircaseMeasurements(run, criteria, earlierClimbs) };
   const kept = {
     // The probe's own exchanges, then one of each kind of error answer the staircase received (for errors.error-bodies-are-json).
     evidence: [...input.evidence(), ...errorSampleEvidence(run.errorSamples, input.operation, input)],

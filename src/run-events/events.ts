@@ -20,6 +20,8 @@ export interface LoadStep {
   ratePerSecond: number;
   sent: number;
   refused: number;
+  /** The climb it is part of: 1, then 2 … when a climb that drew no 429 while the generator fell behind is climbed again. */
+  climb: number;
 }
 
 export type RunEvent =

@@ -4,11 +4,15 @@
 // limiter faulted to 503, to no limit and to dropped connections FAIL in
 // test/load/faults.test.ts, which runs every load fault. A probe whose
 // generator did not hold its plan measured the machine, not the estimator:
-// it is probed again (see delivered).
+// it is probed again (see delivered). The probe's own climb-again, when a climb
+// drew no 429 while its generator fell behind, is the last test's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runEngine } from '../../load/engine/engine.ts';
-import { runRateLimitProbe } from '../../load/probes/rate-limit/run.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MAX_CLIMBS, runRateLimitProbe } from '../../load/probes/rate-limit/run.ts';
+import { analyzeRateLimit } from '../../load/probes/rate-limit/analysis.ts';
 import { generatorFellBehind } from '../../load/probes/rate-limit/overload.ts';
 import type { NormalizedRun } from '../../load/result/normalized.ts';
 import { tokenRateBreakpoint } from '../../load/scenarios/breakpoints.ts';
@@ -78,3 +82,72 @@ for (const limit of [100, 300, 1000]) {
     }
   });
 }
+
+/** A token endpoint without a rate limit that answers after `latencyMs`: on 127.0.0.1, for the climb-again test. */
+async function unlimitedTokenEndpoint(latencyMs: number): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () =>
+      setTimeout(() => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ access_token: 'a', refresh_token: 'r', token_type: 'Bearer', expires_in: 300 }));
+      }, latencyMs),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+test('a climb that drew no 429 while the generator fell behind is climbed again, three climbs at most and within the load budget, each kept; a climb it held is judged at once', { timeout: 60_000 }, async () => {
+  // Documented 20 req/s: steps of 10, 30, 45 and 80 req/s, about 3.5 s a climb.
+  const criteria = { capRps: 80, expectedRps: 20, burst: 5, expectedRpsKey: 'load.tokenRateLimit.expectedRps' };
+  const climbOn = async (latencyMs: number, maxInFlight: number, loadBudgetSec = 20) => {
+    const target = await unlimitedTokenEndpoint(latencyMs);
+    const climbs: number[] = [];
+    const log: string[] = [];
+    try {
+      const result = await runRateLimitProbe({
+        baseUrl: target.url,
+        scenario: tokenRateBreakpoint({ capRps: criteria.capRps, maxDurationSec: 5, expectedRps: criteria.expectedRps, burst: criteria.burst }, maxInFlight),
+        variables: { clientId: 'c', clientSecret: 's' },
+        criteria,
+        loadBudgetSec,
+        maxInFlight,
+        onStep: (_step, climb) => climbs.push(climb),
+        log: (line) => log.push(line),
+      });
+      return { ...result, climbs, log };
+    } finally {
+      await target.close();
+    }
+  };
+
+  // Four requests in flight, each answered after 250 ms: at most 16 req/s, so from the 30 req/s step on, arrivals are dropped.
+  const starved = await climbOn(250, 4);
+  assert.equal(starved.earlierClimbs.length, MAX_CLIMBS - 1, 'climbed three times in all');
+  assert.deepEqual([...new Set(starved.climbs)], [1, 2, 3], 'each step is told with its climb');
+  const notes = starved.analysis.findings.filter((f) => /^climb \d drew no 429 while the generator did not hold its plan/.test(f.message));
+  assert.equal(notes.length, 2, JSON.stringify(starved.analysis.findings));
+  assert.match(notes[0]!.message, /at 30 req\/s \d+ of 30 planned started, \d+ dropped/);
+  // The last climb fell behind too: not judged against the documented limit, and the reason says why.
+  assert.equal(starved.analysis.verdict, 'INCONCLUSIVE', starved.analysis.reason);
+  assert.match(starved.analysis.reason, /the generator did not hold its plan \(at 30 req\/s .*\), so the target was not offered the staircase planned/);
+  // Judged again from the kept measurements (ptas rejudge), the earlier climbs are noted the same way.
+  const again = analyzeRateLimit(starved.run, criteria, starved.earlierClimbs);
+  assert.deepEqual(again.findings, starved.analysis.findings);
+
+  // The probe's load budget (load.caps.durationSeconds) bounds the climbs: with room for one, it climbs once and says why.
+  const bounded = await climbOn(250, 4, 5);
+  assert.deepEqual(bounded.earlierClimbs, []);
+  assert.deepEqual([...new Set(bounded.climbs)], [1]);
+  assert.match(bounded.log.join('\n'), /another climb would pass the probe's 5 s of load/);
+  assert.equal(bounded.analysis.verdict, 'INCONCLUSIVE', bounded.analysis.reason);
+
+  // The same target answering at once, with room in flight: the climb held, drew no 429 far above the documented limit, and FAILs on it without climbing again.
+  const held = await climbOn(0, 512);
+  assert.deepEqual(held.earlierClimbs, []);
+  assert.deepEqual([...new Set(held.climbs)], [1]);
+  assert.equal(held.analysis.verdict, 'FAIL', held.analysis.reason);
+  assert.equal(held.analysis.declaredBy, criteria.expectedRpsKey);
+});

@@ -38,7 +38,7 @@ test('fanOut hands every event to each consumer, in their order', () => {
     (e) => (first(e), order.push('first')),
     (e) => (second(e), order.push('second')),
   );
-  const events: RunEvent[] = [{ kind: 'log', line: 'ptas: running' }, { kind: 'load-step', step: { probe: 'load.token-rate-limit', ratePerSecond: 20, sent: 40, refused: 0 } }, unknownKind];
+  const events: RunEvent[] = [{ kind: 'log', line: 'ptas: running' }, { kind: 'load-step', step: { probe: 'load.token-rate-limit', ratePerSecond: 20, sent: 40, refused: 0, climb: 1 } }, unknownKind];
   for (const event of events) sink(event);
   assert.deepEqual(first.heard, events);
   assert.deepEqual(second.heard, events);

@@ -24,18 +24,27 @@ import { limitRange, overloadFindings, recoveryCheck, type LimitRange } from './
 import { DEFAULT_MAX_SERVER_ERROR_SHARE, round1, type AnalysisFinding, type RateLimitAnalysis, type RateLimitCriteria } from './model.ts';
 import { noLimitFound } from './no-limit.ts';
 import { admitted, describeCounts, hasOnset, toRateStep } from './steps.ts';
-import { describeTransient, overloadAnswers, shareOf, SPEC_OPERATION, type LimitedOperation, type OverloadAnswers } from './overload.ts';
+import { describeShortfall, describeTransient, overloadAnswers, shareOf, SPEC_OPERATION, type LimitedOperation, type OverloadAnswers } from './overload.ts';
 import { OPERATION_NAMES, SECTION_7_CODES } from '../../../src/spec/status-codes.ts';
 
 export { DEFAULT_MAX_SERVER_ERROR_SHARE, DOCUMENTED_LIMIT_TOLERANCE, type AnalysisFinding, type RateLimitAnalysis, type RateLimitCriteria } from './model.ts';
 export { refillEstimate, timelineEstimate } from './estimate.ts';
 export { hasOnset } from './steps.ts';
 
-export function analyzeRateLimit(run: NormalizedRun, criteria: RateLimitCriteria): RateLimitAnalysis {
+/**
+ * The verdict of the staircase `run` (its last climb and its recovery step).
+ * `earlierClimbs`: the steps of climbs before it, each of which drew no 429
+ * while the generator fell behind its plan (run.ts climbs again then): noted,
+ * never judged.
+ */
+export function analyzeRateLimit(run: NormalizedRun, criteria: RateLimitCriteria, earlierClimbs: readonly (readonly PhaseResult[])[] = []): RateLimitAnalysis {
   const climb = run.phases.filter((p) => p.tags.role !== 'recovery');
   const recovery = run.phases.find((p) => p.tags.role === 'recovery');
   const steps = run.phases.map(toRateStep);
-  const findings: AnalysisFinding[] = [];
+  const findings: AnalysisFinding[] = earlierClimbs.map((phases, i) => ({
+    level: 'INFO',
+    message: `climb ${i + 1} drew no 429 while the generator did not hold its plan (${describeShortfall(phases) ?? 'every step held'}): the target was not offered the staircase planned, so it was climbed again`,
+  }));
   if (climb.length === 0) return { verdict: 'INCONCLUSIVE', reason: 'no step of the staircase ran', steps, findings };
   if (run.generator.saturated) findings.push({ level: 'INFO', message: `the load generator did not hold every step: ${run.generator.reason}` });
 

@@ -3,7 +3,7 @@ import { answered, type PhaseResult } from '../../result/normalized.ts';
 import type { RateStep } from '../../../src/results/load-model.ts';
 import { OPERATION_NAMES } from '../../../src/spec/status-codes.ts';
 import { DEFAULT_MAX_SERVER_ERROR_SHARE, DOCUMENTED_LIMIT_TOLERANCE, round1, type AnalysisFinding, type RateLimitAnalysis, type RateLimitCriteria } from './model.ts';
-import { describeTransient, overloadAnswers, shareOf, SPEC_OPERATION, type LimitedOperation } from './overload.ts';
+import { describeShortfall, describeTransient, generatorFellBehind, overloadAnswers, shareOf, SPEC_OPERATION, type LimitedOperation } from './overload.ts';
 
 /** Answers of the step that are not the limiter's 429, the generator's own failures aside: what a limiter would have refused. */
 function notLimited(phase: PhaseResult, operation: LimitedOperation): number {
@@ -19,7 +19,12 @@ function notLimited(phase: PhaseResult, operation: LimitedOperation): number {
  * went far enough above it that a limiter at that rate — allowing the
  * documented tolerance and burst — must have refused: a profile-declared
  * FAIL, whatever came instead of its 429 (admitted, a gateway's answer, a
- * dropped connection).
+ * dropped connection). Only steps the generator held count towards that FAIL:
+ * a step that fell behind started its arrivals late, into the next step's
+ * time, so its count over its planned length overstates the rate the target
+ * was offered; when such steps are all that could contradict the limit, or
+ * the cap was not reached for them, the reason names the shortfall, not the
+ * run's length.
  */
 export function noLimitFound(climb: PhaseResult[], criteria: RateLimitCriteria & { operation: LimitedOperation }, steps: RateStep[], findings: AnalysisFinding[]): RateLimitAnalysis {
   const sent = climb.reduce((s, p) => s + p.sent, 0);
@@ -32,6 +37,10 @@ export function noLimitFound(climb: PhaseResult[], criteria: RateLimitCriteria &
   const stray = climb.reduce((s, p) => s + p.answers['429'], 0);
   const under = overloadAnswers(climb, criteria.operation);
   const instead = under.transient.count ? describeTransient(under, OPERATION_NAMES[SPEC_OPERATION[criteria.operation]]) : '';
+  const shortfall = describeShortfall(climb);
+  const notOffered = shortfall
+    ? `; the generator did not hold its plan (${shortfall}), so the target was not offered the staircase planned: run where it can (a less busy machine, or more room in flight, load.caps.inFlight, where arrivals were dropped for want of it)`
+    : '';
   const answeredHow =
     (stray ? `were answered with only ${stray} × 429, too few for a rate limit holding` : instead ? 'got no 429' : 'were all answered without a rate limit') +
     (instead ? ` (instead: ${instead}, which are not the limiter's answers)` : '');
@@ -50,7 +59,7 @@ export function noLimitFound(climb: PhaseResult[], criteria: RateLimitCriteria &
     if (atCap.length === 0) {
       return {
         verdict: 'INCONCLUSIVE',
-        reason: `no 429 up to ${highest} req/s, where the duration budget ended the climb before the cap of ${criteria.capRps} req/s: allow a longer run`,
+        reason: `no 429 up to ${highest} req/s, where the duration budget ended the climb before the cap of ${criteria.capRps} req/s: allow a longer run${notOffered}`,
         steps,
         findings,
       };
@@ -59,7 +68,7 @@ export function noLimitFound(climb: PhaseResult[], criteria: RateLimitCriteria &
       verdict: 'INCONCLUSIVE',
       reason:
         `no 429 up to the cap: ${sent} requests up to ${criteria.capRps} req/s (held ${round1(capSec)} s) ${answeredHow}. ` +
-        `The spec does not show the limit's value (8) and the profile documents none (${key}), so it may lie above the cap: document it, or raise the cap`,
+        `The spec does not show the limit's value (8) and the profile documents none (${key}), so it may lie above the cap: document it, or raise the cap${notOffered}`,
       details: { capRps: criteria.capRps, requests: sent },
       steps,
       findings,
@@ -67,15 +76,15 @@ export function noLimitFound(climb: PhaseResult[], criteria: RateLimitCriteria &
   }
   const tolerated = (1 + DOCUMENTED_LIMIT_TOLERANCE) * expected;
   const burst = criteria.burst ?? expected;
-  // Requests beyond what a limiter at the tolerated rate would admit from a full bucket, answered otherwise than with its 429.
-  const excess = climb.reduce((s, p) => s + Math.max(0, notLimited(p, criteria.operation) - tolerated * p.durationSec), 0);
+  // Requests beyond what a limiter at the tolerated rate would admit from a full bucket, answered otherwise than with its 429, in the steps the generator held.
+  const excess = climb.filter((p) => !generatorFellBehind(p)).reduce((s, p) => s + Math.max(0, notLimited(p, criteria.operation) - tolerated * p.durationSec), 0);
   if (excess <= burst) {
     return {
       verdict: 'INCONCLUSIVE',
       reason:
         `no 429 up to ${highest} req/s, not far enough above the ${expected} req/s the profile documents (${key}) to contradict it: ` +
-        `${Math.round(excess)} requests beyond ${round1(tolerated)} req/s, no more than the burst of ${burst}` +
-        (criteria.capRps < tolerated ? `; raise the cap of ${criteria.capRps} req/s` : ': allow a longer run'),
+        `${Math.round(excess)} requests beyond ${round1(tolerated)} req/s${shortfall ? ' in the steps the generator held' : ''}, no more than the burst of ${burst}` +
+        (criteria.capRps < tolerated ? `; raise the cap of ${criteria.capRps} req/s` : notOffered || ': allow a longer run'),
       steps,
       findings,
     };

@@ -1,13 +1,17 @@
 // Runs a 429 staircase on the embedded engine: climb until 429s appear plus
 // one plateau step (or until a failure is already certain), back off for as
 // long as Retry-After asks, then offer 80 % of the estimate to see the
-// limiter let everything through again.
+// limiter let everything through again. A climb that drew no 429 while the
+// generator did not hold its plan (a starved machine running ptas, or the
+// in-flight bound) did not offer the target the staircase planned: it is
+// climbed again, up to MAX_CLIMBS in all and within the probe's load budget
+// (README "Verdicts": timing decides nothing; retried, then said).
 import { runEngine, type EngineOptions, type PhaseDecision } from '../../engine/engine.ts';
 import type { ErrorSample, NormalizedRun, PhaseResult } from '../../result/normalized.ts';
-import { overloadAnswers, type LimitedOperation } from './overload.ts';
-import { PLATEAU_SEC, recoveryStep, RECOVERY_SHARE, staircaseScenarios } from '../../scenarios/staircase.ts';
+import { describeShortfall, overloadAnswers, type LimitedOperation } from './overload.ts';
+import { PLATEAU_SEC, RECOVERY_SEC, recoveryStep, RECOVERY_SHARE, staircaseScenarios } from '../../scenarios/staircase.ts';
 import type { LoadScenario, PlannedStep } from '../../scenarios/types.ts';
-import { analyzeRateLimit, DEFAULT_MAX_SERVER_ERROR_SHARE, hasOnset, type RateLimitAnalysis, type RateLimitCriteria } from './analysis.ts';
+import { analyzeRateLimit, DEFAULT_MAX_SERVER_ERROR_SHARE, hasOnset, RATE_LIMIT_SENTENCE, type RateLimitAnalysis, type RateLimitCriteria } from './analysis.ts';
 import { advisedWaitSec } from './headers.ts';
 import { sizedStaircase, type PlanFor } from './pilot.ts';
 
@@ -17,6 +21,12 @@ export interface RateLimitRunOptions extends Omit<EngineOptions, 'scenario' | 'o
   criteria: RateLimitCriteria;
   /** Longest wait honoured from Retry-After before the recovery step. */
   maxBackoffSec?: number;
+  /**
+   * The longest load the probe may offer in all, seconds (load.caps.durationSeconds, or the stage's default;
+   * waiting is not load): a climb is climbed again only while another one and the recovery step still fit.
+   * Without it, the staircase climbs once.
+   */
+  loadBudgetSec?: number;
   /** Called between the climb and the back-off (the accept probe reads refused offers back here). */
   afterClimb?: (climb: NormalizedRun) => Promise<void>;
   log?: (line: string) => void;
@@ -25,10 +35,17 @@ export interface RateLimitRunOptions extends Omit<EngineOptions, 'scenario' | 'o
 export interface RateLimitRun {
   run: NormalizedRun;
   analysis: RateLimitAnalysis;
+  /** The steps of the climbs before the last, which drew no 429 while the generator fell behind (analyzeRateLimit notes them). */
+  earlierClimbs: PhaseResult[][];
   backoffSec?: number;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Climbs in all, at most, of a staircase whose climbs draw no 429 while the generator falls behind. */
+export const MAX_CLIMBS = 3;
+/** The pause before climbing again: the limiter's bucket refills, a stalled machine catches up. */
+const CLIMB_AGAIN_AFTER_MS = 1000;
 
 /**
  * Adapts the climb: once a step shows 429s, the bucket is drained, so one
@@ -86,15 +103,15 @@ export function appendRun(first: NormalizedRun, later: NormalizedRun): Normalize
   };
 }
 
-/** Each step of the climb, as it ends: a live view draws the staircase as it climbs. */
-export type OnClimbStep = (step: PhaseResult) => void;
+/** Each step of the climb as it ends, with the climb's number (1, then 2 … when climbed again): a live view draws the staircase as it climbs. */
+export type OnClimbStep = (step: PhaseResult, climb: number) => void;
 
 /** The climb's controller, telling `onStep` of each step first; an observer that throws does not stop the climb. */
-function observed(controller: (phase: PhaseResult) => PhaseDecision, onStep: OnClimbStep | undefined): (phase: PhaseResult) => PhaseDecision {
+function observed(controller: (phase: PhaseResult) => PhaseDecision, onStep: OnClimbStep | undefined, climb: number): (phase: PhaseResult) => PhaseDecision {
   if (!onStep) return controller;
   return (phase) => {
     try {
-      onStep(phase);
+      onStep(phase, climb);
     } catch {
       // A live view's trouble is not the probe's.
     }
@@ -110,17 +127,36 @@ export async function runRateLimitProbe(options: RateLimitRunOptions & { onStep?
   const climbSteps = (scenario.steps ?? []).filter((s) => s.role === 'climb');
   const maxInFlight = options.maxInFlight ?? 512;
   const climbScenario = { ...scenario, ...staircaseScenarios(climbSteps, maxInFlight, scenario.latencyMs) };
-  const climb = await runEngine({
-    ...options,
-    scenario: climbScenario,
-    rateLimitExpected: true,
-    timelineResolutionMs: 10,
-    onPhaseEnd: observed(climbController(criteria.maxServerErrorShare ?? DEFAULT_MAX_SERVER_ERROR_SHARE, maxInFlight, criteria.operation!, scenario.latencyMs), options.onStep),
-  });
+  const climbOnce = (n: number) =>
+    runEngine({
+      ...options,
+      scenario: climbScenario,
+      rateLimitExpected: true,
+      timelineResolutionMs: 10,
+      onPhaseEnd: observed(climbController(criteria.maxServerErrorShare ?? DEFAULT_MAX_SERVER_ERROR_SHARE, maxInFlight, criteria.operation!, scenario.latencyMs), options.onStep, n),
+    });
+  // The climbs before the last are kept with the result (analyzeRateLimit notes each): nothing measured is lost.
+  const earlierClimbs: PhaseResult[][] = [];
+  const plannedClimbSec = climbSteps.reduce((s, step) => s + step.durationSec, 0);
+  let climb = await climbOnce(1);
+  let loadSec = climb.durationMs / 1000;
+  for (let n = 2; n <= MAX_CLIMBS && !options.signal?.aborted; n++) {
+    const shortfall = heldBackClimb(climb, criteria);
+    if (!shortfall) break;
+    if (loadSec + plannedClimbSec + RECOVERY_SEC > (options.loadBudgetSec ?? 0)) {
+      if (options.loadBudgetSec !== undefined) log?.(`climb ${n - 1} drew no 429 while the generator did not hold its plan (${shortfall}); another climb would pass the probe's ${options.loadBudgetSec} s of load`);
+      break;
+    }
+    log?.(`climb ${n - 1} drew no 429 while the generator did not hold its plan (${shortfall}): climbing again (${n}/${MAX_CLIMBS})`);
+    earlierClimbs.push(climb.phases);
+    await sleep(CLIMB_AGAIN_AFTER_MS);
+    climb = await climbOnce(n);
+    loadSec += climb.durationMs / 1000;
+  }
   if (options.afterClimb) await options.afterClimb(climb);
-  const preliminary = analyzeRateLimit(climb, criteria);
+  const preliminary = analyzeRateLimit(climb, criteria, earlierClimbs);
   if (preliminary.verdict !== 'PASS' || preliminary.estimatedLimitRps === undefined || options.signal?.aborted) {
-    return { run: climb, analysis: preliminary };
+    return { run: climb, analysis: preliminary, earlierClimbs };
   }
 
   const backoffSec = backoffFrom(climb, options.maxBackoffSec ?? 10);
@@ -133,6 +169,19 @@ export async function runRateLimitProbe(options: RateLimitRunOptions & { onStep?
     rateLimitExpected: true,
   });
   const run = appendRun(climb, recovery);
-  return { run, analysis: analyzeRateLimit(run, criteria), backoffSec };
+  return { run, analysis: analyzeRateLimit(run, criteria, earlierClimbs), earlierClimbs, backoffSec };
+}
+
+/**
+ * The generator's shortfall in words when a climb drew no 429 and some step
+ * fell behind its plan (overload.ts generatorFellBehind); undefined when the
+ * climb saw the limit, held its plan, or ended on server errors counted
+ * against the target (those are answers, not timing).
+ */
+function heldBackClimb(climb: NormalizedRun, criteria: RateLimitCriteria): string | undefined {
+  const steps = climb.phases.filter((p) => p.tags.role !== 'recovery');
+  if (steps.some(hasOnset)) return undefined;
+  if (analyzeRateLimit(climb, criteria).on === RATE_LIMIT_SENTENCE) return undefined;
+  return describeShortfall(steps);
 }
 
