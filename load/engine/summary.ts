@@ -1,7 +1,7 @@
 // The end of an embedded run: the normalized result both engines share,
 // with the thresholds judged and the generator's own health (did it hold
 // the plan?) stated.
-import { RESULT_FORMAT, type NormalizedRun, type PhaseResult } from '../result/normalized.ts';
+import { RESULT_FORMAT, startedBelowPlan, type NormalizedRun, type PhaseResult } from '../result/normalized.ts';
 import { encodeHistogram, percentileMs } from './histogram.ts';
 import type { Outcome } from '../scenarios/metrics.ts';
 import type { PhaseRecorder } from './recorder.ts';
@@ -69,7 +69,7 @@ function saturation(phases: PhaseResult[], lagP99Ms: number, maxInFlight: number
     if (late > 0) reasons.push(`${p.name}: ${late} of ${p.sent + p.dropped} arrivals could not be started on time (the engine was starved of CPU)`);
     if (p.dropped > late) reasons.push(`${p.name}: ${p.dropped - late} of ${p.sent + p.dropped} arrivals dropped (in-flight bound reached: the target answered too slowly)`);
     if (p.dropped > 0) continue;
-    if (p.offeredRps > 0 && p.durationSec >= 0.5 && p.achievedRps < 0.95 * p.offeredRps) {
+    if (startedBelowPlan(p)) {
       reasons.push(`${p.name}: started ${p.achievedRps.toFixed(0)} of ${p.offeredRps.toFixed(0)} req/s`);
     }
   }

@@ -155,6 +155,19 @@ export function answered(phase: Pick<PhaseResult, 'answers'>): number {
   return total;
 }
 
+/**
+ * Whether a step started its arrivals under 95 % of its planned rate, over
+ * the span it took to start them, by more than one arrival: a step of 0.5 s
+ * at 5 req/s plans 2.5 arrivals and starts 2, which is the plan, not a
+ * shortfall.
+ */
+export function startedBelowPlan(phase: Pick<PhaseResult, 'offeredRps' | 'durationSec' | 'sent' | 'achievedRps'>): boolean {
+  const { offeredRps, durationSec, sent, achievedRps } = phase;
+  if (offeredRps <= 0 || durationSec < 0.5 || achievedRps >= 0.95 * offeredRps) return false;
+  const spanSec = achievedRps > 0 ? sent / achievedRps : durationSec;
+  return offeredRps * spanSec - sent > 1;
+}
+
 /** Thresholds that exist only so k6 reports a sub-metric (they cannot fail). */
 export function isNoOpThreshold(expression: string): boolean {
   return /^(count|rate|p\(\d+(\.\d+)?\)|avg|min|max|med)\s*>=\s*0$/.test(expression.replace(/\s+/g, ''));

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { analyzeRateLimit, refillEstimate, timelineEstimate } from '../../load/probes/rate-limit/analysis.ts';
 import { advisedWaitSec, analyzeRetryAdvice, parseRetryAfter } from '../../load/probes/rate-limit/headers.ts';
 import { judgeBodySize } from '../../load/probes/body-size/analysis.ts';
-import { emptyAnswers, RESULT_FORMAT, type NormalizedRun, type PhaseResult } from '../../load/result/normalized.ts';
+import { emptyAnswers, RESULT_FORMAT, startedBelowPlan, type NormalizedRun, type PhaseResult } from '../../load/result/normalized.ts';
 import type { Outcome } from '../../load/scenarios/metrics.ts';
 import type { SizeProbeStep } from '../../src/results/load-model.ts';
 
@@ -352,4 +352,26 @@ test('recovery is the limiter letting requests through again: transient 503s in 
   );
   assert.equal(a.recovered, true);
   assert.deepEqual(a.findings.filter((f) => f.level === 'WARN'), []);
+});
+
+test('a step that started its arrivals under 95 % of its rate by more than one arrival fell behind; one short of a fractional plan did not', () => {
+  const step = (offeredRps: number, durationSec: number, sent: number, achievedRps = sent / durationSec) => ({ offeredRps, durationSec, sent, achievedRps });
+  assert.equal(startedBelowPlan(step(5, 0.5, 2)), false, '2.5 planned, 2 started: the plan');
+  assert.equal(startedBelowPlan(step(15, 0.85, 12)), false, '12.75 planned, 12 started');
+  assert.equal(startedBelowPlan(step(450, 1, 392)), true, '58 short');
+  assert.equal(startedBelowPlan(step(300, 1, 300, 250)), true, 'all started, over 1.2 s: 60 arrivals late in all');
+  assert.equal(startedBelowPlan(step(20, 1, 0, 0)), true, 'nothing started');
+});
+
+test('no 429 against a documented limit: only the steps the generator held can contradict it; the shortfall is named, and earlier climbs are noted', () => {
+  const criteria = { capRps: 800, expectedRps: 200, burst: 20, expectedRpsKey: 'load.tokenRateLimit.expectedRps', operation: 'token' as const };
+  const held = [phase('s1', 100, 0.5, { '2xx': 50 }), phase('s2', 300, 1, { '2xx': 300 })];
+  const behind = phase('s3', 450, 1, { '2xx': 392 }, 'climb', { dropped: 58, late: 58 });
+  // 300 in the 1 s step at 300 req/s, 50 beyond 250 req/s (the documented 200 and its tolerance): more than the burst of 20, a profile-declared FAIL.
+  assert.equal(analyzeRateLimit(run([...held, behind]), criteria).verdict, 'FAIL');
+  // The same counts where the generator fell behind in every step above the limit: they decide nothing, and the reason says why.
+  const starved = analyzeRateLimit(run([held[0]!, phase('s2', 300, 1, { '2xx': 290 }, 'climb', { dropped: 10, late: 10 }), behind]), criteria, [[held[0]!, behind]]);
+  assert.equal(starved.verdict, 'INCONCLUSIVE', starved.reason);
+  assert.match(starved.reason, /0 requests beyond 250 req\/s in the steps the generator held.*the generator did not hold its plan \(at 300 req\/s 290 of 300 planned started, 10 dropped, 10 of them late; at 450 req\/s 392 of 450 planned started, 58 dropped, 58 of them late\)/);
+  assert.match(starved.findings[0]!.message, /^climb 1 drew no 429 while the generator did not hold its plan \(at 450 req\/s .*\): the target was not offered the staircase planned, so it was climbed again$/);
 });

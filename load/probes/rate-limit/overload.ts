@@ -18,7 +18,7 @@
 //     late, the rate not reached), are the generator's, not the target's.
 import { answerClass } from '../../../src/spec/answer-class.ts';
 import type { SpecOperation } from '../../../src/spec/status-codes.ts';
-import { answered, type PhaseResult } from '../../result/normalized.ts';
+import { answered, startedBelowPlan, type PhaseResult } from '../../result/normalized.ts';
 
 export type LimitedOperation = 'token' | 'accept';
 
@@ -65,7 +65,7 @@ function add(t: Tally, key: string, n: number): void {
 /** A step the generator did not hold: arrivals dropped or started late, or the planned rate not reached. */
 export function generatorFellBehind(phase: PhaseResult): boolean {
   if (phase.dropped > 0 || (phase.late ?? 0) > 0) return true;
-  return phase.offeredRps > 0 && phase.durationSec >= 0.5 && phase.achievedRps < 0.95 * phase.offeredRps;
+  return startedBelowPlan(phase);
 }
 
 /**
