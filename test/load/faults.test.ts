@@ -136,7 +136,9 @@ test('load self-test: the clean reference passes every load check, every load fa
     const clean = farm.servers[0]!;
     // A stage in which the machine starved the generator (arrivals started late and dropped: seen once in CI, while another
     // test file's load ran beside this one, as "no 429 up to 800 req/s … allow a longer run") measured the machine, not the
-    // reference: it is run again, up to three times in all. The faults below are judged on whatever their runs saw.
+    // reference: it is run again, up to three times in all. (A staircase now climbs again itself when a climb drew no 429
+    // while its generator fell behind, load/probes/rate-limit/run.ts; this covers a stage starved through every climb, and
+    // the other probes.) The faults below are judged on whatever their runs saw.
     let cleanRun = await runLoadStage({ profile: referenceProfile(clean.url, clean.options), embeddedReference: true });
     for (let tries = 1; tries < 3 && starvedAndNotPassed(cleanRun); tries++) {
       t.diagnostic(`clean run ${tries}: the generator was starved (${generatorNotes(cleanRun).join('; ')}); running it again`);
