@@ -2,10 +2,20 @@
 // well below it, throughput collapsing under overload, 429s slower than
 // admitted answers, a limiter without burst allowance (the estimate is then
 // a lower bound), a limit off the documented one, and no recovery after
-// backing off.
+// backing off. In a step the generator did not hold (overload.ts
+// generatorFellBehind) timing decided what came back: late arrivals go out
+// together, which a limiter refuses as a burst, and fewer arrivals are fewer
+// admitted. What such a step shows is noted (INFO), never a warning.
 import { answered, type NormalizedRun, type PhaseResult } from '../../result/normalized.ts';
 import { DOCUMENTED_LIMIT_TOLERANCE, round1, type AnalysisFinding, type RateLimitCriteria } from './model.ts';
 import { admitted, hasOnset, measuredEnough, setUpNote } from './steps.ts';
+import { describeShortfall, generatorFellBehind } from './overload.ts';
+
+/** The finding at `level`, or an INFO naming the shortfall when the generator did not hold the step. */
+function unlessBehind(p: PhaseResult, level: AnalysisFinding['level'], message: string): AnalysisFinding {
+  if (!generatorFellBehind(p)) return { level, message };
+  return { level: 'INFO', message: `${message}; but the generator did not hold this step (${describeShortfall([p])}), so timing may have made it: not a warning` };
+}
 
 const BELOW_LIMIT_SHARE = 0.8;
 /** Share of the recovery step's answers that must pass the limiter again. */
@@ -24,7 +34,7 @@ export function overloadFindings(run: NormalizedRun, climb: PhaseResult[], plate
   const findings: AnalysisFinding[] = [];
   for (const p of climb) {
     if (p.offeredRps <= BELOW_LIMIT_SHARE * estimate && hasOnset(p)) {
-      findings.push({ level: 'WARN', message: `${p.answers['429']} × 429 at ${p.offeredRps} req/s, well below the estimated limit of ${round1(estimate)} req/s` });
+      findings.push(unlessBehind(p, 'WARN', `${p.answers['429']} × 429 at ${p.offeredRps} req/s, well below the estimated limit of ${round1(estimate)} req/s`));
     }
   }
   for (const p of plateau) {
@@ -34,7 +44,7 @@ export function overloadFindings(run: NormalizedRun, climb: PhaseResult[], plate
     }
     const rate = admitted(p) / p.durationSec;
     if (rate < 0.7 * estimate) {
-      findings.push({ level: 'WARN', message: `accepted throughput fell to ${round1(rate)} req/s at ${p.offeredRps} req/s offered (estimate ${round1(estimate)}): it collapses under overload instead of holding the limit` });
+      findings.push(unlessBehind(p, 'WARN', `accepted throughput fell to ${round1(rate)} req/s at ${p.offeredRps} req/s offered (estimate ${round1(estimate)}): it collapses under overload instead of holding the limit`));
     }
   }
   // On a starved machine queued requests end as slow 429s whatever the limiter does: then latency is only noted.
@@ -83,10 +93,9 @@ export function recoveryCheck(recovery: PhaseResult | undefined, findings: Analy
   const share = burstless ? RECOVERED_SHARE_BURSTLESS : RECOVERED_SHARE;
   const recovered = total > 0 && recovery.answers['429'] <= (1 - share) * total;
   if (!recovered) {
-    findings.push({
-      level: 'WARN',
-      message: `after backing off, ${recovery.answers['429']} of ${total} requests at ${recovery.offeredRps} req/s (below the estimated limit) were still refused`,
-    });
+    findings.push(unlessBehind(recovery, 'WARN', `after backing off, ${recovery.answers['429']} of ${total} requests at ${recovery.offeredRps} req/s (below the estimated limit) were still refused`));
+    // Whether it recovered is not known when the generator decided what came back.
+    if (generatorFellBehind(recovery)) return undefined;
   }
   return recovered;
 }
