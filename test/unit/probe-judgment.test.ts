@@ -63,6 +63,18 @@ test('the same staircase held to another declared limit is judged by it: the cri
   assert.equal(judged.basis?.profileKey, 'load.tokenRateLimit.expectedRps');
 });
 
+test('a staircase climbed again because its generator fell behind: judged offline from its last climb, each earlier one noted, REVIEW naming the shortfall', () => {
+  // No 429 up to 450 req/s where the profile documents 200; the generator started 392 of 450 arrivals (a starved machine), as in every climb.
+  const starved = { ...phase('s3', 450, { '2xx': 392 }), dropped: 58, late: 58 };
+  const last: NormalizedRun = { ...staircase, phases: [phase('s1', 100, { '2xx': 100 }), phase('s2', 230, { '2xx': 230 }), starved] };
+  const criteria = { capRps: 800, expectedRps: 200, expectedRpsKey: 'load.tokenRateLimit.expectedRps' };
+  const judged = judgeProbeRecord(TOKEN_RATE_LIMIT, { claims: [], analysis: staircaseMeasurements(last, criteria, [last.phases, last.phases]) });
+  assert.equal(judged.verdict, 'REVIEW', judged.reason);
+  assert.match(judged.reason!, /^INCONCLUSIVE: .*the generator did not hold its plan \(at 450 req\/s 392 of 450 planned started, 58 dropped, 58 of them late\)/);
+  const notes = judged.findings.filter((f) => /^climb \d drew no 429 while the generator did not hold its plan/.test(f.message));
+  assert.deepEqual(notes.map((f) => [f.level, f.message.slice(0, 7)]), [['INFO', 'climb 1'], ['INFO', 'climb 2']]);
+});
+
 test('the 413 probe judged from the sizes it tried: its boundary, the limit the profile documents, and what it cost noted', () => {
   const step = (sizeBytes: number, status: number, purpose: SizeProbeStep['purpose'] = 'bisection'): SizeProbeStep => ({ sizeBytes, framing: 'content-length', purpose, outcome: status === 413 ? '413' : 'accepted', status, durationMs: 3 });
   const steps = [step(65_536, 413, 'upper bound'), step(16_384, 200), step(16_385, 413)];
