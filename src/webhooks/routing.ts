@@ -125,6 +125,15 @@ interface PendingSession {
   grant: (session: RoutedSession) => void;
 }
 
+/**
+ * How many unacknowledged events the router remembers, the most recently
+ * delivered kept: any attempt of one may still come back (the spec bounds no
+ * retry schedule), so there is no moment to forget one, and memory is bounded
+ * by count instead. An attempt of an event forgotten so is routed as a new
+ * event; ten thousand events outstanding at once is far beyond any check.
+ */
+export const REMEMBERED_EVENTS = 10_000;
+
 /** A user kept out of new sessions after its session ended with events unacknowledged: their contents, until each is acknowledged. */
 interface Hold {
   contents: Set<string>;
@@ -139,7 +148,7 @@ export class DeliveryRouter {
   private readonly knownUsers: string[][] = [];
   /** Event fingerprint → the session that took its first attempt. */
   private readonly owners = new Map<string, RoutedSession>();
-  /** Fingerprints of events whose latest attempt was not (yet) acknowledged: they may come back. */
+  /** Fingerprints of events whose latest attempt was not (yet) acknowledged, the latest delivered last: they may come back. */
   private readonly unacknowledged = new Set<string>();
   /** The sessions causing an event, in the order they began. */
   private readonly causers: RoutedSession[] = [];
@@ -147,6 +156,9 @@ export class DeliveryRouter {
   private address: string | undefined;
   private addressHolder: RoutedSession | undefined;
   private readonly addressQueue: Array<{ session: RoutedSession; grant: (address: string | undefined) => void }> = [];
+
+  /** rememberedEvents: how many unacknowledged events are remembered (REMEMBERED_EVENTS; a test shrinks it). */
+  constructor(private readonly rememberedEvents = REMEMBERED_EVENTS) {}
 
   /** A session once one of the requested users is free (the wait is as long as the sessions holding them). */
   openSession(request: SessionRequest): Promise<RoutedSession> {
@@ -192,8 +204,15 @@ export class DeliveryRouter {
       // Each of them records the answer the delivery actually got.
       for (const other of others) other.admit(delivery, step);
     }
-    this.unacknowledged.add(fingerprint);
+    this.rememberUnacknowledged(fingerprint);
     return step;
+  }
+
+  /** Until its answer acknowledges it (answered()): the latest delivered last, the earliest forgotten beyond rememberedEvents. */
+  private rememberUnacknowledged(fingerprint: string): void {
+    this.unacknowledged.delete(fingerprint);
+    this.unacknowledged.add(fingerprint);
+    if (this.unacknowledged.size > this.rememberedEvents) this.unacknowledged.delete(this.unacknowledged.values().next().value!);
   }
 
   /**

@@ -15,7 +15,7 @@ import { syntheticDelivery } from '../support/deliveries.ts';
 import { HubClient } from '../../runner/webhook-hub/client.ts';
 import { WebhookHub } from '../../runner/webhook-hub/hub.ts';
 import { serveHub } from '../../runner/webhook-hub/server.ts';
-import { DeliveryRouter, type ResponseStep } from '../../src/webhooks/routing.ts';
+import { DeliveryRouter, REMEMBERED_EVENTS, type ResponseStep } from '../../src/webhooks/routing.ts';
 
 let seq = 0;
 const delivery = (body: unknown, key?: string) => syntheticDelivery(++seq, body, key, performance.now());
@@ -240,5 +240,28 @@ test('over the hub: no control call reuses a connection the hub may be closing (
     await relay.close();
     await server.close();
     await hub.close();
+  }
+});
+
+test('unacknowledged events are remembered up to a bound, the latest delivered kept: an attempt of one forgotten is routed as a new event', async () => {
+  const replay = (router: DeliveryRouter) => {
+    const sent = [1, 2, 3].map((n) => ({ body: event('u', n), key: `k${n}` }));
+    return { sent, again: (n: number) => deliver(router, delivery(sent[n - 1]!.body, sent[n - 1]!.key)) };
+  };
+  for (const remembered of [2, undefined]) {
+    const router = new DeliveryRouter(remembered);
+    const first = await session(router, [['u']], [{ status: 500 }]);
+    const events = replay(router);
+    for (let n = 1; n <= 3; n++) assert.equal(events.again(n).status, 500, 'refused: left unacknowledged');
+    first.end();
+    const next = await session(router, [['u']], [{ status: 201 }]);
+    assert.equal(events.again(2).status, 204, 'an attempt of a remembered event is late: acknowledged, not the new session\'s');
+    events.again(1);
+    if (remembered === 2) {
+      assert.deepEqual([next.earlier.length, next.deliveries.length], [1, 1], 'with room for two, the first event was forgotten: its attempt is taken as the new session\'s event');
+    } else {
+      assert.deepEqual([next.earlier.length, next.deliveries.length], [2, 0], `with room for ${REMEMBERED_EVENTS}, both are late`);
+    }
+    next.end();
   }
 });
