@@ -397,3 +397,14 @@ test('429s below the limit, a collapse and no recovery in steps the generator di
   assert.equal(a.recovered, undefined, 'whether it recovered is not known');
   assert.doesNotMatch(a.reason, /did not recover/);
 });
+
+test('an estimate off the documented limit is a warning from steps the generator held, a note from steps it did not', () => {
+  const criteria = { capRps: 450, expectedRps: 200, expectedRpsKey: 'load.tokenRateLimit.expectedRps' };
+  const climb = (late: Partial<PhaseResult>) => run([phase('s1', 100, 1, { '2xx': 100 }), phase('s2', 300, 1, { '2xx': 250, '429': 50 }), phase('s3', 450, 1, { '2xx': 100, '429': 350 }, 'climb', late)]);
+  const off = /^the estimated limit of 100 req\/s differs from the 200 req\/s the profile documents/;
+  const held = analyzeRateLimit(climb({}), criteria);
+  assert.ok(held.findings.some((f) => f.level === 'WARN' && off.test(f.message)), JSON.stringify(held.findings));
+  const starved = analyzeRateLimit(climb({ dropped: 40, late: 40 }), criteria);
+  assert.ok(starved.findings.some((f) => f.level === 'INFO' && off.test(f.message) && /but the generator did not hold the steps it was read from \(at 450 req\/s/.test(f.message)), JSON.stringify(starved.findings));
+  assert.ok(!starved.findings.some((f) => f.level === 'WARN' && off.test(f.message)));
+});

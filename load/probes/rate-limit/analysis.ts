@@ -61,7 +61,7 @@ export function analyzeRateLimit(run: NormalizedRun, criteria: RateLimitCriteria
   const before = climb.slice(0, onsetIndex + 1);
   const burst = Math.round(before.reduce((s, p) => s + admitted(p) - Math.min(p.offeredRps, estimate) * p.durationSec, 0));
   findings.push(...overloadFindings(run, climb, plateau, overload, estimate));
-  const range = limitRange(estimate, burst, criteria, findings);
+  const range = limitRange(estimate, burst, criteria, findings, [onset, ...plateau]);
   const recovered = recoveryCheck(recovery, findings, range.burstless);
   return passVerdict(onset, estimated, burst, range, recovered, steps, findings);
 }

@@ -11,10 +11,12 @@ import { DOCUMENTED_LIMIT_TOLERANCE, round1, type AnalysisFinding, type RateLimi
 import { admitted, hasOnset, measuredEnough, setUpNote } from './steps.ts';
 import { describeShortfall, generatorFellBehind } from './overload.ts';
 
-/** The finding at `level`, or an INFO naming the shortfall when the generator did not hold the step. */
-function unlessBehind(p: PhaseResult, level: AnalysisFinding['level'], message: string): AnalysisFinding {
-  if (!generatorFellBehind(p)) return { level, message };
-  return { level: 'INFO', message: `${message}; but the generator did not hold this step (${describeShortfall([p])}), so timing may have made it: not a warning` };
+/** The finding at `level`, or an INFO naming the shortfall when the generator did not hold the steps it rests on. */
+function unlessBehind(steps: PhaseResult | readonly PhaseResult[], level: AnalysisFinding['level'], message: string): AnalysisFinding {
+  const list = Array.isArray(steps) ? steps : [steps as PhaseResult];
+  const shortfall = describeShortfall(list);
+  if (!shortfall) return { level, message };
+  return { level: 'INFO', message: `${message}; but the generator did not hold ${list.length === 1 ? 'this step' : 'the steps it was read from'} (${shortfall}), so timing may have made it: not a warning` };
 }
 
 const BELOW_LIMIT_SHARE = 0.8;
@@ -59,8 +61,11 @@ export interface LimitRange {
   range: [number, number];
 }
 
-/** Where the limit lies given the burst measured, and whether that contradicts the documented limit; notes both in findings. */
-export function limitRange(estimate: number, burst: number, criteria: RateLimitCriteria, findings: AnalysisFinding[]): LimitRange {
+/**
+ * Where the limit lies given the burst measured, and whether that contradicts the documented limit; notes both in findings.
+ * readFrom: the steps the estimate was read from (the onset and the plateau).
+ */
+export function limitRange(estimate: number, burst: number, criteria: RateLimitCriteria, findings: AnalysisFinding[], readFrom: readonly PhaseResult[] = []): LimitRange {
   // Requests closer than 1/rate are refused by a limiter without burst allowance, so it admits less than its rate (≥ half) under overload.
   const burstless = burst <= Math.max(2, 0.02 * estimate);
   const range: [number, number] = burstless ? [round1(estimate), round1(2 * estimate)] : [round1(estimate), round1(estimate)];
@@ -72,10 +77,13 @@ export function limitRange(estimate: number, burst: number, criteria: RateLimitC
   }
   const expected = criteria.expectedRps;
   if (expected && (range[0] > (1 + DOCUMENTED_LIMIT_TOLERANCE) * expected || range[1] < (1 - DOCUMENTED_LIMIT_TOLERANCE) * expected)) {
-    findings.push({
-      level: 'WARN',
-      message: `the estimated limit of ${burstless ? `${range[0]}–${range[1]}` : round1(estimate)} req/s differs from the ${expected} req/s the profile documents${criteria.expectedRpsKey ? ` (${criteria.expectedRpsKey})` : ''} by more than ${DOCUMENTED_LIMIT_TOLERANCE * 100} %`,
-    });
+    findings.push(
+      unlessBehind(
+        readFrom,
+        'WARN',
+        `the estimated limit of ${burstless ? `${range[0]}–${range[1]}` : round1(estimate)} req/s differs from the ${expected} req/s the profile documents${criteria.expectedRpsKey ? ` (${criteria.expectedRpsKey})` : ''} by more than ${DOCUMENTED_LIMIT_TOLERANCE * 100} %`,
+      ),
+    );
   }
   return { burstless, range };
 }
