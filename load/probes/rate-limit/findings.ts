@@ -12,11 +12,10 @@ import { admitted, hasOnset, measuredEnough, setUpNote } from './steps.ts';
 import { describeShortfall, generatorFellBehind } from './overload.ts';
 
 /** The finding at `level`, or an INFO naming the shortfall when the generator did not hold the steps it rests on. */
-function unlessBehind(steps: PhaseResult | readonly PhaseResult[], level: AnalysisFinding['level'], message: string): AnalysisFinding {
-  const list = Array.isArray(steps) ? steps : [steps as PhaseResult];
-  const shortfall = describeShortfall(list);
+function unlessBehind(steps: readonly PhaseResult[], level: AnalysisFinding['level'], message: string): AnalysisFinding {
+  const shortfall = describeShortfall(steps);
   if (!shortfall) return { level, message };
-  return { level: 'INFO', message: `${message}; but the generator did not hold ${list.length === 1 ? 'this step' : 'the steps it was read from'} (${shortfall}), so timing may have made it: not a warning` };
+  return { level: 'INFO', message: `${message}; but the generator did not hold ${steps.length === 1 ? 'this step' : 'the steps it was read from'} (${shortfall}), so timing may have made it: not a warning` };
 }
 
 const BELOW_LIMIT_SHARE = 0.8;
@@ -36,7 +35,7 @@ export function overloadFindings(run: NormalizedRun, climb: PhaseResult[], plate
   const findings: AnalysisFinding[] = [];
   for (const p of climb) {
     if (p.offeredRps <= BELOW_LIMIT_SHARE * estimate && hasOnset(p)) {
-      findings.push(unlessBehind(p, 'WARN', `${p.answers['429']} × 429 at ${p.offeredRps} req/s, well below the estimated limit of ${round1(estimate)} req/s`));
+      findings.push(unlessBehind([p], 'WARN', `${p.answers['429']} × 429 at ${p.offeredRps} req/s, well below the estimated limit of ${round1(estimate)} req/s`));
     }
   }
   for (const p of plateau) {
@@ -46,7 +45,7 @@ export function overloadFindings(run: NormalizedRun, climb: PhaseResult[], plate
     }
     const rate = admitted(p) / p.durationSec;
     if (rate < 0.7 * estimate) {
-      findings.push(unlessBehind(p, 'WARN', `accepted throughput fell to ${round1(rate)} req/s at ${p.offeredRps} req/s offered (estimate ${round1(estimate)}): it collapses under overload instead of holding the limit`));
+      findings.push(unlessBehind([p], 'WARN', `accepted throughput fell to ${round1(rate)} req/s at ${p.offeredRps} req/s offered (estimate ${round1(estimate)}): it collapses under overload instead of holding the limit`));
     }
   }
   // On a starved machine queued requests end as slow 429s whatever the limiter does: then latency is only noted.
@@ -101,7 +100,7 @@ export function recoveryCheck(recovery: PhaseResult | undefined, findings: Analy
   const share = burstless ? RECOVERED_SHARE_BURSTLESS : RECOVERED_SHARE;
   const recovered = total > 0 && recovery.answers['429'] <= (1 - share) * total;
   if (!recovered) {
-    findings.push(unlessBehind(recovery, 'WARN', `after backing off, ${recovery.answers['429']} of ${total} requests at ${recovery.offeredRps} req/s (below the estimated limit) were still refused`));
+    findings.push(unlessBehind([recovery], 'WARN', `after backing off, ${recovery.answers['429']} of ${total} requests at ${recovery.offeredRps} req/s (below the estimated limit) were still refused`));
     // Whether it recovered is not known when the generator decided what came back.
     if (generatorFellBehind(recovery)) return undefined;
   }

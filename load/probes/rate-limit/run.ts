@@ -139,9 +139,10 @@ export async function runRateLimitProbe(options: RateLimitRunOptions & { onStep?
   const earlierClimbs: PhaseResult[][] = [];
   const plannedClimbSec = climbSteps.reduce((s, step) => s + step.durationSec, 0);
   let climb = await climbOnce(1);
+  let preliminary = analyzeRateLimit(climb, criteria);
   let loadSec = climb.durationMs / 1000;
   for (let n = 2; n <= MAX_CLIMBS && !options.signal?.aborted; n++) {
-    const shortfall = heldBackClimb(climb, criteria);
+    const shortfall = heldBack(climb, preliminary);
     if (!shortfall) break;
     if (loadSec + plannedClimbSec + RECOVERY_SEC > (options.loadBudgetSec ?? 0)) {
       if (options.loadBudgetSec !== undefined) log?.(`climb ${n - 1} drew no 429 while the generator did not hold its plan (${shortfall}); another climb would pass the probe's ${options.loadBudgetSec} s of load`);
@@ -151,10 +152,10 @@ export async function runRateLimitProbe(options: RateLimitRunOptions & { onStep?
     earlierClimbs.push(climb.phases);
     await sleep(CLIMB_AGAIN_AFTER_MS);
     climb = await climbOnce(n);
+    preliminary = analyzeRateLimit(climb, criteria, earlierClimbs);
     loadSec += climb.durationMs / 1000;
   }
   if (options.afterClimb) await options.afterClimb(climb);
-  const preliminary = analyzeRateLimit(climb, criteria, earlierClimbs);
   if (preliminary.verdict !== 'PASS' || preliminary.estimatedLimitRps === undefined || options.signal?.aborted) {
     return { run: climb, analysis: preliminary, earlierClimbs };
   }
@@ -176,12 +177,10 @@ export async function runRateLimitProbe(options: RateLimitRunOptions & { onStep?
  * The generator's shortfall in words when a climb drew no 429 and some step
  * fell behind its plan (overload.ts generatorFellBehind); undefined when the
  * climb saw the limit, held its plan, or ended on server errors counted
- * against the target (those are answers, not timing).
+ * against the target (its analysis FAILs on 8's 429: answers, not timing).
  */
-function heldBackClimb(climb: NormalizedRun, criteria: RateLimitCriteria): string | undefined {
-  const steps = climb.phases.filter((p) => p.tags.role !== 'recovery');
-  if (steps.some(hasOnset)) return undefined;
-  if (analyzeRateLimit(climb, criteria).on === RATE_LIMIT_SENTENCE) return undefined;
-  return describeShortfall(steps);
+function heldBack(climb: NormalizedRun, analysis: RateLimitAnalysis): string | undefined {
+  if (climb.phases.some(hasOnset) || analysis.on === RATE_LIMIT_SENTENCE) return undefined;
+  return describeShortfall(climb.phases);
 }
 
